@@ -1,0 +1,219 @@
+# selfmon: kernel-style build. `make help` lists the targets.
+#   make [ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-] [O=dir] [V=1]
+VERSION := 0.1.0
+
+srctree := $(abspath .)
+
+# ARCH names the target as the kernel does; the host's by default.
+HOSTARCH := $(shell uname -m)
+ARCH ?= $(HOSTARCH)
+archof = $(or $(if $(filter x86_64 x86 amd64,$(1)),x86),$(if $(filter arm64 aarch64,$(1)),arm64),generic)
+SRCARCH := $(call archof,$(ARCH))
+
+# A cross build gets its own tree, so it never clobbers the host's.
+O ?= build$(if $(filter-out $(call archof,$(HOSTARCH)),$(SRCARCH)),/$(SRCARCH))
+override O := $(abspath $(O))
+DEFCONFIG := $(if $(filter x86,$(SRCARCH)),x86_64,$(SRCARCH))_defconfig
+
+CROSS_COMPILE ?=
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+AR := $(CROSS_COMPILE)ar
+# The target triple keys the cache of third-party builds.
+TRIPLE := $(shell $(CC) -dumpmachine 2>/dev/null)
+LP_ARCH := $(if $(filter x86_64%,$(TRIPLE)),x86,$(if $(filter aarch64%,$(TRIPLE)),arm64))
+
+ifeq ($(V),1)
+Q :=
+quiet = @:
+else
+Q := @
+quiet = @printf '  %-8s %s\n'
+endif
+
+PYTHON := /usr/bin/python3
+KCONFIGLIB := /usr/lib/python3/dist-packages
+export SRCARCH SELFMON_VERSION := $(VERSION)
+export KCONFIG_CONFIG := $(O)/.config
+AUTOCONF := $(O)/include/generated/autoconf.h
+
+DEPS ?= $(srctree)/build/deps
+LIBPERF := $(DEPS)/$(LP_ARCH)
+KSELFTEST := $(DEPS)/kselftest
+
+-include $(KCONFIG_CONFIG)
+
+CFLAGS_WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
+OPT := $(if $(CONFIG_DEBUG),-O0 -g3 -DSELFMON_DEBUG,-O2 -g)
+EXTRA_CFLAGS ?=
+CFLAGS := -std=c11 -D_GNU_SOURCE $(OPT) $(CFLAGS_WARN) -fno-strict-aliasing \
+	  -Iinclude -Iarch/$(SRCARCH)/include -I$(O)/include -I$(LIBPERF)/include \
+	  -DSELFMON_VERSION='"$(VERSION)"' \
+	  $(if $(CONFIG_SERIALIZE_READS),-DSELFMON_SERIALIZE_READS) $(EXTRA_CFLAGS)
+LDFLAGS ?=
+LDFLAGS += $(if $(CONFIG_STATIC),-static)
+LIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lpthread
+
+LIB_SRCS := $(wildcard core/*.c) arch/$(SRCARCH)/gate.c arch/$(SRCARCH)/host.c
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
+TOOL_SRCS := $(wildcard tools/*.c)
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/obj/%.o)
+# Unit tests link every arch's gates: all of them are portable C.
+ALL_GATES := $(foreach a,x86 arm64 generic,$(O)/obj/arch/$(a)/gate.o)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/unit/%)
+SELF_SRCS := $(wildcard tests/selftests/*_test.c)
+SELF_BINS := $(SELF_SRCS:tests/selftests/%.c=$(O)/tests/selftests/%)
+
+CMOCKA_LIBS ?= -lcmocka
+# tests/unit/test_X.wrap lists functions test_X replaces (ld --wrap) to mock them.
+wraps = $(foreach f,$(shell cat tests/unit/$(1).wrap 2>/dev/null),-Wl,--wrap=$(f))
+
+.PHONY: all lib cli tests check check-host check-variants check-run-host check-run-variants check-arm64 run deps \
+	defconfig %_defconfig menuconfig olddefconfig savedefconfig install clean distclean help
+
+all: lib cli tests
+
+# Keep objects make sees as intermediate: relinks stay cheap.
+.SECONDARY:
+
+lib: $(O)/libselfmon.a
+cli: $(O)/selfmon
+tests: $(UNIT_BINS) $(SELF_BINS)
+
+# ---- configuration (kconfiglib, Debian's python3-kconfiglib) ----
+KCONF = $(Q)mkdir -p $(O) && cd $(srctree) && $(PYTHON) $(KCONFIGLIB)
+
+defconfig: $(DEFCONFIG)
+
+%_defconfig: configs/%_defconfig
+	$(KCONF)/defconfig.py --kconfig Kconfig $<
+
+menuconfig olddefconfig:
+	$(KCONF)/$@.py Kconfig
+
+savedefconfig:
+	$(KCONF)/savedefconfig.py --kconfig Kconfig --out $(O)/defconfig
+	@echo "  wrote $(O)/defconfig"
+
+# A tree with no .config gets the arch's defconfig, so plain `make` works.
+$(KCONFIG_CONFIG):
+	$(quiet) DEFCONFIG $(DEFCONFIG)
+	$(KCONF)/defconfig.py --kconfig Kconfig configs/$(DEFCONFIG) >/dev/null
+
+$(AUTOCONF): $(KCONFIG_CONFIG) Kconfig
+	@grep -q '^CONFIG_ARCH_$(if $(filter x86,$(SRCARCH)),X86_64,$(shell echo $(SRCARCH) | tr a-z A-Z))=y' $< || \
+	  { echo "$<: made for another ARCH than '$(ARCH)': run 'make ARCH=$(ARCH) defconfig' or use O=" >&2; exit 1; }
+	$(quiet) GEN $(@:$(srctree)/%=%)
+	$(Q)mkdir -p $(dir $@)
+	$(KCONF)/genconfig.py --header-path $@ Kconfig >/dev/null
+	$(Q)touch $@
+
+# ---- third-party pieces, built once per target from linux-source-6.1 ----
+$(LIBPERF)/.stamp:
+	$(Q)$(if $(LP_ARCH),,echo "no libperf build for target '$(TRIPLE)'" >&2; exit 1;) \
+	  scripts/build-deps.sh $(DEPS) $(LP_ARCH) $(CROSS_COMPILE)
+$(KSELFTEST)/.stamp: $(LIBPERF)/.stamp
+
+# ---- compile ----
+$(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF)/.stamp
+	$(quiet) CC $<
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(O)/libselfmon.a: $(LIB_OBJS)
+	$(quiet) AR $(@:$(srctree)/%=%)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(O)/selfmon: $(TOOL_OBJS) $(O)/libselfmon.a
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(TOOL_OBJS) $(O)/libselfmon.a $(LIBS) -o $@
+
+$(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(O)/libselfmon.a $(ALL_GATES) $(wildcard tests/unit/*.wrap)
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(call wraps,$*) $< \
+	  $(filter-out $(O)/obj/arch/$(SRCARCH)/gate.o,$(ALL_GATES)) \
+	  $(O)/libselfmon.a $(LIBS) $(CMOCKA_LIBS) -o $@
+
+# The harness compares literals with unsigned values by design.
+$(O)/obj/tests/selftests/%.o: CFLAGS += -I$(KSELFTEST) -Wno-unused-parameter -Wno-sign-compare
+$(O)/obj/tests/selftests/%.o: $(KSELFTEST)/.stamp
+$(O)/tests/selftests/%: $(O)/obj/tests/selftests/%.o $(O)/libselfmon.a
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< $(O)/libselfmon.a $(LIBS) -o $@
+
+-include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
+
+# ---- set-up, run, test ----
+deps:
+	$(Q)scripts/deps.sh host $(if $(filter arm64,$(SRCARCH)),$(if $(CROSS_COMPILE),arm64))
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(O)/selfmon probe
+
+suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test)
+CHECK := $(O)/check
+# Each check-run-* is its own make, so the wildcard sees binaries just built.
+CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-clang.tap $(CHECK)/host-asan.tap
+
+check-host: all
+	$(Q)$(MAKE) --no-print-directory check-run-host
+	$(Q)tests/summary.sh $(CHECK)/host-gcc.tap
+
+check-run-host:
+	$(Q)mkdir -p $(CHECK)
+	$(Q)tests/run_suites.sh $(CHECK)/host-gcc.tap $(call suites,$(O))
+
+check-run-variants:
+	$(Q)tests/run_suites.sh $(CHECK)/host-clang.tap $(call suites,$(O)/clang)
+	$(Q)tests/run_suites.sh $(CHECK)/host-asan.tap $(call suites,$(O)/asan)
+
+# The same tests built by clang, and with ASan+UBSan.
+check-variants:
+	$(Q)$(MAKE) --no-print-directory O=$(O)/clang CC=clang all
+	$(Q)$(MAKE) --no-print-directory O=$(O)/asan CC=gcc all \
+	  EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+	  LDFLAGS='-fsanitize=address,undefined'
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all check-variants
+	$(Q)$(MAKE) --no-print-directory check-run-host check-run-variants
+	$(Q)tests/summary.sh $(CHECK_TAPS)
+
+# ---- install ----
+PREFIX ?= /usr/local
+DESTDIR ?=
+libdir := $(PREFIX)/lib
+includedir := $(PREFIX)/include
+install: lib cli
+	$(Q)install -d $(DESTDIR)$(libdir)/pkgconfig $(DESTDIR)$(includedir)/selfmon $(DESTDIR)$(PREFIX)/bin
+	$(Q)install -m 644 $(O)/libselfmon.a $(DESTDIR)$(libdir)/
+	$(Q)install -m 644 include/selfmon/*.h arch/$(SRCARCH)/include/selfmon/arch.h $(DESTDIR)$(includedir)/selfmon/
+	$(Q)install -m 755 $(O)/selfmon $(DESTDIR)$(PREFIX)/bin/
+	$(Q)install -m 644 $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a $(DESTDIR)$(libdir)/
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|; s|@VERSION@|$(VERSION)|; s|@CFLAGS@|$(if $(CONFIG_SERIALIZE_READS),-DSELFMON_SERIALIZE_READS)|' \
+	  scripts/selfmon.pc.in > $(DESTDIR)$(libdir)/pkgconfig/selfmon.pc
+	@echo "  installed in $(DESTDIR)$(PREFIX)"
+
+clean:
+	$(Q)rm -rf $(O)/obj $(O)/tests $(O)/libselfmon.a $(O)/selfmon $(O)/clang $(O)/asan
+
+distclean:
+	$(Q)rm -rf $(O)
+
+help:
+	@echo 'Set-up and tests (fresh Debian 12):'
+	@echo '  run            install what is missing, build, run selfmon probe'
+	@echo '  check          everything CI runs: host tests (gcc, clang, ASan+UBSan)'
+	@echo 'Build:'
+	@echo '  all            libselfmon.a, the selfmon CLI and the test binaries (default)'
+	@echo '  install        DESTDIR= PREFIX= : library, headers, CLI, selfmon.pc'
+	@echo 'Configuration (Kconfig):'
+	@echo '  defconfig      configs/$(DEFCONFIG) for ARCH=$(ARCH)'
+	@echo '  <board>_defconfig  one of: $(notdir $(wildcard configs/*_defconfig))'
+	@echo '  menuconfig olddefconfig savedefconfig'
+	@echo 'Variables: ARCH= CROSS_COMPILE= O= (default build) V=1'

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+/*
+ * arm64 gates (kernel document arm64/perf.rst, "Perf Userspace PMU Hardware
+ * Counter Access"): the sysctl kernel.perf_user_access must be 1, and the
+ * event must be opened with the PMU's 'rdpmc' format bit (config1:1 today)
+ * set; the 'long' bit (config1:0) asks for a 64-bit counter, which the
+ * open refuses with EOPNOTSUPP where the hardware has none. The bit
+ * positions are read from sysfs, not assumed.
+ */
+#include <errno.h>
+
+#include "../../core/arch.h"
+#include "../../core/sysfs.h"
+
+static enum selfmon_reason arm64_prepare(const char *root, struct selfmon_event *ev,
+					 bool want_long, unsigned int *notes)
+{
+	const struct selfmon_format *rdpmc, *lng;
+	long on;
+
+	if (!ev->pmu)
+		return SELFMON_REASON_NO_PMU;
+	rdpmc = selfmon_pmu__format(ev->pmu, "rdpmc");
+	if (!rdpmc)
+		return SELFMON_REASON_NO_FORMAT;
+	selfmon_format__apply(rdpmc, 1, &ev->attr);
+
+	lng = selfmon_pmu__format(ev->pmu, "long");
+	if (want_long && lng) {
+		selfmon_format__apply(lng, 1, &ev->attr);
+		*notes |= SELFMON_NOTE_LONG_ASKED;
+	}
+
+	/*
+	 * The bit is set even when the sysctl is 0: the kernel checks the
+	 * sysctl each time it publishes the index, so turning it on later
+	 * opens the user path of an event already open.
+	 */
+	if (selfmon_sysfs__read_long(root, "/proc/sys/kernel/perf_user_access", &on))
+		return SELFMON_REASON_NO_SYSCTL;
+	return on ? SELFMON_REASON_NONE : SELFMON_REASON_SYSCTL;
+}
+
+static bool arm64_retry(struct selfmon_event *ev, int err, unsigned int *notes)
+{
+	const struct selfmon_format *lng;
+
+	if (err != -EOPNOTSUPP || !(*notes & SELFMON_NOTE_LONG_ASKED) || !ev->pmu)
+		return false;
+	lng = selfmon_pmu__format(ev->pmu, "long");
+	if (!lng)
+		return false;
+	selfmon_format__clear(lng, &ev->attr);
+	*notes = (*notes & ~SELFMON_NOTE_LONG_ASKED) | SELFMON_NOTE_LONG_REFUSED;
+	return true;
+}
+
+const struct selfmon_arch selfmon_arch__arm64 = {
+	.name = "arm64",
+	.prepare = arm64_prepare,
+	.retry = arm64_retry,
+};

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * No user-space counter read on this architecture. The page-read functions
+ * still compile, and the library never hands out a page here, so they are
+ * never reached: every read takes read(2).
+ */
+#ifndef SELFMON_ARCH_H
+#define SELFMON_ARCH_H
+
+#include <stdint.h>
+
+#define SELFMON_ARCH_NAME	"generic"
+#define SELFMON_ARCH_USER_READ	0
+#define SELFMON_ARCH_MAX_INDEX	0u
+
+#define selfmon_arch_serialize() do { } while (0)
+
+static inline uint64_t selfmon_arch_read_counter(uint32_t idx)
+{
+	(void)idx;
+	return 0;
+}
+
+static inline uint64_t selfmon_arch_read_timestamp(void)
+{
+	return 0;
+}
+
+#endif /* SELFMON_ARCH_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SELFMON_CORE_ARCH_H
+#define SELFMON_CORE_ARCH_H
+
+#include <stdbool.h>
+#include <selfmon/selfmon.h>
+
+#include "event.h"
+
+/* Notes an arch leaves on an event while opening it (selfmon_counter.notes). */
+#define SELFMON_NOTE_LONG_ASKED		(1u << 0)	/* 64-bit counter requested */
+#define SELFMON_NOTE_LONG_REFUSED	(1u << 1)	/* ...refused; opened as 32-bit */
+
+/*
+ * The one interface between core/ and arch/<arch>/: everything here is plain
+ * C that reads files, so every arch's gates can be unit-tested on any host.
+ * The counter instructions live in arch/<arch>/include/selfmon/arch.h.
+ */
+struct selfmon_arch {
+	const char *name;
+	/*
+	 * Ask for user access in @ev->attr (an event counted by a core PMU) and
+	 * say whether the gates let it work: SELFMON_REASON_NONE or the gate
+	 * that is closed. @want_long: ask for a 64-bit counter if there is a
+	 * way to.
+	 */
+	enum selfmon_reason (*prepare)(const char *root, struct selfmon_event *ev,
+				       bool want_long, unsigned int *notes);
+	/* After open failed with @err: change @ev->attr and return true to try again. */
+	bool (*retry)(struct selfmon_event *ev, int err, unsigned int *notes);
+};
+
+extern const struct selfmon_arch selfmon_arch__x86;
+extern const struct selfmon_arch selfmon_arch__arm64;
+extern const struct selfmon_arch selfmon_arch__generic;
+
+/* The arch this library was configured for. */
+const struct selfmon_arch *selfmon_arch__host(void);
+
+#endif

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SELFMON_CORE_CPULIST_H
+#define SELFMON_CORE_CPULIST_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sched.h>
+#include <stddef.h>
+
+/* Parse a kernel CPU list ("0-3,6,8-11"). Return: 0 or -EINVAL. */
+int selfmon_cpulist__parse(const char *list, cpu_set_t *set);
+
+/* Print @set as a CPU list. Return: 0 or -ENOSPC. */
+int selfmon_cpulist__format(const cpu_set_t *set, char *buf, size_t size);
+
+#endif

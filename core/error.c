@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <selfmon/selfmon.h>
+#include "error.h"
+
+/* Per thread, like errno: two threads failing at once keep their own story. */
+static _Thread_local char errmsg[512];
+
+int selfmon__err(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void selfmon__err_clear(void)
+{
+	errmsg[0] = '\0';
+}
+
+const char *selfmon_errmsg(void)
+{
+	return errmsg;
+}
+
+static const char *const selfmon_errstr[] = {
+	[SELFMON_ERRNO__FORKED - SELFMON_ERRNO__START] =
+		"event set used in a child process: perf mmap pages are not inherited by fork()",
+	[SELFMON_ERRNO__THREAD - SELFMON_ERRNO__START] =
+		"event set used by a thread that did not open it",
+	[SELFMON_ERRNO__SYNTAX - SELFMON_ERRNO__START] = "invalid event syntax",
+};
+
+const char *selfmon_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err >= SELFMON_ERRNO__START && err < SELFMON_ERRNO__END)
+		return selfmon_errstr[err - SELFMON_ERRNO__START];
+	return strerror(err);
+}
+
+static const struct {
+	const char *str;
+	const char *fix;
+} reasons[SELFMON_REASON__MAX] = {
+	[SELFMON_REASON_NONE] = { "user-space read available", NULL },
+	[SELFMON_REASON_ARCH] = { "this build's architecture has no user-space counter read", NULL },
+	[SELFMON_REASON_CONFIG] = { "user-space read turned off (CONFIG_USER_READ=n, SELFMON_NO_USER_READ or an option)",
+				    "unset SELFMON_NO_USER_READ, or rebuild with CONFIG_USER_READ=y" },
+	[SELFMON_REASON_SOFTWARE] = { "software event: counted by the kernel, no counter register to read", NULL },
+	[SELFMON_REASON_NO_PMU] = { "no hardware PMU serves this event (a VM without a vPMU?)", NULL },
+	[SELFMON_REASON_NO_FORMAT] = { "the PMU's sysfs format/ has no 'rdpmc' bit: its driver offers no user access", NULL },
+	[SELFMON_REASON_SYSCTL] = { "kernel.perf_user_access is 0: user-space counter access is off",
+				    "sysctl -w kernel.perf_user_access=1" },
+	[SELFMON_REASON_NO_SYSCTL] = { "the kernel has no kernel.perf_user_access (arm64 user access needs Linux 5.17 or later)", NULL },
+	[SELFMON_REASON_SYSFS_RDPMC] = { "the PMU's sysfs 'rdpmc' is 0: rdpmc faults in user space",
+					 "echo 1 > /sys/bus/event_source/devices/cpu/rdpmc" },
+	[SELFMON_REASON_CAP] = { "the mmap page says cap_user_rdpmc=0: the kernel grants no user read for this event", NULL },
+	[SELFMON_REASON_INDEX] = { "the mmap page says index=0: the event is not on a counter now (multiplexed, stopped or on another CPU type)", NULL },
+	[SELFMON_REASON_MMAP] = { "mmap of the event's page failed", NULL },
+};
+
+const char *selfmon_reason__str(enum selfmon_reason reason)
+{
+	if ((unsigned int)reason >= SELFMON_REASON__MAX)
+		return "unknown reason";
+	return reasons[reason].str;
+}
+
+const char *selfmon_reason__fix(enum selfmon_reason reason)
+{
+	if ((unsigned int)reason >= SELFMON_REASON__MAX)
+		return NULL;
+	return reasons[reason].fix;
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <selfmon/selfmon.h>
+#include "error.h"
+#include "event.h"
+
+static const struct {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+} generic[] = {
+	{ "cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branches",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-instructions",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "stalled-cycles-frontend",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "stalled-cycles-backend",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "ref-cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+	{ "cpu-clock",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "faults",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "context-switches",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cs",				PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "migrations",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "minor-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "alignment-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+	{ "dummy",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
+};
+
+const char *const selfmon_event__standard[] = {
+	"cycles", "instructions", "branches", "branch-misses", "cache-references",
+	"cache-misses", "ref-cycles", "task-clock", "page-faults", "context-switches",
+	"cpu-migrations", NULL,
+};
+
+/*
+ * ":u" counts user space only, ":k" the kernel only, ":h" the hypervisor: the
+ * levels not named are excluded, as perf does. What each excludes on arm64
+ * (EL0, EL1/EL2 with or without VHE) is in the kernel's arm64 perf document,
+ * "Perf Event Attributes". H and G select host and guest the same way.
+ */
+static int apply_modifiers(const char *mods, struct selfmon_event *ev)
+{
+	bool u = false, k = false, h = false, H = false, G = false, any = false, virt = false;
+	const char *m;
+
+	for (m = mods; *m; m++) {
+		switch (*m) {
+		case 'u': u = any = true; break;
+		case 'k': k = any = true; break;
+		case 'h': h = any = true; break;
+		case 'H': H = virt = true; break;
+		case 'G': G = virt = true; break;
+		default:
+			return selfmon__err(-SELFMON_ERRNO__SYNTAX,
+				"event '%s': unknown modifier '%c' (known: u k h H G)", ev->name, *m);
+		}
+	}
+	if (any) {
+		ev->attr.exclude_user = !u;
+		ev->attr.exclude_kernel = !k;
+		ev->attr.exclude_hv = !h;
+	}
+	if (virt) {
+		ev->attr.exclude_host = !H;
+		ev->attr.exclude_guest = !G;
+	}
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || *end ? -EINVAL : 0;
+}
+
+/* Apply one "term[=value]" of a PMU event; a bare term means term=1 or an alias. */
+static int apply_term(const struct selfmon_pmus *pmus, struct selfmon_event *ev, char *term, int depth);
+
+static int apply_terms(const struct selfmon_pmus *pmus, struct selfmon_event *ev, char *terms, int depth)
+{
+	char *save = NULL, *t;
+	int err;
+
+	for (t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		err = apply_term(pmus, ev, t, depth);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int apply_term(const struct selfmon_pmus *pmus, struct selfmon_event *ev, char *term, int depth)
+{
+	const struct selfmon_pmu *pmu = ev->pmu;
+	const struct selfmon_format *fmt;
+	char *eq = strchr(term, '='), alias[256];
+	uint64_t val = 1;
+	int err;
+
+	while (isspace((unsigned char)*term))
+		term++;
+	if (eq) {
+		*eq = '\0';
+		if (parse_u64(eq + 1, &val))
+			return selfmon__err(-SELFMON_ERRNO__SYNTAX,
+				"event '%s': value of '%s' is not a number: '%s'", ev->name, term, eq + 1);
+	}
+	if (!strcmp(term, "config") || !strcmp(term, "config1") || !strcmp(term, "config2")) {
+		uint64_t *f = term[6] == '1' ? (uint64_t *)&ev->attr.config1 :
+			      term[6] == '2' ? (uint64_t *)&ev->attr.config2 : (uint64_t *)&ev->attr.config;
+		*f |= val;
+		return 0;
+	}
+	fmt = selfmon_pmu__format(pmu, term);
+	if (fmt) {
+		err = selfmon_format__apply(fmt, val, &ev->attr);
+		if (err)
+			return selfmon__err(err, "event '%s': value 0x%llx does not fit term '%s' (%d bits)",
+					    ev->name, (unsigned long long)val, term, fmt->nr_bits);
+		return 0;
+	}
+	/* Not a format term: an alias from events/, which holds terms itself. */
+	if (!eq && depth == 0 && selfmon_pmu__alias(pmus, pmu, term, alias, sizeof(alias)) >= 0)
+		return apply_terms(pmus, ev, alias, depth + 1);
+	return selfmon__err(-ENOENT, "event '%s': PMU '%s' has no event or format term '%s' "
+			    "(see /sys/bus/event_source/devices/%s/events and format)",
+			    ev->name, pmu->name, term, pmu->name);
+}
+
+static int parse_pmu_event(const char *spec, const struct selfmon_pmus *pmus, struct selfmon_event *ev)
+{
+	char buf[SELFMON_EVENT_NAME_MAX];
+	const char *slash = strchr(spec, '/'), *close;
+	size_t len = (size_t)(slash - spec);
+	const char *mods;
+	int err;
+
+	close = strrchr(spec, '/');
+	if (close == slash)
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX,
+			"event '%s': a PMU event is 'pmu/terms/' (closing '/' missing)", spec);
+	if (len >= sizeof(buf))
+		return selfmon__err(-ENAMETOOLONG, "event '%s': PMU name too long", spec);
+	memcpy(buf, spec, len);
+	buf[len] = '\0';
+	ev->pmu = selfmon_pmus__find(pmus, buf);
+	if (!ev->pmu)
+		return selfmon__err(-ENOENT, "event '%s': no PMU '%s' in /sys/bus/event_source/devices",
+				    spec, buf);
+	ev->attr.type = ev->pmu->type;
+	ev->hardware = ev->pmu->core;
+
+	len = (size_t)(close - slash - 1);
+	memcpy(buf, slash + 1, len);
+	buf[len] = '\0';
+	if (!len)
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': no terms between the slashes", spec);
+	err = apply_terms(pmus, ev, buf, 0);
+	if (err)
+		return err;
+	mods = close + 1;
+	if (*mods == ':')
+		mods++;
+	return apply_modifiers(mods, ev);
+}
+
+int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, struct selfmon_event *ev)
+{
+	char name[SELFMON_EVENT_NAME_MAX], *colon;
+	size_t i;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->attr.size = sizeof(ev->attr);
+	if (strlen(spec) >= sizeof(ev->name))
+		return selfmon__err(-ENAMETOOLONG, "event '%.40s...': longer than %d characters",
+				    spec, SELFMON_EVENT_NAME_MAX - 1);
+	if (!*spec)
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "empty event name");
+	strcpy(ev->name, spec);
+
+	if (strchr(spec, '/'))
+		return parse_pmu_event(spec, pmus, ev);
+
+	strcpy(name, spec);
+	colon = strchr(name, ':');
+	if (colon)
+		*colon++ = '\0';
+
+	if (name[0] == 'r' && name[1] && strspn(name + 1, "0123456789abcdefABCDEF") == strlen(name + 1)) {
+		ev->attr.type = PERF_TYPE_RAW;
+		ev->attr.config = strtoull(name + 1, NULL, 16);
+		ev->pmu = selfmon_pmus__default_core(pmus);
+		ev->hardware = true;
+		return colon ? apply_modifiers(colon, ev) : 0;
+	}
+	for (i = 0; i < sizeof(generic) / sizeof(generic[0]); i++) {
+		if (strcmp(name, generic[i].name))
+			continue;
+		ev->attr.type = generic[i].type;
+		ev->attr.config = generic[i].config;
+		ev->hardware = generic[i].type == PERF_TYPE_HARDWARE;
+		if (ev->hardware)
+			ev->pmu = selfmon_pmus__default_core(pmus);
+		return colon ? apply_modifiers(colon, ev) : 0;
+	}
+	return selfmon__err(-ENOENT, "unknown event '%s': use a generic name (cycles, instructions, "
+			    "task-clock, ...), rNNNN, or pmu/alias/", name);
+}
+
+int selfmon_events__split(const char *list, char (*out)[SELFMON_EVENT_NAME_MAX], int max)
+{
+	const char *p = list, *start = list;
+	int n = 0, slashes = 0;
+
+	for (;; p++) {
+		if (*p == '/')
+			slashes++;
+		/* A comma inside "pmu/.../" separates terms, not events. */
+		if ((*p == ',' && slashes % 2 == 0) || *p == '\0') {
+			size_t len = (size_t)(p - start);
+
+			while (len && isspace((unsigned char)*start))
+				start++, len--;
+			while (len && isspace((unsigned char)start[len - 1]))
+				len--;
+			if (!len)
+				return selfmon__err(-SELFMON_ERRNO__SYNTAX, "empty event in list '%s'", list);
+			if (n == max)
+				return selfmon__err(-E2BIG, "more than %d events in '%s' (CONFIG_MAX_EVENTS)",
+						    max, list);
+			if (len >= SELFMON_EVENT_NAME_MAX)
+				return selfmon__err(-ENAMETOOLONG, "event '%.*s' too long", (int)len, start);
+			memcpy(out[n], start, len);
+			out[n++][len] = '\0';
+			if (!*p)
+				break;
+			start = p + 1;
+		}
+	}
+	if (slashes % 2)
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "unbalanced '/' in event list '%s'", list);
+	return n;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SELFMON_CORE_EVENT_H
+#define SELFMON_CORE_EVENT_H
+
+#include <stdbool.h>
+#include <linux/perf_event.h>
+
+#include "pmu.h"
+
+#define SELFMON_EVENT_NAME_MAX 128
+
+/* An event string resolved to the attr the kernel wants. */
+struct selfmon_event {
+	struct perf_event_attr attr;
+	char name[SELFMON_EVENT_NAME_MAX];
+	/* The PMU whose counters hold it; NULL for software events or no PMU. */
+	const struct selfmon_pmu *pmu;
+	/* Counted in a PMU register (as opposed to by the kernel in software). */
+	bool hardware;
+};
+
+/*
+ * Parse one event: "cycles", "task-clock", "r11", "pmu/alias/",
+ * "pmu/event=0x11,term=v/", each with optional ":ukhHG" modifiers (for PMU
+ * events also straight after the last '/').
+ * Return: 0, -SELFMON_ERRNO__SYNTAX, -ENOENT (unknown PMU, alias or term)
+ * or -ERANGE (value too wide); selfmon_errmsg() names the culprit.
+ */
+int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, struct selfmon_event *ev);
+
+/*
+ * Split a comma-separated list into events, leaving commas between a PMU's
+ * slashes alone. Return: number of events, or -E2BIG / -SELFMON_ERRNO__SYNTAX.
+ */
+int selfmon_events__split(const char *list, char (*out)[SELFMON_EVENT_NAME_MAX], int max);
+
+/* The generic event names selfmon knows, for probe; NULL-terminated. */
+extern const char *const selfmon_event__standard[];
+
+#endif

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perf/core.h>
+#include <perf/evsel.h>
+#include <perf/threadmap.h>
+
+#include <generated/autoconf.h>
+#include <selfmon/read.h>
+#include "arch.h"
+#include "error.h"
+#include "set.h"
+#include "sysfs.h"
+
+/* Bumped in the child of every fork(): sets opened before it are not ours there. */
+static unsigned int fork_generation;
+/* Its address tells threads apart without a system call. */
+static _Thread_local char thread_token;
+
+static void on_fork_child(void)
+{
+	fork_generation++;
+}
+
+static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static void selfmon_init_once(void)
+{
+	libperf_init(libperf_quiet);
+	pthread_atfork(NULL, NULL, on_fork_child);
+}
+
+static void selfmon_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, selfmon_init_once);
+}
+
+static int check_owner(const struct selfmon_set *set)
+{
+	if (set->fork_gen != fork_generation)
+		return selfmon__err(-SELFMON_ERRNO__FORKED,
+			"this event set was opened by the parent process; its mmap pages are not "
+			"mapped after fork(): open a new set in the child");
+	if (set->owner != &thread_token)
+		return selfmon__err(-SELFMON_ERRNO__THREAD,
+			"this event set counts the thread that opened it and must be read there: "
+			"open one set per thread");
+	return 0;
+}
+
+#define CHECK_SET(set, idx)							\
+	do {									\
+		int __err;							\
+		if (!(set) || (idx) < 0 || (idx) >= (set)->nr)			\
+			return selfmon__err(-EINVAL, "%s: no counter %d in this set", \
+					    __func__, (int)(idx));		\
+		__err = check_owner(set);					\
+		if (__err)							\
+			return __err;						\
+	} while (0)
+
+static bool env_true(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
+static int open_error(const struct selfmon_counter *c, int err, const char *root)
+{
+	long paranoid = -1;
+
+	switch (err) {
+	case -EACCES:
+	case -EPERM:
+		selfmon_sysfs__read_long(root, "/proc/sys/kernel/perf_event_paranoid", &paranoid);
+		return selfmon__err(err, "event '%s': perf_event_open: %s; kernel.perf_event_paranoid "
+				    "is %ld: run as root, or 'sysctl -w kernel.perf_event_paranoid=2' "
+				    "(Debian's 3 forbids it to users)", c->ev.name, strerror(-err), paranoid);
+	case -ENOENT:
+	case -EOPNOTSUPP:
+	case -ENODEV:
+		if (c->ev.hardware && !c->ev.pmu)
+			return selfmon__err(err, "event '%s': no hardware PMU on this machine (a VM "
+					    "without a virtual PMU?): only software events can be "
+					    "counted", c->ev.name);
+		return selfmon__err(err, "event '%s': perf_event_open: %s: the PMU does not offer "
+				    "this event", c->ev.name, strerror(-err));
+	case -EMFILE:
+		return selfmon__err(err, "event '%s': out of file descriptors (ulimit -n)", c->ev.name);
+	default:
+		return selfmon__err(err, "event '%s': perf_event_open: %s", c->ev.name, strerror(-err));
+	}
+}
+
+static int counter_open(struct selfmon_set *set, struct selfmon_counter *c,
+			const char *root, bool user_read, bool want_long)
+{
+	const struct selfmon_arch *arch = selfmon_arch__host();
+	int err;
+
+	if (!c->ev.hardware)
+		c->reason = SELFMON_REASON_SOFTWARE;
+	else if (!user_read)
+		c->reason = SELFMON_REASON_CONFIG;
+	else
+		c->reason = arch->prepare(root, &c->ev, want_long, &c->notes);
+
+	c->ev.attr.disabled = 1;
+	/*
+	 * PERF_FORMAT_ID also keeps libperf's perf_evsel__read() from trying a
+	 * user-space read of its own: our slow path is always read(2).
+	 */
+	c->ev.attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+				 PERF_FORMAT_ID;
+
+	for (;;) {
+		c->evsel = perf_evsel__new(&c->ev.attr);
+		if (!c->evsel)
+			return selfmon__err(-ENOMEM, "event '%s': out of memory", c->ev.name);
+		err = perf_evsel__open(c->evsel, NULL, set->threads);
+		if (!err)
+			break;
+		perf_evsel__delete(c->evsel);
+		c->evsel = NULL;
+		if (!arch->retry(&c->ev, err, &c->notes))
+			return open_error(c, err, root);
+	}
+
+	/* A reason that is not the page's own means the page is never used. */
+	if (c->reason != SELFMON_REASON_NONE && c->reason != SELFMON_REASON_SYSCTL &&
+	    c->reason != SELFMON_REASON_SYSFS_RDPMC)
+		return 0;
+	if (perf_evsel__mmap(c->evsel, 0)) {
+		c->reason = SELFMON_REASON_MMAP;
+		return 0;
+	}
+	c->page = perf_evsel__mmap_base(c->evsel, 0, 0);
+	if (!c->page)
+		c->reason = SELFMON_REASON_MMAP;
+	return 0;
+}
+
+struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_opts *opts)
+{
+	char (*names)[SELFMON_EVENT_NAME_MAX] = NULL;
+	struct selfmon_pmus pmus = { 0 };
+	struct selfmon_set *set = NULL;
+	bool user_read = true, want_long = true;
+	const char *root;
+	int err, nr, i;
+
+	selfmon_init();
+	selfmon__err_clear();
+	if (opts && opts->sz < offsetof(struct selfmon_opts, no_long) + sizeof(opts->no_long)) {
+		err = selfmon__err(-EINVAL, "selfmon_opts.sz is %zu: set it to sizeof(struct selfmon_opts)",
+				   opts->sz);
+		goto out;
+	}
+	if (!events) {
+		err = selfmon__err(-EINVAL, "no events given");
+		goto out;
+	}
+	root = selfmon_root__get(opts ? opts->root : NULL);
+#ifndef CONFIG_USER_READ
+	user_read = false;
+#endif
+#ifndef CONFIG_LONG_COUNTERS
+	want_long = false;
+#endif
+	if (env_true("SELFMON_NO_USER_READ") || (opts && opts->no_user_read))
+		user_read = false;
+	if (opts && opts->no_long)
+		want_long = false;
+
+	names = calloc(CONFIG_MAX_EVENTS, sizeof(*names));
+	if (!names) {
+		err = -ENOMEM;
+		goto out;
+	}
+	nr = selfmon_events__split(events, names, CONFIG_MAX_EVENTS);
+	if (nr < 0) {
+		err = nr;
+		goto out;
+	}
+	err = selfmon_pmus__load(&pmus, root);
+	if (err) {
+		selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s", root, strerror(-err));
+		goto out;
+	}
+
+	set = calloc(1, sizeof(*set) + (size_t)nr * sizeof(set->ctr[0]));
+	if (!set) {
+		err = -ENOMEM;
+		goto out;
+	}
+	set->owner = &thread_token;
+	set->fork_gen = fork_generation;
+	/* pid 0 in the thread map: the calling thread, on whatever CPU it runs. */
+	set->threads = perf_thread_map__new_dummy();
+	if (!set->threads) {
+		err = -ENOMEM;
+		goto out;
+	}
+	perf_thread_map__set_pid(set->threads, 0, 0);
+
+	/* Every name is checked before any is opened: a typo costs no syscall. */
+	for (i = 0; i < nr; i++) {
+		err = selfmon_event__parse(names[i], &pmus, &set->ctr[i].ev);
+		if (err)
+			goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		struct selfmon_counter *c = &set->ctr[i];
+
+		set->nr = i + 1;
+		err = counter_open(set, c, root, user_read, want_long);
+		if (err)
+			goto out;
+		/* The PMU list goes away below; the attr has what the kernel needs. */
+		c->ev.pmu = NULL;
+	}
+	err = 0;
+out:
+	selfmon_pmus__free(&pmus);
+	free(names);
+	if (err) {
+		selfmon_set__close(set);
+		errno = -err;
+		return NULL;
+	}
+	return set;
+}
+
+void selfmon_set__close(struct selfmon_set *set)
+{
+	if (!set)
+		return;
+	for (int i = 0; i < set->nr; i++) {
+		struct selfmon_counter *c = &set->ctr[i];
+
+		if (!c->evsel)
+			continue;
+		/* In a forked child the page is not mapped; munmap of it is harmless. */
+		perf_evsel__munmap(c->evsel);
+		perf_evsel__close(c->evsel);
+		perf_evsel__delete(c->evsel);
+	}
+	perf_thread_map__put(set->threads);
+	free(set);
+}
+
+static int set_ioctl(struct selfmon_set *set, bool enable)
+{
+	int err;
+
+	if (!set)
+		return selfmon__err(-EINVAL, "no set");
+	err = check_owner(set);
+	if (err)
+		return err;
+	for (int i = 0; i < set->nr; i++) {
+		err = enable ? perf_evsel__enable(set->ctr[i].evsel) : perf_evsel__disable(set->ctr[i].evsel);
+		if (err)
+			return selfmon__err(-errno ? -errno : -EIO, "event '%s': %s failed: %s",
+					    set->ctr[i].ev.name, enable ? "enable" : "disable", strerror(errno));
+	}
+	set->enabled = enable;
+	return 0;
+}
+
+int selfmon_set__enable(struct selfmon_set *set)
+{
+	return set_ioctl(set, true);
+}
+
+int selfmon_set__disable(struct selfmon_set *set)
+{
+	return set_ioctl(set, false);
+}
+
+int selfmon_counter__read_raw(struct selfmon_counter *c, struct selfmon_count *count)
+{
+	struct perf_counts_values v;
+	int err;
+
+	if (c->page && selfmon_page__read(c->page, count) == 0)
+		return 0;
+	err = perf_evsel__read(c->evsel, 0, 0, &v);
+	if (err)
+		return selfmon__err(err, "event '%s': read: %s", c->ev.name, strerror(-err));
+	count->value = v.val;
+	count->enabled = v.ena;
+	count->running = v.run;
+	count->flags = 0;
+	count->reason = c->reason;
+	if (c->page && c->reason == SELFMON_REASON_NONE) {
+		/* The gates were open but the page said no at this moment. */
+		count->reason = c->page->capabilities & SELFMON_CAP_USER_RDPMC ?
+				SELFMON_REASON_INDEX : SELFMON_REASON_CAP;
+		c->fallbacks++;
+	}
+	return 0;
+}
+
+int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	struct selfmon_counter *c;
+	int err;
+
+	CHECK_SET(set, idx);
+	c = &set->ctr[idx];
+	err = selfmon_counter__read_raw(c, count);
+	if (err)
+		return err;
+	count->value -= c->base.value;
+	count->enabled -= c->base.enabled;
+	count->running -= c->base.running;
+	return 0;
+}
+
+int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
+{
+	int err = 0;
+
+	for (int i = 0; set && i < set->nr && !err; i++)
+		err = selfmon_set__read(set, i, &counts[i]);
+	return set ? err : selfmon__err(-EINVAL, "no set");
+}
+
+int selfmon_set__reset(struct selfmon_set *set)
+{
+	int err;
+
+	if (!set)
+		return selfmon__err(-EINVAL, "no set");
+	err = check_owner(set);
+	for (int i = 0; i < set->nr && !err; i++)
+		err = selfmon_counter__read_raw(&set->ctr[i], &set->ctr[i].base);
+	return err;
+}
+
+int selfmon_set__nr(const struct selfmon_set *set)
+{
+	return set ? set->nr : -EINVAL;
+}
+
+const char *selfmon_set__name(const struct selfmon_set *set, int idx)
+{
+	if (!set || idx < 0 || idx >= set->nr)
+		return NULL;
+	return set->ctr[idx].ev.name;
+}
+
+int selfmon_set__path(const struct selfmon_set *set, int idx, enum selfmon_reason *why)
+{
+	const struct selfmon_counter *c;
+	enum selfmon_reason r;
+	uint64_t v;
+
+	CHECK_SET(set, idx);
+	c = &set->ctr[idx];
+	r = c->reason;
+	/* Once counting, the page has the last word: a gate opened since counts. */
+	if (c->page && set->enabled) {
+		if (!selfmon_page__read_value(c->page, &v))
+			r = SELFMON_REASON_NONE;
+		else if (r == SELFMON_REASON_NONE)
+			r = c->page->capabilities & SELFMON_CAP_USER_RDPMC ?
+			    SELFMON_REASON_INDEX : SELFMON_REASON_CAP;
+	} else if (c->page && r == SELFMON_REASON_NONE &&
+		   !(c->page->capabilities & SELFMON_CAP_USER_RDPMC)) {
+		r = SELFMON_REASON_CAP;
+	}
+	if (why)
+		*why = r;
+	return r == SELFMON_REASON_NONE ? SELFMON_PATH_USER : SELFMON_PATH_SYSCALL;
+}
+
+int selfmon_set__pmc_width(const struct selfmon_set *set, int idx)
+{
+	CHECK_SET(set, idx);
+	return set->ctr[idx].page ? set->ctr[idx].page->pmc_width : 0;
+}
+
+const struct perf_event_mmap_page *selfmon_set__page(const struct selfmon_set *set, int idx)
+{
+	if (!set || idx < 0 || idx >= set->nr)
+		return NULL;
+	return set->ctr[idx].page;
+}
+
+int64_t selfmon_set__fallbacks(const struct selfmon_set *set, int idx)
+{
+	CHECK_SET(set, idx);
+	return set->ctr[idx].fallbacks;
+}
+
+int selfmon_count__scale(const struct selfmon_count *count, uint64_t *scaled)
+{
+	if (!count->running) {
+		*scaled = 0;
+		return -ENODATA;
+	}
+	if (count->running >= count->enabled) {
+		*scaled = count->value;
+		return 0;
+	}
+	*scaled = (uint64_t)((unsigned __int128)count->value * count->enabled / count->running);
+	return 1;
+}
+
+const char *selfmon_version(void)
+{
+	return SELFMON_VERSION;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef SELFMON_CORE_SET_H
+#define SELFMON_CORE_SET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <selfmon/selfmon.h>
+
+#include "event.h"
+
+struct perf_evsel;
+struct perf_thread_map;
+
+struct selfmon_counter {
+	struct selfmon_event ev;
+	struct perf_evsel *evsel;
+	/* The page, when user reads are wanted and the arch has them. */
+	const struct perf_event_mmap_page *page;
+	/* Why reads take read(2) whatever the page says; NONE if the page decides. */
+	enum selfmon_reason reason;
+	unsigned int notes;		/* SELFMON_NOTE_* */
+	struct selfmon_count base;	/* subtracted from reads: selfmon_set__reset() */
+	int64_t fallbacks;
+};
+
+struct selfmon_set {
+	int nr;
+	bool enabled;
+	/* Owner checks: the thread that opened it, in the process that opened it. */
+	const void *owner;
+	unsigned int fork_gen;
+	struct perf_thread_map *threads;
+	struct selfmon_counter ctr[];
+};
+
+/* The raw count of @c, by the page if it allows, else read(2). No baseline. */
+int selfmon_counter__read_raw(struct selfmon_counter *c, struct selfmon_count *count);
+
+#endif

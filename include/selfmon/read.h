@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The hot path: reading a counter through its perf_event mmap page with no
+ * system call, no allocation and no function call. The protocol is the one of
+ * perf_event_open(2), section "MMAP layout" (cap_user_rdpmc, pmc_width,
+ * time_shift/time_mult/time_offset), and include/uapi/linux/perf_event.h
+ * (cap_user_time_short, time_cycles, time_mask).
+ *
+ * Get the page with selfmon_set__page(). These functions return -EAGAIN when
+ * the page does not allow a user-space read at this moment (index = 0 or
+ * cap_user_rdpmc = 0); the caller then uses selfmon_set__read(), which falls
+ * back to read(2). They never return a made-up number.
+ */
+#ifndef SELFMON_READ_H
+#define SELFMON_READ_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+#include <selfmon/arch.h>
+#include <selfmon/selfmon.h>
+
+/*
+ * Bits of perf_event_mmap_page.capabilities. The uapi names them as bitfields;
+ * masks let us test one snapshot of the word instead of re-reading a volatile
+ * bitfield for each bit (a unit test checks they agree with the bitfields).
+ */
+#define SELFMON_CAP_USER_RDPMC		(1ull << 2)
+#define SELFMON_CAP_USER_TIME		(1ull << 3)
+#define SELFMON_CAP_USER_TIME_ZERO	(1ull << 4)
+#define SELFMON_CAP_USER_TIME_SHORT	(1ull << 5)
+
+/* Orders our loads against the kernel's page update on this CPU. */
+#define selfmon_barrier() __asm__ __volatile__("" ::: "memory")
+
+/*
+ * Sign-extend a raw counter of @width bits (1..64) to 64 bits. The kernel's
+ * offset assumes this (perf_event_open(2), pmc_width), and it discards upper
+ * bits that are UNKNOWN when a 32-bit counter is read from a 64-bit register
+ * (arm64 perf document, "counter sizes"). The kernel sets pmc_width on every
+ * page that allows a user read (x86: the counter width; arm64: 32 or 64).
+ */
+static inline uint64_t selfmon_pmc_sext(uint64_t pmc, unsigned int width)
+{
+	unsigned int shift = 64u - width;
+
+	return (uint64_t)((int64_t)(pmc << shift) >> shift);
+}
+
+/* ns = time_offset + cyc * time_mult >> time_shift, without overflow (perf_event_open(2)). */
+static inline uint64_t selfmon_cyc_to_ns(uint64_t cyc, uint16_t shift, uint32_t mult, uint64_t offset)
+{
+	uint64_t quot = cyc >> shift;
+	uint64_t rem = cyc & (((uint64_t)1 << shift) - 1);
+
+	return offset + quot * mult + ((rem * mult) >> shift);
+}
+
+/**
+ * selfmon_page__read_value() - the cheapest read: the raw event count
+ * @pc: the counter's mmap page
+ * @value: the count (the same quantity read(2) returns for this event)
+ * Return: 0, or -EAGAIN when the page allows no user-space read now.
+ */
+static inline int selfmon_page__read_value(const struct perf_event_mmap_page *pc, uint64_t *value)
+{
+	const volatile struct perf_event_mmap_page *p = pc;
+	uint64_t cnt, pmc;
+	uint32_t seq, idx;
+	unsigned int width;
+
+	do {
+		seq = p->lock;
+		selfmon_barrier();
+		idx = p->index;
+		/* One compare rejects index 0 (no counter now) and any index the arch cannot read. */
+		if (idx - 1u >= SELFMON_ARCH_MAX_INDEX || !(p->capabilities & SELFMON_CAP_USER_RDPMC))
+			return -EAGAIN;
+		cnt = p->offset;
+		width = p->pmc_width;
+		pmc = selfmon_arch_read_counter(idx);
+		selfmon_barrier();
+	} while (p->lock != seq);
+
+	*value = cnt + selfmon_pmc_sext(pmc, width);
+	return 0;
+}
+
+/**
+ * selfmon_page__read() - count plus enabled and running times
+ *
+ * Where the page offers cap_user_time, the times are brought up to now from
+ * the CPU's timestamp counter, as perf_event_open(2) describes; otherwise they
+ * are those of the last kernel update of the page.
+ * Return: 0, or -EAGAIN when the page allows no user-space read now.
+ */
+static inline int selfmon_page__read(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
+{
+	const volatile struct perf_event_mmap_page *p = pc;
+	uint64_t cnt, pmc, caps, enabled, running, cyc = 0, time_offset = 0;
+	uint64_t time_cycles = 0, time_mask = ~(uint64_t)0;
+	uint32_t seq, idx, time_mult = 0;
+	uint16_t time_shift = 0;
+	unsigned int width;
+
+	do {
+		seq = p->lock;
+		selfmon_barrier();
+		enabled = p->time_enabled;
+		running = p->time_running;
+		caps = p->capabilities;
+		idx = p->index;
+		if (idx - 1u >= SELFMON_ARCH_MAX_INDEX || !(caps & SELFMON_CAP_USER_RDPMC))
+			return -EAGAIN;
+		if (caps & SELFMON_CAP_USER_TIME) {
+			cyc = selfmon_arch_read_timestamp();
+			time_offset = p->time_offset;
+			time_mult = p->time_mult;
+			time_shift = p->time_shift;
+			if (caps & SELFMON_CAP_USER_TIME_SHORT) {
+				time_cycles = p->time_cycles;
+				time_mask = p->time_mask;
+			}
+		}
+		cnt = p->offset;
+		width = p->pmc_width;
+		pmc = selfmon_arch_read_counter(idx);
+		selfmon_barrier();
+	} while (p->lock != seq);
+
+	if (caps & SELFMON_CAP_USER_TIME) {
+		uint64_t delta;
+
+		/* A short timestamp counter wraps: count from time_cycles (uapi comment). */
+		if (caps & SELFMON_CAP_USER_TIME_SHORT)
+			cyc = time_cycles + ((cyc - time_cycles) & time_mask);
+		delta = selfmon_cyc_to_ns(cyc, time_shift, time_mult, time_offset);
+		enabled += delta;
+		running += delta;	/* idx != 0: the event is on a counter now */
+	}
+
+	c->value = cnt + selfmon_pmc_sext(pmc, width);
+	c->enabled = enabled;
+	c->running = running;
+	c->flags = SELFMON_COUNT_USER;
+	c->reason = SELFMON_REASON_NONE;
+	return 0;
+}
+
+#endif /* SELFMON_READ_H */

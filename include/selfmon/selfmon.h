@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * selfmon: a thread reads its own hardware performance counters from user
+ * space (rdpmc on x86_64, mrs on arm64) through the perf_event mmap page,
+ * with read(2) as the fallback.
+ *
+ * Naming: selfmon_<object>__<verb>(), as in libperf. Integer functions return
+ * 0 or a negative errno (or -SELFMON_ERRNO__*); constructors return NULL and
+ * set errno. selfmon_errmsg() then says what went wrong and how to fix it.
+ */
+#ifndef SELFMON_SELFMON_H
+#define SELFMON_SELFMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct perf_event_mmap_page;
+
+/** An event set: counters opened together for the calling thread. Opaque. */
+struct selfmon_set;
+
+/** Errors of selfmon's own, beyond errno; negated like errno values. */
+enum {
+	SELFMON_ERRNO__START = 4000,
+	/** The set was opened in the parent process: perf mmap pages are not inherited by fork(). */
+	SELFMON_ERRNO__FORKED = SELFMON_ERRNO__START,
+	/** The set was used from a thread other than the one that opened it. */
+	SELFMON_ERRNO__THREAD,
+	/** The event string does not parse. */
+	SELFMON_ERRNO__SYNTAX,
+	SELFMON_ERRNO__END,
+};
+
+/** How a counter is read. */
+enum selfmon_path {
+	SELFMON_PATH_USER = 1,		/**< rdpmc / mrs through the mmap page */
+	SELFMON_PATH_SYSCALL = 2,	/**< read(2) on the event's fd */
+};
+
+/** Why a counter is read with read(2) and not from user space. */
+enum selfmon_reason {
+	SELFMON_REASON_NONE = 0,	/**< not read(2): the user-space read works */
+	SELFMON_REASON_ARCH,		/**< this build's architecture has no user-space read */
+	SELFMON_REASON_CONFIG,		/**< turned off: CONFIG_USER_READ=n, SELFMON_NO_USER_READ or an option */
+	SELFMON_REASON_SOFTWARE,	/**< a software event: the kernel counts it, no register holds it */
+	SELFMON_REASON_NO_PMU,		/**< no hardware PMU serves the event */
+	SELFMON_REASON_NO_FORMAT,	/**< the PMU's sysfs format/ has no 'rdpmc' bit */
+	SELFMON_REASON_SYSCTL,		/**< arm64: /proc/sys/kernel/perf_user_access is 0 */
+	SELFMON_REASON_NO_SYSCTL,	/**< arm64: kernel has no perf_user_access (before 5.17) */
+	SELFMON_REASON_SYSFS_RDPMC,	/**< x86: the PMU's sysfs 'rdpmc' file is 0 */
+	SELFMON_REASON_CAP,		/**< the mmap page says cap_user_rdpmc = 0 */
+	SELFMON_REASON_INDEX,		/**< the mmap page says index = 0 (not on a counter now) */
+	SELFMON_REASON_MMAP,		/**< mmap of the event failed */
+	SELFMON_REASON__MAX,
+};
+
+/** SELFMON_COUNT_* bits of selfmon_count.flags */
+#define SELFMON_COUNT_USER	(1u << 0)	/**< this value came from rdpmc / mrs */
+#define SELFMON_COUNT_SCALED	(1u << 1)	/**< selfmon_count__scale() extrapolated it */
+
+/** One reading of a counter. Times are in nanoseconds. */
+struct selfmon_count {
+	uint64_t value;		/**< events counted (not scaled) */
+	uint64_t enabled;	/**< time the event was enabled */
+	uint64_t running;	/**< time it was on a hardware counter */
+	uint32_t flags;		/**< SELFMON_COUNT_* */
+	uint32_t reason;	/**< enum selfmon_reason: why not user space */
+};
+
+/** Options for selfmon_set__open(); zero-fill, set .sz = sizeof. NULL means defaults. */
+struct selfmon_opts {
+	size_t sz;
+	/** Replaces "/" for /sys and /proc (tests); NULL: $SELFMON_SYSFS_ROOT or "/". */
+	const char *root;
+	/** 1: never read from user space (read(2) only). */
+	int no_user_read;
+	/** 1: do not ask arm64 PMUs for 64-bit counters. */
+	int no_long;
+};
+
+/**
+ * selfmon_set__open() - open events for the calling thread
+ * @events: comma-separated events: generic names ("cycles", "instructions",
+ *	"task-clock", ...), raw "rNNNN", or PMU terms "pmu/alias/" and
+ *	"pmu/term=value,.../"; each may end in ":ukhHG" modifiers.
+ * @opts: NULL or options.
+ *
+ * Counters start disabled: call selfmon_set__enable().
+ * Return: the set, or NULL with errno set; selfmon_errmsg() says why.
+ */
+struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_opts *opts);
+
+/** selfmon_set__close() - close the counters and free the set. NULL is fine. */
+void selfmon_set__close(struct selfmon_set *set);
+
+/** selfmon_set__enable() - start counting. Return: 0 or -errno. */
+int selfmon_set__enable(struct selfmon_set *set);
+
+/** selfmon_set__disable() - stop counting. Return: 0 or -errno. */
+int selfmon_set__disable(struct selfmon_set *set);
+
+/**
+ * selfmon_set__reset() - make later reads count from now. Values, enabled and
+ * running times are all taken relative to this point. Return: 0 or -errno.
+ */
+int selfmon_set__reset(struct selfmon_set *set);
+
+/** selfmon_set__nr() - number of counters in the set. */
+int selfmon_set__nr(const struct selfmon_set *set);
+
+/** selfmon_set__name() - the event string of counter @idx as given, or NULL. */
+const char *selfmon_set__name(const struct selfmon_set *set, int idx);
+
+/**
+ * selfmon_set__read() - read counter @idx into @count
+ *
+ * Reads from user space when the mmap page allows it, else with read(2);
+ * @count->flags and @count->reason say which and why. Both give the same
+ * quantity: events since the last selfmon_set__reset() (or open).
+ * Return: 0 or -errno.
+ */
+int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count);
+
+/** selfmon_set__read_all() - read every counter; @counts has selfmon_set__nr() entries. */
+int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts);
+
+/**
+ * selfmon_set__path() - which read path counter @idx takes now
+ * @why: if not NULL, set to the reason for SELFMON_PATH_SYSCALL.
+ *
+ * Before selfmon_set__enable() this is the path the gates allow; after it,
+ * the page's current index counts too.
+ * Return: SELFMON_PATH_USER, SELFMON_PATH_SYSCALL, or -errno.
+ */
+int selfmon_set__path(const struct selfmon_set *set, int idx, enum selfmon_reason *why);
+
+/**
+ * selfmon_set__pmc_width() - bit width of counter @idx's register as the
+ * kernel reports it (pmc_width), or 0 when it has none.
+ */
+int selfmon_set__pmc_width(const struct selfmon_set *set, int idx);
+
+/**
+ * selfmon_set__page() - the mmap page of counter @idx, for the inline reads
+ * of <selfmon/read.h>; NULL when this counter has no user-space read.
+ * Valid until selfmon_set__close(), in the opening thread only.
+ */
+const struct perf_event_mmap_page *selfmon_set__page(const struct selfmon_set *set, int idx);
+
+/**
+ * selfmon_set__fallbacks() - how many reads of counter @idx fell back to
+ * read(2) because the page said index = 0 at that moment (multiplexing,
+ * migration). Return: the number, or -errno.
+ */
+int64_t selfmon_set__fallbacks(const struct selfmon_set *set, int idx);
+
+/**
+ * selfmon_count__scale() - estimate the full count of a multiplexed counter
+ * @scaled: value * enabled / running
+ * Return: 0 if @count ran all the time it was enabled (@scaled = value),
+ * 1 if it was scaled, -ENODATA if it never ran (@scaled = 0).
+ */
+int selfmon_count__scale(const struct selfmon_count *count, uint64_t *scaled);
+
+/** selfmon_reason__str() - one line saying what @reason means. */
+const char *selfmon_reason__str(enum selfmon_reason reason);
+
+/**
+ * selfmon_reason__fix() - the command that removes @reason (for example
+ * "sysctl -w kernel.perf_user_access=1"), or NULL if no command does.
+ */
+const char *selfmon_reason__fix(enum selfmon_reason reason);
+
+/** selfmon_strerror() - text for a negative or positive errno or SELFMON_ERRNO__*. */
+const char *selfmon_strerror(int err);
+
+/**
+ * selfmon_errmsg() - the detailed message of the last failed selfmon call in
+ * this thread: the cause and the fix. Empty string if none.
+ */
+const char *selfmon_errmsg(void);
+
+/** selfmon_version() - "MAJOR.MINOR.PATCH" of the library. */
+const char *selfmon_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SELFMON_SELFMON_H */

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Install the Debian 12 packages selfmon needs, and only the missing ones.
+# Usage: scripts/deps.sh [host|arm64|vm]...   (no argument: host)
+set -eu
+
+want=""
+add() { want="$want $*"; }
+for what in "${@:-host}"; do
+	case "$what" in
+	host)  add make gcc clang libc6-dev pkg-config linux-source-6.1 libcmocka-dev python3-kconfiglib xz-utils ;;
+	arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 ;;
+	vm)    add qemu-system-arm cpio device-tree-compiler ;;
+	*) echo "deps.sh: unknown set '$what' (host, arm64, vm)" >&2; exit 2 ;;
+	esac
+done
+
+need_arm64_arch=0
+missing=""
+for p in $want; do
+	case "$p" in *:arm64) need_arm64_arch=1 ;; esac
+	# dpkg-query prints "install ok installed" only for a fully installed package.
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -n "$missing" ] || exit 0
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then sudo=sudo
+	else echo "deps.sh: need root (or sudo) to install:$missing" >&2; exit 1; fi
+fi
+
+echo "deps.sh: installing:$missing"
+if [ "$need_arm64_arch" = 1 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	$sudo dpkg --add-architecture arm64
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+# shellcheck disable=SC2086
+$sudo apt-get install -y -q --no-install-recommends $missing
