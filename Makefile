@@ -63,14 +63,22 @@ TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/obj/%.o)
 ALL_GATES := $(foreach a,x86 arm64 generic,$(O)/obj/arch/$(a)/gate.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/unit/%)
-SELF_SRCS := $(wildcard tests/selftests/*_test.c)
+SELF_SRCS := $(wildcard tests/selftests/*_test.c tests/selftests/$(SRCARCH)/*_test.c)
 SELF_BINS := $(SELF_SRCS:tests/selftests/%.c=$(O)/tests/selftests/%)
 
-CMOCKA_LIBS ?= -lcmocka
+# Debian has no static cmocka: a static build makes its own (scripts/build-cmocka.sh).
+CMOCKA_DIR := $(DEPS)/cmocka-$(TRIPLE)
+ifdef CONFIG_STATIC
+CMOCKA_LIBS := $(CMOCKA_DIR)/lib/libcmocka.a
+CMOCKA_STAMP := $(CMOCKA_DIR)/.stamp
+$(O)/obj/tests/unit/%.o: CFLAGS += -I$(CMOCKA_DIR)/include
+else
+CMOCKA_LIBS := -lcmocka
+endif
 # tests/unit/test_X.wrap lists functions test_X replaces (ld --wrap) to mock them.
 wraps = $(foreach f,$(shell cat tests/unit/$(1).wrap 2>/dev/null),-Wl,--wrap=$(f))
 
-.PHONY: all lib cli tests check check-host check-variants check-run-host check-run-variants check-arm64 run deps \
+.PHONY: all lib cli tests check check-host check-variants check-run-host check-run-variants check-arm64 check-arm64-run tests-bundle bundle-copy deps-all run deps \
 	defconfig %_defconfig menuconfig olddefconfig savedefconfig install clean distclean help
 
 all: lib cli tests
@@ -115,9 +123,12 @@ $(LIBPERF)/.stamp:
 	$(Q)$(if $(LP_ARCH),,echo "no libperf build for target '$(TRIPLE)'" >&2; exit 1;) \
 	  scripts/build-deps.sh $(DEPS) $(LP_ARCH) $(CROSS_COMPILE)
 $(KSELFTEST)/.stamp: $(LIBPERF)/.stamp
+$(CMOCKA_DIR)/.stamp:
+	$(Q)scripts/build-cmocka.sh $(DEPS) $(CC)
 
 # ---- compile ----
-$(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF)/.stamp
+# Third-party stamps are order-only: built once, they never force a rebuild.
+$(O)/obj/%.o: %.c $(AUTOCONF) | $(LIBPERF)/.stamp $(CMOCKA_STAMP)
 	$(quiet) CC $<
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -130,7 +141,7 @@ $(O)/selfmon: $(TOOL_OBJS) $(O)/libselfmon.a
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(TOOL_OBJS) $(O)/libselfmon.a $(LIBS) -o $@
 
-$(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(O)/libselfmon.a $(ALL_GATES) $(wildcard tests/unit/*.wrap)
+$(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(O)/libselfmon.a $(ALL_GATES) $(wildcard tests/unit/*.wrap) | $(CMOCKA_STAMP)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(call wraps,$*) $< \
@@ -139,7 +150,6 @@ $(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(O)/libselfmon.a $(ALL_GATES) $(wild
 
 # The harness compares literals with unsigned values by design.
 $(O)/obj/tests/selftests/%.o: CFLAGS += -I$(KSELFTEST) -Wno-unused-parameter -Wno-sign-compare
-$(O)/obj/tests/selftests/%.o: $(KSELFTEST)/.stamp
 $(O)/tests/selftests/%: $(O)/obj/tests/selftests/%.o $(O)/libselfmon.a
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
@@ -155,7 +165,7 @@ run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(O)/selfmon probe
 
-suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test)
+suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test $(1)/tests/selftests/*/*_test)
 CHECK := $(O)/check
 # Each check-run-* is its own make, so the wildcard sees binaries just built.
 CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-clang.tap $(CHECK)/host-asan.tap
@@ -179,10 +189,44 @@ check-variants:
 	  EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 	  LDFLAGS='-fsanitize=address,undefined'
 
-check: deps
+# ---- the test bundle: what a board (or the emulated one) runs ----
+BUNDLE := $(O)/bundle
+tests-bundle: all
+	$(Q)$(MAKE) --no-print-directory bundle-copy
+	$(Q)tar -czf $(O)/selfmon-tests-$(SRCARCH).tar.gz -C $(O) bundle
+	@echo "  bundle   $(BUNDLE) and $(O)/selfmon-tests-$(SRCARCH).tar.gz: run ./run_tests.sh as root"
+	$(if $(CONFIG_STATIC),,@echo "  note: not CONFIG_STATIC: the board needs libcmocka.so.0")
+
+bundle-copy:
+	$(Q)rm -rf $(BUNDLE) && mkdir -p $(BUNDLE)/bin
+	$(Q)cp $(call suites,$(O)) $(BUNDLE)/bin/
+	$(Q)cp tests/bundle/run_tests.sh tests/run_suites.sh tests/summary.sh $(BUNDLE)/
+
+# ---- the emulated arm64 board (scripts/vm): real kernel, real mrs ----
+ARM64_O := $(srctree)/build/arm64-vm
+ARM64_MAKE := $(MAKE) --no-print-directory ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- O=$(ARM64_O)
+check-arm64-run:
+	$(Q)mkdir -p $(CHECK) && rm -f $(CHECK)/arm64-*
+	$(Q)$(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
+	$(Q)$(ARM64_MAKE) tests-bundle
+	$(Q)scripts/vm/check.sh $(ARM64_O)/bundle $(CHECK) $(srctree)/build/vm
+
+# The summary still runs after a failure: the failure becomes a "not ok".
+ARM64_FAILED = echo "not ok - the arm64 part (build, bundle or VM) failed: see above" >>$(CHECK)/arm64-failed.tap
+
+check-arm64:
+	$(Q)scripts/deps.sh host arm64 vm
+	$(Q)$(MAKE) --no-print-directory check-arm64-run || $(ARM64_FAILED)
+	$(Q)tests/summary.sh $(CHECK)/arm64-*.tap
+
+check: deps-all
 	$(Q)$(MAKE) --no-print-directory all check-variants
 	$(Q)$(MAKE) --no-print-directory check-run-host check-run-variants
-	$(Q)tests/summary.sh $(CHECK_TAPS)
+	$(Q)$(MAKE) --no-print-directory check-arm64-run || $(ARM64_FAILED)
+	$(Q)tests/summary.sh $(CHECK_TAPS) $(CHECK)/arm64-*.tap
+
+deps-all:
+	$(Q)scripts/deps.sh host arm64 vm
 
 # ---- install ----
 PREFIX ?= /usr/local

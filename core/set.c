@@ -292,13 +292,11 @@ int selfmon_set__disable(struct selfmon_set *set)
 	return set_ioctl(set, false);
 }
 
-int selfmon_counter__read_raw(struct selfmon_counter *c, struct selfmon_count *count)
+static int counter_read_syscall(struct selfmon_counter *c, struct selfmon_count *count)
 {
 	struct perf_counts_values v;
 	int err;
 
-	if (c->page && selfmon_page__read(c->page, count) == 0)
-		return 0;
 	err = perf_evsel__read(c->evsel, 0, 0, &v);
 	if (err)
 		return selfmon__err(err, "event '%s': read: %s", c->ev.name, strerror(-err));
@@ -307,6 +305,18 @@ int selfmon_counter__read_raw(struct selfmon_counter *c, struct selfmon_count *c
 	count->running = v.run;
 	count->flags = 0;
 	count->reason = c->reason;
+	return 0;
+}
+
+int selfmon_counter__read_raw(struct selfmon_counter *c, struct selfmon_count *count)
+{
+	int err;
+
+	if (c->page && selfmon_page__read(c->page, count) == 0)
+		return 0;
+	err = counter_read_syscall(c, count);
+	if (err)
+		return err;
 	if (c->page && c->reason == SELFMON_REASON_NONE) {
 		/* The gates were open but the page said no at this moment. */
 		count->reason = c->page->capabilities & SELFMON_CAP_USER_RDPMC ?
@@ -314,6 +324,14 @@ int selfmon_counter__read_raw(struct selfmon_counter *c, struct selfmon_count *c
 		c->fallbacks++;
 	}
 	return 0;
+}
+
+/* Counts since selfmon_set__reset(): the same for both paths. */
+static void rebase(const struct selfmon_counter *c, struct selfmon_count *count)
+{
+	count->value -= c->base.value;
+	count->enabled -= c->base.enabled;
+	count->running -= c->base.running;
 }
 
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
@@ -326,9 +344,21 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 	err = selfmon_counter__read_raw(c, count);
 	if (err)
 		return err;
-	count->value -= c->base.value;
-	count->enabled -= c->base.enabled;
-	count->running -= c->base.running;
+	rebase(c, count);
+	return 0;
+}
+
+int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	struct selfmon_counter *c;
+	int err;
+
+	CHECK_SET(set, idx);
+	c = &set->ctr[idx];
+	err = counter_read_syscall(c, count);
+	if (err)
+		return err;
+	rebase(c, count);
 	return 0;
 }
 
@@ -394,6 +424,16 @@ int selfmon_set__pmc_width(const struct selfmon_set *set, int idx)
 {
 	CHECK_SET(set, idx);
 	return set->ctr[idx].page ? set->ctr[idx].page->pmc_width : 0;
+}
+
+const char *selfmon_set__note(const struct selfmon_set *set, int idx)
+{
+	if (!set || idx < 0 || idx >= set->nr)
+		return NULL;
+	if (set->ctr[idx].notes & SELFMON_NOTE_LONG_REFUSED)
+		return "the PMU refused a 64-bit counter (EOPNOTSUPP): opened as a 32-bit counter "
+		       "(pmc_width 32); reads stay exact, the kernel folds each wrap into the offset";
+	return NULL;
 }
 
 const struct perf_event_mmap_page *selfmon_set__page(const struct selfmon_set *set, int idx)

@@ -8,7 +8,7 @@ add() { want="$want $*"; }
 for what in "${@:-host}"; do
 	case "$what" in
 	host)  add make gcc clang libc6-dev pkg-config linux-source-6.1 libcmocka-dev python3-kconfiglib xz-utils ;;
-	arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 ;;
+	arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 cmake ;;
 	vm)    add qemu-system-arm cpio device-tree-compiler ;;
 	*) echo "deps.sh: unknown set '$what' (host, arm64, vm)" >&2; exit 2 ;;
 	esac

@@ -125,6 +125,13 @@ const char *selfmon_set__name(const struct selfmon_set *set, int idx);
  */
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count);
 
+/**
+ * selfmon_set__read_syscall() - read counter @idx with read(2) on its fd,
+ * whatever the page allows: the reference the user-space read must match.
+ * Return: 0 or -errno.
+ */
+int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_count *count);
+
 /** selfmon_set__read_all() - read every counter; @counts has selfmon_set__nr() entries. */
 int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts);
 
@@ -143,6 +150,12 @@ int selfmon_set__path(const struct selfmon_set *set, int idx, enum selfmon_reaso
  * kernel reports it (pmc_width), or 0 when it has none.
  */
 int selfmon_set__pmc_width(const struct selfmon_set *set, int idx);
+
+/**
+ * selfmon_set__note() - what selfmon changed while opening counter @idx and
+ * why (e.g. a 64-bit counter the PMU refused, opened as 32-bit), or NULL.
+ */
+const char *selfmon_set__note(const struct selfmon_set *set, int idx);
 
 /**
  * selfmon_set__page() - the mmap page of counter @idx, for the inline reads

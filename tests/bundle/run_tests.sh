@@ -1,0 +1,36 @@
+#!/bin/sh
+# selfmon's test suites on an arm64 board, or on the emulated board of
+# `make check` (which runs exactly this bundle). Run as root:
+#   ./run_tests.sh
+# It turns kernel.perf_user_access on for the run and restores it after,
+# prints TAP and ends with "N passed, N failed, N skipped"; exit 0 only when
+# nothing failed. What the machine must show can be stated, so that a test
+# fails instead of skipping when it does not:
+#   SELFMON_EXPECT_USER_READ=1   the PMU allows user reads (mrs)
+#   SELFMON_EXPECT_LONG=0|1      64-bit counters are refused | granted
+# (the emulated board passes them as selfmon.expect_* on the kernel command line).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=${TMPDIR:-/tmp}
+
+for arg in $(cat /proc/cmdline 2>/dev/null); do
+	case "$arg" in
+	selfmon.expect_user_read=*) export SELFMON_EXPECT_USER_READ="${arg#*=}" ;;
+	selfmon.expect_long=*) export SELFMON_EXPECT_LONG="${arg#*=}" ;;
+	esac
+done
+
+sysctl=/proc/sys/kernel/perf_user_access
+old=""
+if [ -w "$sysctl" ]; then
+	old=$(cat "$sysctl")
+	echo 1 >"$sysctl"
+	trap 'echo "$old" >"$sysctl"' EXIT
+elif [ -e "$sysctl" ]; then
+	echo "# not root: kernel.perf_user_access stays $(cat "$sysctl")"
+fi
+
+echo "TAP version 13"
+echo "# selfmon tests on $(uname -r) $(uname -m)"
+"$here/run_suites.sh" "$tmp/selfmon.tap" "$here"/bin/*
+"$here/summary.sh" "$tmp/selfmon.tap"

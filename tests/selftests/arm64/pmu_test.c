@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The arm64 user-space read on a real kernel: built only for arm64, run on the
+ * emulated board of `make check` (QEMU -icount shift=0, one CPU: every count
+ * is exact) and on real boards through the test bundle.
+ *
+ * A region is measured as the difference of two reads around an asm loop of
+ * n iterations of add/subs/b.ne, 3 instructions each. The same code with n = 0
+ * is the empty region; their difference must be 3n exactly. Events are user
+ * only (":u"), so the kernel's work inside read(2) does not count.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <selfmon/read.h>
+#include <selfmon/selfmon.h>
+#include "kselftest_harness.h"
+
+#define USER_ACCESS "/proc/sys/kernel/perf_user_access"
+
+/* 1 + 3n instructions: cbz, then n times add, subs, b.ne. */
+static inline void loop3(uint64_t n)
+{
+	uint64_t acc = 0;
+
+	__asm__ __volatile__(
+		"	cbz	%[n], 2f\n"
+		"1:	add	%[acc], %[acc], #1\n"
+		"	subs	%[n], %[n], #1\n"
+		"	b.ne	1b\n"
+		"2:\n"
+		: [acc] "+r"(acc), [n] "+r"(n) : : "cc");
+}
+
+/* The region by two inline reads: what a microbenchmark does. */
+static __attribute__((noinline)) int64_t region_user(const struct perf_event_mmap_page *pg, uint64_t n)
+{
+	uint64_t a, b;
+
+	if (selfmon_page__read_value(pg, &a))
+		return -1;
+	loop3(n);
+	if (selfmon_page__read_value(pg, &b))
+		return -1;
+	return (int64_t)(b - a);
+}
+
+/* The same region by read(2) on the same fd. */
+static __attribute__((noinline)) int64_t region_syscall(struct selfmon_set *set, int idx, uint64_t n)
+{
+	struct selfmon_count a, b;
+
+	if (selfmon_set__read_syscall(set, idx, &a))
+		return -1;
+	loop3(n);
+	if (selfmon_set__read_syscall(set, idx, &b))
+		return -1;
+	return (int64_t)(b.value - a.value);
+}
+
+static int write_sysctl(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -EIO;
+}
+
+static long read_sysctl(const char *path)
+{
+	char buf[32] = "";
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	if (read(fd, buf, sizeof(buf) - 1) <= 0)
+		buf[0] = '\0';
+	close(fd);
+	return buf[0] ? strtol(buf, NULL, 10) : -1;
+}
+
+static int expect_env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? atoi(v) : -1;
+}
+
+/* Opens @events with user reads expected, or SKIPs where this board cannot. */
+#define OPEN_USER(set, events, opts)						\
+	do {									\
+		if (read_sysctl(USER_ACCESS) != 1)				\
+			SKIP(return, "kernel.perf_user_access is not 1 (run as root through run_tests.sh)"); \
+		set = selfmon_set__open(events, opts);				\
+		ASSERT_NE(NULL, set) TH_LOG("%s", selfmon_errmsg());		\
+		ASSERT_EQ(0, selfmon_set__enable(set));				\
+	} while (0)
+
+TEST(instructions_cycles_and_a_raw_alias_take_the_mrs_path)
+{
+	static const char *const ev = "instructions:u,cycles:u,armv8_pmuv3/inst_retired/u";
+	struct selfmon_set *set;
+	enum selfmon_reason why;
+
+	OPEN_USER(set, ev, NULL);
+	for (int i = 0; i < 3; i++) {
+		const struct perf_event_mmap_page *pg = selfmon_set__page(set, i);
+		struct selfmon_count c;
+
+		ASSERT_NE(NULL, pg);
+		EXPECT_EQ(SELFMON_PATH_USER, selfmon_set__path(set, i, &why))
+			TH_LOG("%s: %s", selfmon_set__name(set, i), selfmon_reason__str(why));
+		EXPECT_NE(0, pg->index) TH_LOG("%s: index 0", selfmon_set__name(set, i));
+		ASSERT_EQ(0, selfmon_set__read(set, i, &c));
+		EXPECT_EQ(SELFMON_COUNT_USER, c.flags & SELFMON_COUNT_USER);
+	}
+	/* The cycle counter is published as index 32 (PMCCNTR_EL0). */
+	EXPECT_EQ(32, selfmon_set__page(set, 1)->index);
+	selfmon_set__close(set);
+}
+
+static void check_exact(struct __test_metadata *_metadata, const struct selfmon_opts *opts, int width)
+{
+	static const uint64_t n[] = { 1, 10, 1000, 123457 };
+	struct selfmon_set *set;
+	const struct perf_event_mmap_page *pg;
+	int64_t empty_u, empty_s;
+
+	OPEN_USER(set, "instructions:u", opts);
+	pg = selfmon_set__page(set, 0);
+	ASSERT_NE(NULL, pg);
+	if (width)
+		ASSERT_EQ(width, selfmon_set__pmc_width(set, 0));
+	empty_u = region_user(pg, 0);
+	empty_s = region_syscall(set, 0, 0);
+	ASSERT_GT(empty_u, 0);
+	ASSERT_GT(empty_s, 0);
+	TH_LOG("pmc_width %d: empty region %lld instructions by mrs, %lld by read(2)",
+	       selfmon_set__pmc_width(set, 0), (long long)empty_u, (long long)empty_s);
+	for (unsigned int i = 0; i < sizeof(n) / sizeof(n[0]); i++) {
+		EXPECT_EQ(3 * n[i], region_user(pg, n[i]) - empty_u) TH_LOG("n = %llu by mrs", (unsigned long long)n[i]);
+		EXPECT_EQ(3 * n[i], region_syscall(set, 0, n[i]) - empty_s) TH_LOG("n = %llu by read(2)", (unsigned long long)n[i]);
+	}
+	EXPECT_EQ(0, selfmon_set__fallbacks(set, 0));
+	selfmon_set__close(set);
+}
+
+TEST(a_known_region_measures_exactly_by_mrs_and_by_read2_with_the_default_counter)
+{
+	check_exact(_metadata, NULL, 0);
+}
+
+TEST(a_known_region_measures_exactly_with_a_32_bit_counter)
+{
+	struct selfmon_opts opts = { .sz = sizeof(opts), .no_long = 1 };
+
+	check_exact(_metadata, &opts, 32);
+}
+
+TEST(the_64_bit_request_is_granted_or_refused_as_this_cpu_says)
+{
+	int expect = expect_env("SELFMON_EXPECT_LONG");
+	struct selfmon_set *set;
+	const char *note;
+
+	if (expect < 0)
+		SKIP(return, "SELFMON_EXPECT_LONG not set: this board's counter width is not known");
+	OPEN_USER(set, "instructions:u", NULL);
+	note = selfmon_set__note(set, 0);
+	if (expect) {
+		EXPECT_EQ(64, selfmon_set__pmc_width(set, 0));
+		EXPECT_EQ(NULL, note);
+	} else {
+		/* e.g. -cpu cortex-a72: INST_RETIRED with the long bit is EOPNOTSUPP. */
+		EXPECT_EQ(32, selfmon_set__pmc_width(set, 0));
+		ASSERT_NE(NULL, note);
+		EXPECT_NE(NULL, strstr(note, "refused a 64-bit counter")) TH_LOG("%s", note);
+	}
+	selfmon_set__close(set);
+}
+
+TEST(a_32_bit_counter_that_wraps_during_the_region_still_gives_the_exact_delta)
+{
+	struct selfmon_opts opts = { .sz = sizeof(opts), .no_long = 1 };
+	/* 4.5e9 instructions: more than 2^32, so the counter wraps at least once. */
+	const uint64_t n = 1500000000ull;
+	const struct perf_event_mmap_page *pg;
+	struct selfmon_set *set;
+	int64_t empty;
+
+	OPEN_USER(set, "instructions:u", &opts);
+	ASSERT_EQ(32, selfmon_set__pmc_width(set, 0));
+	pg = selfmon_set__page(set, 0);
+	empty = region_user(pg, 0);
+	EXPECT_EQ(3 * n, region_user(pg, n) - empty);
+	selfmon_set__close(set);
+}
+
+TEST(the_perf_user_access_gate_is_reported_and_opening_it_takes_the_fast_path)
+{
+	long saved = read_sysctl(USER_ACCESS);
+	struct selfmon_set *set;
+	enum selfmon_reason why;
+	struct selfmon_count c;
+	int64_t empty;
+
+	if (saved < 0 || geteuid() != 0)
+		SKIP(return, "needs root and " USER_ACCESS);
+	ASSERT_EQ(0, write_sysctl(USER_ACCESS, "0"));
+
+	set = selfmon_set__open("instructions:u", NULL);
+	ASSERT_NE(NULL, set) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(0, selfmon_set__enable(set));
+	EXPECT_EQ(SELFMON_PATH_SYSCALL, selfmon_set__path(set, 0, &why));
+	EXPECT_EQ(SELFMON_REASON_SYSCTL, why);
+	EXPECT_STREQ("sysctl -w kernel.perf_user_access=1", selfmon_reason__fix(why));
+	/* The kernel grants the rdpmc bit but publishes index 0 while the sysctl is 0. */
+	ASSERT_NE(NULL, selfmon_set__page(set, 0));
+	EXPECT_EQ(0, selfmon_set__page(set, 0)->index);
+	ASSERT_EQ(0, selfmon_set__read(set, 0, &c));
+	EXPECT_EQ(0, c.flags & SELFMON_COUNT_USER);
+	EXPECT_EQ(SELFMON_REASON_SYSCTL, c.reason);
+	/* The fallback still counts exactly. */
+	empty = region_syscall(set, 0, 0);
+	EXPECT_EQ(3000, region_syscall(set, 0, 1000) - empty);
+	selfmon_set__close(set);
+
+	ASSERT_EQ(0, write_sysctl(USER_ACCESS, "1"));
+	set = selfmon_set__open("instructions:u", NULL);
+	ASSERT_NE(NULL, set);
+	ASSERT_EQ(0, selfmon_set__enable(set));
+	EXPECT_EQ(SELFMON_PATH_USER, selfmon_set__path(set, 0, &why)) TH_LOG("%s", selfmon_reason__str(why));
+	ASSERT_EQ(0, selfmon_set__read(set, 0, &c));
+	EXPECT_EQ(SELFMON_COUNT_USER, c.flags & SELFMON_COUNT_USER);
+	selfmon_set__close(set);
+
+	write_sysctl(USER_ACCESS, saved ? "1" : "0");
+}
+
+/* 6 event counters + the cycle counter: 10 instruction events must take turns. */
+#define MUX_EVENTS "instructions:u,instructions:u,instructions:u,instructions:u,instructions:u," \
+		   "instructions:u,instructions:u,instructions:u,instructions:u,instructions:u"
+#define MUX_NR 10
+
+TEST(multiplexed_counters_fall_back_while_off_and_scale_within_one_percent)
+{
+	const uint64_t chunk = 200000, chunks = 500;	/* 3e8 instructions, ~75 rotations */
+	struct selfmon_count c[MUX_NR];
+	int64_t user = 0, fallback = 0;
+	struct selfmon_set *set;
+
+	OPEN_USER(set, MUX_EVENTS, NULL);
+	for (uint64_t k = 0; k < chunks; k++) {
+		loop3(chunk);
+		ASSERT_EQ(0, selfmon_set__read_all(set, c));
+		for (int i = 0; i < MUX_NR; i++) {
+			if (c[i].flags & SELFMON_COUNT_USER)
+				user++;
+			else
+				EXPECT_EQ(SELFMON_REASON_INDEX, c[i].reason);
+		}
+	}
+	for (int i = 0; i < MUX_NR; i++)
+		fallback += selfmon_set__fallbacks(set, i);
+	TH_LOG("%lld reads by mrs, %lld fell back to read(2) (index 0)", (long long)user, (long long)fallback);
+	EXPECT_GT(user, 0);
+	EXPECT_GT(fallback, 0);
+	EXPECT_EQ(chunks * MUX_NR, (uint64_t)(user + fallback));
+
+	for (int i = 0; i < MUX_NR; i++) {
+		const double truth = 3.0 * chunk * chunks;
+		uint64_t scaled;
+
+		EXPECT_EQ(1, selfmon_count__scale(&c[i], &scaled)) TH_LOG("event %d was never multiplexed", i);
+		EXPECT_LT(c[i].running, c[i].enabled);
+		EXPECT_LT(abs((int)(((double)scaled - truth) * 1000.0 / truth)), 10)
+			TH_LOG("event %d: scaled %llu, true %.0f", i, (unsigned long long)scaled, truth);
+	}
+	selfmon_set__close(set);
+}
+
+TEST(an_event_that_has_not_run_yet_scales_to_enodata_not_a_division_by_zero)
+{
+	struct selfmon_count c[MUX_NR];
+	struct selfmon_set *set;
+	int never_ran = 0;
+
+	OPEN_USER(set, MUX_EVENTS, NULL);
+	/* Right after enable, the events past the 6 counters have not run. */
+	ASSERT_EQ(0, selfmon_set__read_all(set, c));
+	for (int i = 0; i < MUX_NR; i++) {
+		uint64_t scaled = 1;
+
+		if (c[i].running)
+			continue;
+		never_ran++;
+		EXPECT_EQ(-ENODATA, selfmon_count__scale(&c[i], &scaled));
+		EXPECT_EQ(0, scaled);
+	}
+	EXPECT_GT(never_ran, 0);
+	selfmon_set__close(set);
+}
+
+struct worker {
+	uint64_t n;
+	int64_t measured;
+	int err;
+};
+
+static void *worker_main(void *p)
+{
+	struct worker *w = p;
+	struct selfmon_set *set = selfmon_set__open("instructions:u", NULL);
+	const struct perf_event_mmap_page *pg;
+	int64_t empty;
+
+	if (!set || selfmon_set__enable(set)) {
+		w->err = errno ? errno : EIO;
+		return NULL;
+	}
+	pg = selfmon_set__page(set, 0);
+	empty = region_user(pg, 0);
+	w->measured = region_user(pg, w->n) - empty;
+	selfmon_set__close(set);
+	return NULL;
+}
+
+TEST(a_second_thread_counts_its_own_instructions_exactly)
+{
+	struct worker w = { .n = 300000 };
+	const struct perf_event_mmap_page *pg;
+	struct selfmon_set *set;
+	pthread_t t;
+	int64_t empty;
+
+	OPEN_USER(set, "instructions:u", NULL);
+	pg = selfmon_set__page(set, 0);
+	empty = region_user(pg, 0);
+	ASSERT_EQ(0, pthread_create(&t, NULL, worker_main, &w));
+	/* Both threads count while they share the one CPU. */
+	EXPECT_EQ(3 * 200000, region_user(pg, 200000) - empty);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(0, w.err);
+	EXPECT_EQ(3 * w.n, w.measured);
+	selfmon_set__close(set);
+}
+
+TEST_HARNESS_MAIN
