@@ -161,9 +161,10 @@ $(O)/tests/selftests/%: $(O)/obj/tests/selftests/%.o $(O)/libselfmon.a
 deps:
 	$(Q)scripts/deps.sh host $(if $(filter arm64,$(SRCARCH)),$(if $(CROSS_COMPILE),arm64))
 
+# probe exits 1 when this machine has no user-space reads: an answer, not a failure.
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(O)/selfmon probe
+	$(Q)$(O)/selfmon probe; rc=$$?; [ $$rc -le 1 ]
 
 suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test $(1)/tests/selftests/*/*_test)
 CHECK := $(O)/check
