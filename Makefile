@@ -202,6 +202,7 @@ bundle-copy:
 	$(Q)rm -rf $(BUNDLE) && mkdir -p $(BUNDLE)/bin
 	$(Q)cp $(call suites,$(O)) $(BUNDLE)/bin/
 	$(Q)cp tests/bundle/run_tests.sh tests/run_suites.sh tests/summary.sh $(BUNDLE)/
+	$(Q)cp -R tests/fixtures/sysfs $(BUNDLE)/fixtures
 
 # ---- the emulated arm64 board (scripts/vm): real kernel, real mrs ----
 ARM64_O := $(srctree)/build/arm64-vm

@@ -57,6 +57,7 @@ static const struct {
 				    "unset SELFMON_NO_USER_READ, or rebuild with CONFIG_USER_READ=y" },
 	[SELFMON_REASON_SOFTWARE] = { "software event: counted by the kernel, no counter register to read", NULL },
 	[SELFMON_REASON_NO_PMU] = { "no hardware PMU serves this event (a VM without a vPMU?)", NULL },
+	[SELFMON_REASON_NOT_CPU_PMU] = { "the event's PMU is not a CPU PMU (uncore, msr, ...): no per-thread counter register", NULL },
 	[SELFMON_REASON_NO_FORMAT] = { "the PMU's sysfs format/ has no 'rdpmc' bit: its driver offers no user access", NULL },
 	[SELFMON_REASON_SYSCTL] = { "kernel.perf_user_access is 0: user-space counter access is off",
 				    "sysctl -w kernel.perf_user_access=1" },

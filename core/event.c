@@ -208,7 +208,10 @@ int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, stru
 
 	if (name[0] == 'r' && name[1] && strspn(name + 1, "0123456789abcdefABCDEF") == strlen(name + 1)) {
 		ev->attr.type = PERF_TYPE_RAW;
+		errno = 0;
 		ev->attr.config = strtoull(name + 1, NULL, 16);
+		if (errno == ERANGE)
+			return selfmon__err(-ERANGE, "event '%s': raw config wider than 64 bits", spec);
 		ev->pmu = selfmon_pmus__default_core(pmus);
 		ev->hardware = true;
 		return colon ? apply_modifiers(colon, ev) : 0;

@@ -112,8 +112,10 @@ static int counter_open(struct selfmon_set *set, struct selfmon_counter *c,
 	const struct selfmon_arch *arch = selfmon_arch__host();
 	int err;
 
-	if (!c->ev.hardware)
+	if (c->ev.attr.type == PERF_TYPE_SOFTWARE || c->ev.attr.type == PERF_TYPE_TRACEPOINT)
 		c->reason = SELFMON_REASON_SOFTWARE;
+	else if (!c->ev.hardware)
+		c->reason = SELFMON_REASON_NOT_CPU_PMU;
 	else if (!user_read)
 		c->reason = SELFMON_REASON_CONFIG;
 	else

@@ -48,6 +48,7 @@ enum selfmon_reason {
 	SELFMON_REASON_CONFIG,		/**< turned off: CONFIG_USER_READ=n, SELFMON_NO_USER_READ or an option */
 	SELFMON_REASON_SOFTWARE,	/**< a software event: the kernel counts it, no register holds it */
 	SELFMON_REASON_NO_PMU,		/**< no hardware PMU serves the event */
+	SELFMON_REASON_NOT_CPU_PMU,	/**< the event's PMU is not a CPU PMU (uncore, msr, ...) */
 	SELFMON_REASON_NO_FORMAT,	/**< the PMU's sysfs format/ has no 'rdpmc' bit */
 	SELFMON_REASON_SYSCTL,		/**< arm64: /proc/sys/kernel/perf_user_access is 0 */
 	SELFMON_REASON_NO_SYSCTL,	/**< arm64: kernel has no perf_user_access (before 5.17) */

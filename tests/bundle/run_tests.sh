@@ -30,6 +30,9 @@ elif [ -e "$sysctl" ]; then
 	echo "# not root: kernel.perf_user_access stays $(cat "$sysctl")"
 fi
 
+# The unit tests read the boards' sysfs trees from here.
+export SELFMON_FIXTURES="$here/fixtures"
+
 echo "TAP version 13"
 echo "# selfmon tests on $(uname -r) $(uname -m)"
 "$here/run_suites.sh" "$tmp/selfmon.tap" "$here"/bin/*

@@ -18,14 +18,17 @@
 /* Largest page index this file can read: 32 = PMCCNTR_EL0. */
 #define SELFMON_ARCH_MAX_INDEX	32u
 
-/* A test may define this to see which register each index reads. */
+/* A test may define these to see which register each index reads, on any host. */
 #ifndef SELFMON_ARM64_MRS
 #define SELFMON_ARM64_MRS(reg, v) __asm__ __volatile__("mrs %0, " #reg : "=r"(v))
+#endif
+#ifndef SELFMON_ARM64_ISB
+#define SELFMON_ARM64_ISB() __asm__ __volatile__("isb" ::: "memory")
 #endif
 
 /* isb: earlier instructions complete before the counter is sampled (Arm ARM, D7 "PMU synchronization"). */
 #ifdef SELFMON_SERIALIZE_READS
-#define selfmon_arch_serialize() __asm__ __volatile__("isb" ::: "memory")
+#define selfmon_arch_serialize() SELFMON_ARM64_ISB()
 #else
 #define selfmon_arch_serialize() do { } while (0)
 #endif
@@ -67,7 +70,7 @@ static inline uint64_t selfmon_arch_read_timestamp(void)
 {
 	uint64_t v;
 
-	__asm__ __volatile__("isb" ::: "memory");
+	SELFMON_ARM64_ISB();
 	SELFMON_ARM64_MRS(cntvct_el0, v);
 	return v;
 }
