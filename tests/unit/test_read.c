@@ -105,7 +105,7 @@ static void index_0_means_not_on_a_counter_now_eagain(void **state)
 
 static void cap_user_rdpmc_0_is_eagain(void **state)
 {
-	struct selfmon_count c;
+	struct selfmon_count c = { 0 };
 	uint64_t v = 0;
 
 	(void)state;
@@ -118,7 +118,7 @@ static void cap_user_rdpmc_0_is_eagain(void **state)
 
 static void an_index_beyond_what_the_arch_reads_is_eagain(void **state)
 {
-	struct selfmon_count c;
+	struct selfmon_count c = { 0 };
 	uint64_t v = 0;
 
 	(void)state;
@@ -146,7 +146,7 @@ static void the_highest_index_is_read_with_that_index(void **state)
 
 static void the_count_is_offset_plus_counter_and_says_user(void **state)
 {
-	struct selfmon_count c;
+	struct selfmon_count c = { 0 };
 
 	(void)state;
 	page.index = 3;
@@ -182,7 +182,7 @@ static uint64_t mask_of(unsigned int width)
 
 static void check_width_case(const struct width_case *t)
 {
-	struct selfmon_count c;
+	struct selfmon_count c = { 0 };
 	uint64_t v = 0;
 
 	reset_page(NULL);
@@ -272,7 +272,7 @@ static void pmc_width_1_is_the_lowest_bit_sign_extended(void **state)
 
 static void a_page_update_during_the_read_makes_it_retry_and_return_the_new_value(void **state)
 {
-	struct selfmon_count c;
+	struct selfmon_count c = { 0 };
 	uint64_t v = 0;
 
 	(void)state;
@@ -298,7 +298,7 @@ static void a_page_update_during_the_read_makes_it_retry_and_return_the_new_valu
 
 static void a_quiet_page_is_read_once(void **state)
 {
-	struct selfmon_count c;
+	struct selfmon_count c = { 0 };
 
 	(void)state;
 	assert_int_equal(selfmon_page__read(&page, &c), 0);
@@ -316,7 +316,7 @@ static uint64_t ns_of(uint64_t cyc, uint16_t shift, uint32_t mult, uint64_t offs
 static void cap_user_time_advances_enabled_and_running_by_the_converted_timestamp(void **state)
 {
 	const uint64_t now_ns = 10000000000ull;	/* the kernel's "now" at the update */
-	struct selfmon_count c;
+	struct selfmon_count c = { 0 };
 	uint64_t delta;
 
 	(void)state;
@@ -339,7 +339,7 @@ static void cap_user_time_advances_enabled_and_running_by_the_converted_timestam
 
 static void cap_user_time_with_a_huge_timestamp_does_not_overflow_the_product(void **state)
 {
-	struct selfmon_count c;
+	struct selfmon_count c = { 0 };
 	uint64_t delta;
 
 	(void)state;
@@ -356,7 +356,7 @@ static void cap_user_time_with_a_huge_timestamp_does_not_overflow_the_product(vo
 
 static void cap_user_time_short_counts_a_wrapped_timestamp_from_time_cycles(void **state)
 {
-	struct selfmon_count c;
+	struct selfmon_count c = { 0 };
 	uint64_t cyc, delta;
 
 	(void)state;
@@ -379,7 +379,7 @@ static void cap_user_time_short_counts_a_wrapped_timestamp_from_time_cycles(void
 
 static void without_cap_user_time_short_the_timestamp_is_taken_whole(void **state)
 {
-	struct selfmon_count c;
+	struct selfmon_count c = { 0 };
 
 	(void)state;
 	page.cap_user_time = 1;

@@ -37,7 +37,7 @@
 	case (n) + 1: SELFMON_ARM64_MRS(pmevcntr##n##_el0, v); break
 
 /* @idx is the mmap page's index, 1..32; the caller checks the range. */
-static inline uint64_t selfmon_arch_read_counter(uint32_t idx)
+static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_counter(uint32_t idx)
 {
 	uint64_t v;
 
@@ -66,7 +66,7 @@ static inline uint64_t selfmon_arch_read_counter(uint32_t idx)
  * keeps it from being read ahead of the seqlock load (the kernel's own
  * __arch_counter_get_cntvct does the same).
  */
-static inline uint64_t selfmon_arch_read_timestamp(void)
+static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestamp(void)
 {
 	uint64_t v;
 

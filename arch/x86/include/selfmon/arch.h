@@ -18,7 +18,7 @@
 #endif
 
 /* @idx is the mmap page's index: the counter is rdpmc's ECX = index - 1. */
-static inline uint64_t selfmon_arch_read_counter(uint32_t idx)
+static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_counter(uint32_t idx)
 {
 	uint32_t lo, hi;
 
@@ -27,7 +27,7 @@ static inline uint64_t selfmon_arch_read_counter(uint32_t idx)
 	return (uint64_t)hi << 32 | lo;
 }
 
-static inline uint64_t selfmon_arch_read_timestamp(void)
+static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestamp(void)
 {
 	uint32_t lo, hi;
 
