@@ -29,6 +29,8 @@ for board in "max 1" "cortex-a72 0"; do
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$tap"; then
 		echo "not ok - [arm64 $cpu] the VM run failed (status $rc): see $log" >>"$tap"
 	fi
+	# What the board measured: the path taken and the exact counts.
+	tr -d '\r' <"$log" | sed -n 's/^# tests\/selftests\/arm64\/[^:]*:[0-9]*:\([^:]*\):/vm: -cpu '"$cpu"': \1: /p' || true
 	tr -d '\r' <"$log" | grep -aE '^[0-9]+ passed, [0-9]+ failed' | sed "s/^/vm: -cpu $cpu: /" || true
 	echo "vm: -cpu $cpu took $((SECONDS - start)) s, status $rc (log: $log)"
 	[ "$rc" -eq 0 ] || status=1
