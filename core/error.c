@@ -67,6 +67,12 @@ static const struct {
 	[SELFMON_REASON_CAP] = { "the mmap page says cap_user_rdpmc=0: the kernel grants no user read for this event", NULL },
 	[SELFMON_REASON_INDEX] = { "the mmap page says index=0: the event is not on a counter now (multiplexed, stopped or on another CPU type)", NULL },
 	[SELFMON_REASON_MMAP] = { "mmap of the event's page failed", NULL },
+	[SELFMON_REASON_HETEROGENEOUS] = { "unpinned on a machine with several core types: the event is counted "
+					   "on every core PMU and summed, by read(2)",
+					   "SELFMON_PIN=current (or big, little, a PMU name, a CPU list)" },
+	[SELFMON_REASON_OFF_CLUSTER] = { "the thread runs outside the cluster its counters belong to "
+					 "(its affinity was changed after open)",
+					 "give the thread back the CPUs of selfmon_set__pmu()" },
 };
 
 const char *selfmon_reason__str(enum selfmon_reason reason)

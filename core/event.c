@@ -264,3 +264,66 @@ int selfmon_events__split(const char *list, char (*out)[SELFMON_EVENT_NAME_MAX],
 		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "unbalanced '/' in event list '%s'", list);
 	return n;
 }
+
+/*
+ * The kernel's generic map for PMUv3 (arch/arm64/kernel/perf_event.c,
+ * armv8_pmuv3_perf_map) by the sysfs names the same events have; Apple's PMU
+ * names its two 'cycles' and 'instructions'.
+ */
+static const char *const hw_aliases[][2] = {
+	[PERF_COUNT_HW_CPU_CYCLES]		= { "cpu_cycles", "cycles" },
+	[PERF_COUNT_HW_INSTRUCTIONS]		= { "inst_retired", "instructions" },
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= { "l1d_cache" },
+	[PERF_COUNT_HW_CACHE_MISSES]		= { "l1d_cache_refill" },
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= { "pc_write_retired" },
+	[PERF_COUNT_HW_BRANCH_MISSES]		= { "br_mis_pred" },
+	[PERF_COUNT_HW_BUS_CYCLES]		= { "bus_cycles" },
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= { "stall_frontend" },
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= { "stall_backend" },
+};
+
+static bool x86_pmu(const struct selfmon_pmu *pmu)
+{
+	return !strncmp(pmu->name, "cpu", 3) && (!pmu->name[3] || pmu->name[3] == '_');
+}
+
+int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pmus,
+			   const struct selfmon_pmu *pmu)
+{
+	uint64_t hw = ev->attr.config;
+	char terms[256];
+
+	if (!ev->hardware)
+		return 0;
+	if (ev->attr.type == pmu->type) {
+		ev->pmu = pmu;
+		return 0;
+	}
+	if (ev->attr.type != PERF_TYPE_HARDWARE && ev->attr.type != PERF_TYPE_RAW)
+		return selfmon__err(-EINVAL, "event '%s' belongs to PMU '%s', but the thread counts on "
+				    "'%s' CPUs: name an event of '%s'", ev->name,
+				    ev->pmu ? ev->pmu->name : "?", pmu->name, pmu->name);
+	ev->pmu = pmu;
+	if (x86_pmu(pmu)) {
+		/* Hybrid x86 takes the PMU in config[63:32] (uapi PERF_PMU_TYPE_SHIFT). */
+		if (ev->attr.type == PERF_TYPE_HARDWARE && strcmp(pmu->name, "cpu"))
+			ev->attr.config |= (uint64_t)pmu->type << PERF_PMU_TYPE_SHIFT;
+		else if (ev->attr.type == PERF_TYPE_RAW)
+			ev->attr.type = pmu->type;
+		return 0;
+	}
+	if (ev->attr.type == PERF_TYPE_RAW) {
+		ev->attr.type = pmu->type;	/* a raw event keeps its number */
+		return 0;
+	}
+	ev->attr.type = pmu->type;
+	ev->attr.config = 0;
+	for (int i = 0; hw < sizeof(hw_aliases) / sizeof(hw_aliases[0]) && i < 2; i++) {
+		const char *alias = hw_aliases[hw][i];
+
+		if (alias && selfmon_pmu__alias(pmus, pmu, alias, terms, sizeof(terms)) >= 0)
+			return apply_terms(pmus, ev, terms, 1);
+	}
+	return selfmon__err(-ENOENT, "event '%s': PMU '%s' does not offer it (no matching alias in "
+			    "/sys/bus/event_source/devices/%s/events)", ev->name, pmu->name, pmu->name);
+}

@@ -34,6 +34,18 @@ int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, stru
  */
 int selfmon_events__split(const char *list, char (*out)[SELFMON_EVENT_NAME_MAX], int max);
 
+/*
+ * Re-express a generic hardware or raw event for one core PMU, as a pinned
+ * thread must open it (arm64 perf document, "About heterogeneous systems"):
+ * its own type, with the generic event taken from the PMU's events/ aliases
+ * (the ones the kernel's generic map names), or on x86 hybrid the extended
+ * type in config's upper half. Software events are left alone.
+ * Return: 0, -ENOENT (the PMU does not offer the event) or -EINVAL (the
+ * event belongs to another PMU).
+ */
+int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pmus,
+			   const struct selfmon_pmu *pmu);
+
 /* The generic event names selfmon knows, for probe; NULL-terminated. */
 extern const char *const selfmon_event__standard[];
 

@@ -14,8 +14,13 @@
 #include <selfmon/read.h>
 #include "arch.h"
 #include "error.h"
+#include "pin.h"
 #include "set.h"
 #include "sysfs.h"
+
+/* Does @opts, of the caller's size, reach @field? (libbpf's OPTS_HAS) */
+#define OPTS_HAS(opts, field) \
+	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field))
 
 /* Bumped in the child of every fork(): sets opened before it are not ours there. */
 static unsigned int fork_generation;
@@ -106,41 +111,88 @@ static int open_error(const struct selfmon_counter *c, int err, const char *root
 	}
 }
 
-static int counter_open(struct selfmon_set *set, struct selfmon_counter *c,
-			const char *root, bool user_read, bool want_long)
+/* What opening a set needs beyond the set itself. */
+struct open_ctx {
+	const char *root;
+	const struct selfmon_pmus *pmus;
+	const struct selfmon_topology *topo;
+	const struct selfmon_cluster *cluster;	/* pinned to it; NULL: not pinned */
+	bool user_read, want_long;
+	bool sum;	/* unpinned on a heterogeneous machine: one event per core PMU */
+};
+
+/* Open @ev for the calling thread into *@out; the arch may adjust and retry. */
+static int evsel_open(struct selfmon_set *set, struct selfmon_counter *c, struct selfmon_event *ev,
+		      const char *root, struct perf_evsel **out)
 {
 	const struct selfmon_arch *arch = selfmon_arch__host();
+	int err;
+
+	ev->attr.disabled = 1;
+	/*
+	 * PERF_FORMAT_ID also keeps libperf's perf_evsel__read() from trying a
+	 * user-space read of its own: our slow path is always read(2).
+	 */
+	ev->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+			       PERF_FORMAT_ID;
+	for (;;) {
+		*out = perf_evsel__new(&ev->attr);
+		if (!*out)
+			return selfmon__err(-ENOMEM, "event '%s': out of memory", ev->name);
+		err = perf_evsel__open(*out, NULL, set->threads);
+		if (!err)
+			return 0;
+		perf_evsel__delete(*out);
+		*out = NULL;
+		if (!arch->retry(ev, err, &c->notes))
+			return open_error(c, err, root);
+	}
+}
+
+/*
+ * The arm64 perf document ("About heterogeneous systems"): a generic event
+ * of an unpinned thread counts on the first PMU's cores only. Rather than
+ * undercount, open it on every core PMU and sum: whichever core type the
+ * thread runs on counts it. No user read: no single register holds the sum.
+ */
+static int counter_open_sum(struct selfmon_set *set, struct selfmon_counter *c,
+			    const struct open_ctx *ctx)
+{
+	struct selfmon_event ev;
+	int err;
+
+	c->reason = SELFMON_REASON_HETEROGENEOUS;
+	for (int k = 0; k < ctx->topo->nr; k++) {
+		ev = c->ev;
+		err = selfmon_event__for_pmu(&ev, ctx->pmus, ctx->topo->cl[k].pmu);
+		if (err)
+			return err;
+		err = evsel_open(set, c, &ev, ctx->root, k ? &c->more[k - 1] : &c->evsel);
+		if (err)
+			return err;
+		c->nr_more = k;
+	}
+	return 0;
+}
+
+static int counter_open(struct selfmon_set *set, struct selfmon_counter *c, const struct open_ctx *ctx)
+{
 	int err;
 
 	if (c->ev.attr.type == PERF_TYPE_SOFTWARE || c->ev.attr.type == PERF_TYPE_TRACEPOINT)
 		c->reason = SELFMON_REASON_SOFTWARE;
 	else if (!c->ev.hardware)
 		c->reason = SELFMON_REASON_NOT_CPU_PMU;
-	else if (!user_read)
+	else if (ctx->sum)
+		return counter_open_sum(set, c, ctx);
+	else if (!ctx->user_read)
 		c->reason = SELFMON_REASON_CONFIG;
 	else
-		c->reason = arch->prepare(root, &c->ev, want_long, &c->notes);
+		c->reason = selfmon_arch__host()->prepare(ctx->root, &c->ev, ctx->want_long, &c->notes);
 
-	c->ev.attr.disabled = 1;
-	/*
-	 * PERF_FORMAT_ID also keeps libperf's perf_evsel__read() from trying a
-	 * user-space read of its own: our slow path is always read(2).
-	 */
-	c->ev.attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
-				 PERF_FORMAT_ID;
-
-	for (;;) {
-		c->evsel = perf_evsel__new(&c->ev.attr);
-		if (!c->evsel)
-			return selfmon__err(-ENOMEM, "event '%s': out of memory", c->ev.name);
-		err = perf_evsel__open(c->evsel, NULL, set->threads);
-		if (!err)
-			break;
-		perf_evsel__delete(c->evsel);
-		c->evsel = NULL;
-		if (!arch->retry(&c->ev, err, &c->notes))
-			return open_error(c, err, root);
-	}
+	err = evsel_open(set, c, &c->ev, ctx->root, &c->evsel);
+	if (err)
+		return err;
 
 	/* A reason that is not the page's own means the page is never used. */
 	if (c->reason != SELFMON_REASON_NONE && c->reason != SELFMON_REASON_SYSCTL &&
@@ -156,18 +208,63 @@ static int counter_open(struct selfmon_set *set, struct selfmon_counter *c,
 	return 0;
 }
 
+/*
+ * Pin the calling thread as @pin says, within the affinity it already has,
+ * and remember what to give back on close.
+ */
+static int pin_thread(struct selfmon_set *set, const struct selfmon_pin *pin,
+		      const struct selfmon_topology *t, const struct selfmon_cluster **cl)
+{
+	cpu_set_t cpus, cur, want;
+	char a[256], b[256];
+	int err;
+
+	err = selfmon_pin__resolve(pin, t, sched_getcpu(), cl, &cpus);
+	if (err || !*cl)
+		return err;
+	if (sched_getaffinity(0, sizeof(cur), &cur))
+		return selfmon__err(-errno, "sched_getaffinity: %s", strerror(errno));
+	CPU_AND(&want, &cur, &cpus);
+	if (!CPU_COUNT(&want)) {
+		selfmon_cpulist__format(&cpus, a, sizeof(a));
+		selfmon_cpulist__format(&cur, b, sizeof(b));
+		return selfmon__err(-EINVAL, "cannot pin to %s (CPUs %s): the thread may only run on CPUs %s",
+				    (*cl)->pmu->name, a, b);
+	}
+	snprintf(set->pmu, sizeof(set->pmu), "%s", (*cl)->pmu->name);
+	set->cpus = want;
+	if (CPU_EQUAL(&want, &cur))
+		return 0;
+	if (sched_setaffinity(0, sizeof(want), &want))
+		return selfmon__err(-errno, "sched_setaffinity to %s's CPUs: %s", (*cl)->pmu->name,
+				    strerror(errno));
+	set->saved_affinity = cur;
+	set->restore_affinity = true;
+	return 0;
+}
+
+static bool any_hardware(const struct selfmon_set *set, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		if (set->ctr[i].ev.hardware)
+			return true;
+	return false;
+}
+
 struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_opts *opts)
 {
 	char (*names)[SELFMON_EVENT_NAME_MAX] = NULL;
 	struct selfmon_pmus pmus = { 0 };
+	struct selfmon_topology topo;
 	struct selfmon_set *set = NULL;
-	bool user_read = true, want_long = true;
-	const char *root;
+	struct open_ctx ctx = { .user_read = true, .want_long = true };
+	const char *policy = CONFIG_PIN_POLICY;
+	struct selfmon_pin pin;
 	int err, nr, i;
 
 	selfmon_init();
 	selfmon__err_clear();
-	if (opts && opts->sz < offsetof(struct selfmon_opts, no_long) + sizeof(opts->no_long)) {
+	if (opts && opts->sz < sizeof(opts->sz)) {
 		err = selfmon__err(-EINVAL, "selfmon_opts.sz is %zu: set it to sizeof(struct selfmon_opts)",
 				   opts->sz);
 		goto out;
@@ -176,17 +273,24 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 		err = selfmon__err(-EINVAL, "no events given");
 		goto out;
 	}
-	root = selfmon_root__get(opts ? opts->root : NULL);
+	ctx.root = selfmon_root__get(OPTS_HAS(opts, root) ? opts->root : NULL);
 #ifndef CONFIG_USER_READ
-	user_read = false;
+	ctx.user_read = false;
 #endif
 #ifndef CONFIG_LONG_COUNTERS
-	want_long = false;
+	ctx.want_long = false;
 #endif
-	if (env_true("SELFMON_NO_USER_READ") || (opts && opts->no_user_read))
-		user_read = false;
-	if (opts && opts->no_long)
-		want_long = false;
+	if (env_true("SELFMON_NO_USER_READ") || (OPTS_HAS(opts, no_user_read) && opts->no_user_read))
+		ctx.user_read = false;
+	if (OPTS_HAS(opts, no_long) && opts->no_long)
+		ctx.want_long = false;
+	if (getenv("SELFMON_PIN") && *getenv("SELFMON_PIN"))
+		policy = getenv("SELFMON_PIN");
+	if (OPTS_HAS(opts, pin) && opts->pin)
+		policy = opts->pin;
+	err = selfmon_pin__parse(policy, &pin);
+	if (err)
+		goto out;
 
 	names = calloc(CONFIG_MAX_EVENTS, sizeof(*names));
 	if (!names) {
@@ -198,11 +302,18 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 		err = nr;
 		goto out;
 	}
-	err = selfmon_pmus__load(&pmus, root);
+	err = selfmon_pmus__load(&pmus, ctx.root);
 	if (err) {
-		selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s", root, strerror(-err));
+		selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s", ctx.root, strerror(-err));
 		goto out;
 	}
+	err = selfmon_topology__load(&topo, &pmus);
+	if (err) {
+		selfmon__err(err, "cannot tell which CPUs the CPU PMUs cover: %s", strerror(-err));
+		goto out;
+	}
+	ctx.pmus = &pmus;
+	ctx.topo = &topo;
 
 	set = calloc(1, sizeof(*set) + (size_t)nr * sizeof(set->ctr[0]));
 	if (!set) {
@@ -225,11 +336,23 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 		if (err)
 			goto out;
 	}
+	/* Only counters in CPU registers care where the thread runs. */
+	if (any_hardware(set, nr) && topo.nr) {
+		err = pin_thread(set, &pin, &topo, &ctx.cluster);
+		if (err)
+			goto out;
+		ctx.sum = !ctx.cluster && topo.nr > 1;
+	}
+	for (i = 0; i < nr && ctx.cluster; i++) {
+		err = selfmon_event__for_pmu(&set->ctr[i].ev, &pmus, ctx.cluster->pmu);
+		if (err)
+			goto out;
+	}
 	for (i = 0; i < nr; i++) {
 		struct selfmon_counter *c = &set->ctr[i];
 
 		set->nr = i + 1;
-		err = counter_open(set, c, root, user_read, want_long);
+		err = counter_open(set, c, &ctx);
 		if (err)
 			goto out;
 		/* The PMU list goes away below; the attr has what the kernel needs. */
@@ -254,6 +377,10 @@ void selfmon_set__close(struct selfmon_set *set)
 	for (int i = 0; i < set->nr; i++) {
 		struct selfmon_counter *c = &set->ctr[i];
 
+		for (int k = 0; k < c->nr_more; k++) {
+			perf_evsel__close(c->more[k]);
+			perf_evsel__delete(c->more[k]);
+		}
 		if (!c->evsel)
 			continue;
 		/* In a forked child the page is not mapped; munmap of it is harmless. */
@@ -261,6 +388,9 @@ void selfmon_set__close(struct selfmon_set *set)
 		perf_evsel__close(c->evsel);
 		perf_evsel__delete(c->evsel);
 	}
+	/* Only the thread that was pinned can be given its affinity back. */
+	if (set->restore_affinity && !check_owner(set))
+		sched_setaffinity(0, sizeof(set->saved_affinity), &set->saved_affinity);
 	perf_thread_map__put(set->threads);
 	free(set);
 }
@@ -275,10 +405,16 @@ static int set_ioctl(struct selfmon_set *set, bool enable)
 	if (err)
 		return err;
 	for (int i = 0; i < set->nr; i++) {
-		err = enable ? perf_evsel__enable(set->ctr[i].evsel) : perf_evsel__disable(set->ctr[i].evsel);
-		if (err)
-			return selfmon__err(-errno ? -errno : -EIO, "event '%s': %s failed: %s",
-					    set->ctr[i].ev.name, enable ? "enable" : "disable", strerror(errno));
+		const struct selfmon_counter *c = &set->ctr[i];
+
+		for (int k = -1; k < c->nr_more; k++) {
+			struct perf_evsel *e = k < 0 ? c->evsel : c->more[k];
+
+			err = enable ? perf_evsel__enable(e) : perf_evsel__disable(e);
+			if (err)
+				return selfmon__err(-errno ? -errno : -EIO, "event '%s': %s failed: %s",
+						    c->ev.name, enable ? "enable" : "disable", strerror(errno));
+		}
 	}
 	set->enabled = enable;
 	return 0;
@@ -299,18 +435,42 @@ static int counter_read_syscall(struct selfmon_counter *c, struct selfmon_count 
 	struct perf_counts_values v;
 	int err;
 
-	err = perf_evsel__read(c->evsel, 0, 0, &v);
-	if (err)
-		return selfmon__err(err, "event '%s': read: %s", c->ev.name, strerror(-err));
-	count->value = v.val;
-	count->enabled = v.ena;
-	count->running = v.run;
-	count->flags = 0;
+	memset(count, 0, sizeof(*count));
+	for (int k = -1; k < c->nr_more; k++) {
+		err = perf_evsel__read(k < 0 ? c->evsel : c->more[k], 0, 0, &v);
+		if (err)
+			return selfmon__err(err, "event '%s': read: %s", c->ev.name, strerror(-err));
+		/*
+		 * Summed over core PMUs, each ran while the thread was on its
+		 * cores: the total ran as long as any, and was enabled as long
+		 * as the longest.
+		 */
+		count->value += v.val;
+		count->running += v.run;
+		if (v.ena > count->enabled)
+			count->enabled = v.ena;
+	}
+	if (count->running > count->enabled)
+		count->running = count->enabled;
 	count->reason = c->reason;
 	return 0;
 }
 
-int selfmon_counter__read_raw(struct selfmon_counter *c, struct selfmon_count *count)
+/* Why the page said no, when the gates were open at open time. */
+static enum selfmon_reason page_refusal(const struct selfmon_set *set, const struct selfmon_counter *c)
+{
+	int cpu;
+
+	if (!(c->page->capabilities & SELFMON_CAP_USER_RDPMC))
+		return SELFMON_REASON_CAP;
+	cpu = set->pmu[0] ? sched_getcpu() : -1;
+	if (cpu >= 0 && !CPU_ISSET(cpu, &set->cpus))
+		return SELFMON_REASON_OFF_CLUSTER;
+	return SELFMON_REASON_INDEX;
+}
+
+int selfmon_counter__read_raw(const struct selfmon_set *set, struct selfmon_counter *c,
+			      struct selfmon_count *count)
 {
 	int err;
 
@@ -321,8 +481,7 @@ int selfmon_counter__read_raw(struct selfmon_counter *c, struct selfmon_count *c
 		return err;
 	if (c->page && c->reason == SELFMON_REASON_NONE) {
 		/* The gates were open but the page said no at this moment. */
-		count->reason = c->page->capabilities & SELFMON_CAP_USER_RDPMC ?
-				SELFMON_REASON_INDEX : SELFMON_REASON_CAP;
+		count->reason = page_refusal(set, c);
 		c->fallbacks++;
 	}
 	return 0;
@@ -343,7 +502,7 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 
 	CHECK_SET(set, idx);
 	c = &set->ctr[idx];
-	err = selfmon_counter__read_raw(c, count);
+	err = selfmon_counter__read_raw(set, c, count);
 	if (err)
 		return err;
 	rebase(c, count);
@@ -381,7 +540,7 @@ int selfmon_set__reset(struct selfmon_set *set)
 		return selfmon__err(-EINVAL, "no set");
 	err = check_owner(set);
 	for (int i = 0; i < set->nr && !err; i++)
-		err = selfmon_counter__read_raw(&set->ctr[i], &set->ctr[i].base);
+		err = selfmon_counter__read_raw(set, &set->ctr[i], &set->ctr[i].base);
 	return err;
 }
 
@@ -411,8 +570,7 @@ int selfmon_set__path(const struct selfmon_set *set, int idx, enum selfmon_reaso
 		if (!selfmon_page__read_value(c->page, &v))
 			r = SELFMON_REASON_NONE;
 		else if (r == SELFMON_REASON_NONE)
-			r = c->page->capabilities & SELFMON_CAP_USER_RDPMC ?
-			    SELFMON_REASON_INDEX : SELFMON_REASON_CAP;
+			r = page_refusal(set, c);
 	} else if (c->page && r == SELFMON_REASON_NONE &&
 		   !(c->page->capabilities & SELFMON_CAP_USER_RDPMC)) {
 		r = SELFMON_REASON_CAP;
@@ -426,6 +584,11 @@ int selfmon_set__pmc_width(const struct selfmon_set *set, int idx)
 {
 	CHECK_SET(set, idx);
 	return set->ctr[idx].page ? set->ctr[idx].page->pmc_width : 0;
+}
+
+const char *selfmon_set__pmu(const struct selfmon_set *set)
+{
+	return set && set->pmu[0] ? set->pmu : NULL;
 }
 
 const char *selfmon_set__note(const struct selfmon_set *set, int idx)

@@ -56,6 +56,8 @@ enum selfmon_reason {
 	SELFMON_REASON_CAP,		/**< the mmap page says cap_user_rdpmc = 0 */
 	SELFMON_REASON_INDEX,		/**< the mmap page says index = 0 (not on a counter now) */
 	SELFMON_REASON_MMAP,		/**< mmap of the event failed */
+	SELFMON_REASON_HETEROGENEOUS,	/**< unpinned on big.LITTLE/hybrid: counted on every core PMU, summed */
+	SELFMON_REASON_OFF_CLUSTER,	/**< the thread runs outside the cluster its counters belong to */
 	SELFMON_REASON__MAX,
 };
 
@@ -81,6 +83,11 @@ struct selfmon_opts {
 	int no_user_read;
 	/** 1: do not ask arm64 PMUs for 64-bit counters. */
 	int no_long;
+	/**
+	 * Where to pin the thread: "none", "current", "big", "little", a core
+	 * PMU's name or a CPU list; NULL: $SELFMON_PIN, else CONFIG_PIN_POLICY.
+	 */
+	const char *pin;
 };
 
 /**
@@ -151,6 +158,12 @@ int selfmon_set__path(const struct selfmon_set *set, int idx, enum selfmon_reaso
  * kernel reports it (pmc_width), or 0 when it has none.
  */
 int selfmon_set__pmc_width(const struct selfmon_set *set, int idx);
+
+/**
+ * selfmon_set__pmu() - the core PMU whose CPUs the set's thread is pinned to
+ * (and whose type its hardware events were opened with), or NULL if unpinned.
+ */
+const char *selfmon_set__pmu(const struct selfmon_set *set);
 
 /**
  * selfmon_set__note() - what selfmon changed while opening counter @idx and

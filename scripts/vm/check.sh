@@ -1,9 +1,13 @@
 #!/bin/bash
 # The arm64 part of `make check`: boot Debian's arm64 kernel on the emulated
-# board and run the test bundle there, twice:
+# board and run the test bundle there, three times:
 #   -cpu max         64-bit counters granted (pmc_width 64)
 #   -cpu cortex-a72  64-bit counters refused: selfmon must fall back to 32-bit
-# Each boot's TAP lands in CHECKDIR/arm64-<cpu>.tap for tests/summary.sh.
+#   biglittle        -cpu max, 4 CPUs, GICv3, mkdtb-biglittle.sh's tree:
+#                    armv8_cortex_a53 on CPUs 0-1 and armv8_cortex_a72 on
+#                    CPUs 2-3 (cpu_capacity 485 / 1024), as on RK3399.
+#                    Several vCPUs share icount, so counts there are not exact.
+# Each boot's TAP lands in CHECKDIR/arm64-<board>.tap for tests/summary.sh.
 # Usage: scripts/vm/check.sh BUNDLE_DIR CHECKDIR [VMDIR]
 set -euo pipefail
 bundle=$1 check=$2 vm=${3:-build/vm}
@@ -13,26 +17,47 @@ image=$("$here/fetch-kernel.sh" "$vm")
 "$here/mkinitramfs.sh" "$bundle" "$vm/busybox" "$vm/selfmon-tests.cpio"
 mkdir -p "$check"
 
+# The big.LITTLE tree is QEMU's own, edited: rebuild it when the script or
+# QEMU changes.
+bl_smp=4
+bl_dtb="$vm/biglittle-$bl_smp.dtb"
+qemu=$(command -v qemu-system-aarch64 || true)
+if [ ! -s "$bl_dtb" ] || [ "$here/mkdtb-biglittle.sh" -nt "$bl_dtb" ] ||
+	{ [ -n "$qemu" ] && [ "$qemu" -nt "$bl_dtb" ]; }; then
+	"$here/mkdtb-biglittle.sh" "$bl_smp" "$bl_dtb" || rm -f "$bl_dtb"
+fi
+
 status=0
-for board in "max 1" "cortex-a72 0"; do
-	set -- $board
-	cpu=$1 long=$2
-	log="$check/arm64-$cpu.log" tap="$check/arm64-$cpu.tap"
-	echo "vm: booting $(basename "$image") on -cpu $cpu (icount, 1 CPU)"
-	start=$SECONDS
-	rc=0
-	"$here/run.sh" --cpu "$cpu" --timeout 240 \
-		--append "selfmon.expect_user_read=1 selfmon.expect_long=$long" \
-		"$image" "$vm/selfmon-tests.cpio" "$log" >/dev/null || rc=$?
+# board cpu expect_long smp machine-opts dtb extra-append
+boot() {
+	local board=$1 cpu=$2 long=$3 smp=$4 mopts=$5 dtb=$6 extra=$7
+	local log="$check/arm64-$board.log" tap="$check/arm64-$board.tap"
+	local name rc=0 start=$SECONDS
+	if [ "$board" = "$cpu" ]; then name="-cpu $cpu"; else name=$board; fi
+	echo "vm: booting $(basename "$image") on $name (icount, $smp CPU$([ "$smp" -eq 1 ] || echo s))"
+	: >"$log"
+	if [ -n "$dtb" ] && [ ! -s "$dtb" ]; then
+		echo "vm: $name: no device tree $dtb (mkdtb-biglittle.sh failed above)" >"$log"
+		rc=1
+	else
+		"$here/run.sh" --cpu "$cpu" --smp "$smp" --timeout 240 \
+			--machine-opts "$mopts" ${dtb:+--dtb "$dtb"} \
+			--append "${extra:+$extra }selfmon.expect_user_read=1 selfmon.expect_long=$long" \
+			"$image" "$vm/selfmon-tests.cpio" "$log" >/dev/null || rc=$?
+	fi
 	# The console adds \r; kernel lines are not TAP. Name the board in each line.
-	tr -d '\r' <"$log" | grep -aE '^(not )?ok [0-9-]' | sed "s/^\(\(not \)\{0,1\}ok [0-9-]*\)/\1 [arm64 $cpu]/" >"$tap" || true
+	tr -d '\r' <"$log" | grep -aE '^(not )?ok [0-9-]' | sed "s/^\(\(not \)\{0,1\}ok [0-9-]*\)/\1 [arm64 $board]/" >"$tap" || true
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$tap"; then
-		echo "not ok - [arm64 $cpu] the VM run failed (status $rc): see $log" >>"$tap"
+		echo "not ok - [arm64 $board] the VM run failed (status $rc): see $log" >>"$tap"
 	fi
 	# What the board measured: the path taken and the exact counts.
-	tr -d '\r' <"$log" | sed -n 's/^# tests\/selftests\/arm64\/[^:]*:[0-9]*:\([^:]*\):/vm: -cpu '"$cpu"': \1: /p' || true
-	tr -d '\r' <"$log" | grep -aE '^[0-9]+ passed, [0-9]+ failed' | sed "s/^/vm: -cpu $cpu: /" || true
-	echo "vm: -cpu $cpu took $((SECONDS - start)) s, status $rc (log: $log)"
+	tr -d '\r' <"$log" | sed -n 's/^# tests\/selftests\/arm64\/[^:]*:[0-9]*:\([^:]*\):/vm: '"$name"': \1: /p' || true
+	tr -d '\r' <"$log" | grep -aE '^[0-9]+ passed, [0-9]+ failed' | sed "s/^/vm: $name: /" || true
+	echo "vm: $name took $((SECONDS - start)) s, status $rc (log: $log)"
 	[ "$rc" -eq 0 ] || status=1
-done
+}
+
+boot max max 1 1 "" "" ""
+boot cortex-a72 cortex-a72 0 1 "" "" ""
+boot biglittle max 1 "$bl_smp" gic-version=3 "$bl_dtb" "selfmon.board=biglittle"
 exit $status

@@ -1,25 +1,33 @@
 #!/bin/bash
 # Boot the arm64 test VM and turn what the guest printed into an exit status.
 # Usage: scripts/vm/run.sh [--cpu max|cortex-a72|NAME] [--smp N] [--timeout S]
-#                          [--append "ARGS"] IMAGE INITRAMFS LOGFILE
+#                          [--append "ARGS"] [--machine-opts STR] [--dtb FILE]
+#                          IMAGE INITRAMFS LOGFILE
+#   --machine-opts: appended to -M virt (e.g. gic-version=3)
+#   --dtb: boot this device tree instead of QEMU's own; it must come from
+#          the same -M/-cpu/-smp/-m (see mkdtb-biglittle.sh)
 # Exit: the guest suite's status from its "SELFMON-VM-EXIT <rc>" line;
 #       124 timeout, 125 kernel panic/oops, 126 guest never reported,
 #       127 QEMU could not run. QEMU itself exits 0 whatever the guest did,
 #       so its status alone proves nothing.
 set -u
 
-cpu=max smp=1 tmo=300 append=""
-usage() { sed -n '3,4p' "$0" | sed 's/^# //' >&2; exit 2; }
+cpu=max smp=1 tmo=300 append="" mopts="" dtb=""
+usage() { sed -n '3,8p' "$0" | sed 's/^# //' >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--cpu) cpu=${2:?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
 	--timeout) tmo=${2:?}; shift 2 ;;
 	--append) append=${2?}; shift 2 ;;
+	--machine-opts) mopts=${2?}; shift 2 ;;
+	--dtb) dtb=${2:?}; shift 2 ;;
 	--cpu=*) cpu=${1#*=}; shift ;;
 	--smp=*) smp=${1#*=}; shift ;;
 	--timeout=*) tmo=${1#*=}; shift ;;
 	--append=*) append=${1#*=}; shift ;;
+	--machine-opts=*) mopts=${1#*=}; shift ;;
+	--dtb=*) dtb=${1#*=}; shift ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) echo "vm: unknown option $1" >&2; usage ;;
@@ -28,7 +36,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 3 ] || usage
 image=$1 initrd=$2 log=$3
-for f in "$image" "$initrd"; do
+for f in "$image" "$initrd" ${dtb:+"$dtb"}; do
 	[ -r "$f" ] || { echo "vm: cannot read $f" >&2; exit 127; }
 done
 command -v qemu-system-aarch64 >/dev/null || { echo "vm: qemu-system-aarch64 not found (scripts/deps.sh vm)" >&2; exit 127; }
@@ -57,9 +65,10 @@ start=$(date +%s.%N)
 # stdin from /dev/null: -nographic would otherwise put a tty into raw mode
 # and let stray keystrokes reach the guest console.
 timeout --kill-after=10 "$tmo" qemu-system-aarch64 \
-	-M virt -cpu "$cpuopt" -smp "$smp" -m 1G \
+	-M "virt${mopts:+,$mopts}" -cpu "$cpuopt" -smp "$smp" -m 1G \
 	-icount shift=0 -nographic -no-reboot -nic none \
 	-kernel "$image" -initrd "$initrd" -append "$cmdline" \
+	${dtb:+-dtb "$dtb"} \
 	</dev/null 2>&1 | tee "$log"
 qrc=${PIPESTATUS[0]}
 end=$(date +%s.%N)

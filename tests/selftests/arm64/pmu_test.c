@@ -94,6 +94,14 @@ static int expect_env(const char *name)
 	return v && *v ? atoi(v) : -1;
 }
 
+/* Exact-count assertions need a board that counts exactly. */
+#define EXACT_OR_SKIP()								\
+	do {									\
+		if (expect_env("SELFMON_INEXACT") == 1)				\
+			SKIP(return, "SELFMON_INEXACT=1: this board's counts are close, not exact " \
+			     "(QEMU icount with several vCPUs)");			\
+	} while (0)
+
 /* Opens @events with user reads expected, or SKIPs where this board cannot. */
 #define OPEN_USER(set, events, opts)						\
 	do {									\
@@ -106,10 +114,15 @@ static int expect_env(const char *name)
 
 TEST(instructions_cycles_and_a_raw_alias_take_the_mrs_path)
 {
-	static const char *const ev = "instructions:u,cycles:u,armv8_pmuv3/inst_retired/u";
 	struct selfmon_set *set;
 	enum selfmon_reason why;
+	char ev[160];
 
+	/* The alias is the core PMU's own: armv8_pmuv3, or a cluster's on big.LITTLE. */
+	OPEN_USER(set, "instructions:u", NULL);
+	ASSERT_NE(NULL, selfmon_set__pmu(set)) TH_LOG("the set is not pinned to a core PMU");
+	snprintf(ev, sizeof(ev), "instructions:u,cycles:u,%s/inst_retired/u", selfmon_set__pmu(set));
+	selfmon_set__close(set);
 	OPEN_USER(set, ev, NULL);
 	for (int i = 0; i < 3; i++) {
 		const struct perf_event_mmap_page *pg = selfmon_set__page(set, i);
@@ -134,6 +147,7 @@ static void check_exact(struct __test_metadata *_metadata, const struct selfmon_
 	const struct perf_event_mmap_page *pg;
 	int64_t empty_u, empty_s;
 
+	EXACT_OR_SKIP();
 	OPEN_USER(set, "instructions:u", opts);
 	pg = selfmon_set__page(set, 0);
 	ASSERT_NE(NULL, pg);
@@ -191,6 +205,7 @@ TEST(an_inline_read_costs_at_most_23_instructions)
 	uint64_t a, b, c;
 	int64_t reads, empty;
 
+	EXACT_OR_SKIP();
 	OPEN_USER(set, "instructions:u", NULL);
 	pg = selfmon_set__page(set, 0);
 	ASSERT_EQ(0, selfmon_page__read_value(pg, &a));
@@ -249,6 +264,7 @@ TEST(a_32_bit_counter_that_wraps_during_the_region_still_gives_the_exact_delta)
 	struct selfmon_set *set;
 	int64_t empty;
 
+	EXACT_OR_SKIP();
 	OPEN_USER(set, "instructions:u", &opts);
 	ASSERT_EQ(32, selfmon_set__pmc_width(set, 0));
 	pg = selfmon_set__page(set, 0);
@@ -281,9 +297,13 @@ TEST(the_perf_user_access_gate_is_reported_and_opening_it_takes_the_fast_path)
 	ASSERT_EQ(0, selfmon_set__read(set, 0, &c));
 	EXPECT_EQ(0, c.flags & SELFMON_COUNT_USER);
 	EXPECT_EQ(SELFMON_REASON_SYSCTL, c.reason);
-	/* The fallback still counts exactly. */
+	/* The fallback still counts, exactly where the board does. */
 	empty = region_syscall(set, 0, 0);
-	EXPECT_EQ(3000, region_syscall(set, 0, 1000) - empty);
+	if (expect_env("SELFMON_INEXACT") == 1) {
+		EXPECT_GE(region_syscall(set, 0, 1000) - empty, 3000);
+	} else {
+		EXPECT_EQ(3000, region_syscall(set, 0, 1000) - empty);
+	}
 	selfmon_set__close(set);
 
 	ASSERT_EQ(0, write_sysctl(USER_ACCESS, "1"));
@@ -394,6 +414,7 @@ TEST(a_second_thread_counts_its_own_instructions_exactly)
 	pthread_t t;
 	int64_t empty;
 
+	EXACT_OR_SKIP();
 	OPEN_USER(set, "instructions:u", NULL);
 	pg = selfmon_set__page(set, 0);
 	empty = region_user(pg, 0);

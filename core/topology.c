@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sysfs.h"
+#include "topology.h"
+
+/*
+ * What a core PMU's name says of its core, for machines whose CPUs all show
+ * the same cpu_capacity (no capacity-dmips-mhz in the device tree, x86): 0
+ * efficiency cores, 1 mid cores, 2 the rest. Order matters: first match wins.
+ */
+static int name_score(const char *name)
+{
+	static const struct { const char *part; int score; } parts[] = {
+		{ "atom", 0 }, { "icestorm", 0 }, { "blizzard", 0 }, { "a510", 0 }, { "a520", 0 },
+		{ "a53", 0 }, { "a55", 0 }, { "a35", 0 }, { "a34", 0 }, { "a32", 0 },
+		{ "a7", 1 },	/* a72..a78, a710, a715, a720 */
+	};
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (strstr(name, parts[i].part))
+			return parts[i].score;
+	return 2;
+}
+
+static unsigned long cluster_capacity(const char *root, const cpu_set_t *cpus)
+{
+	unsigned long best = 0;
+	char path[96];
+	long cap;
+
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, cpus))
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", c);
+		if (!selfmon_sysfs__read_long(root, path, &cap) && cap > 0 && (unsigned long)cap > best)
+			best = (unsigned long)cap;
+	}
+	return best;
+}
+
+int selfmon_topology__load(struct selfmon_topology *t, const struct selfmon_pmus *pmus)
+{
+	bool by_capacity = false, by_name = false;
+	char online[4096];
+
+	memset(t, 0, sizeof(*t));
+	for (int i = 0; i < pmus->nr && t->nr < SELFMON_MAX_CLUSTERS; i++) {
+		const struct selfmon_pmu *pmu = &pmus->pmu[i];
+		struct selfmon_cluster *cl = &t->cl[t->nr];
+
+		if (!pmu->core)
+			continue;
+		cl->pmu = pmu;
+		if (pmu->has_cpus) {
+			cl->cpus = pmu->cpus;
+		} else if (selfmon_sysfs__read(pmus->root, "/sys/devices/system/cpu/online",
+					       online, sizeof(online)) < 0 ||
+			   selfmon_cpulist__parse(online, &cl->cpus)) {
+			return -ENOENT;
+		}
+		cl->capacity = cluster_capacity(pmus->root, &cl->cpus);
+		t->nr++;
+	}
+
+	/* Rank: capacity first, the name where capacities do not tell. */
+	for (int i = 0; i < t->nr; i++) {
+		for (int j = 0; j < t->nr; j++) {
+			const struct selfmon_cluster *a = &t->cl[i], *b = &t->cl[j];
+			int sa = name_score(a->pmu->name), sb = name_score(b->pmu->name);
+
+			if (a->capacity > b->capacity) {
+				t->cl[i].rank++;
+				by_capacity = true;
+			} else if (a->capacity == b->capacity && sa > sb) {
+				t->cl[i].rank++;
+				by_name = true;
+			}
+		}
+	}
+	t->ranked_by = t->nr < 2 ? NULL : by_capacity ? "cpu_capacity" : by_name ? "PMU name" : NULL;
+	return 0;
+}
+
+const struct selfmon_cluster *selfmon_topology__of_cpu(const struct selfmon_topology *t, int cpu)
+{
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
+		return NULL;
+	for (int i = 0; i < t->nr; i++)
+		if (CPU_ISSET(cpu, &t->cl[i].cpus))
+			return &t->cl[i];
+	return NULL;
+}
+
+const struct selfmon_cluster *selfmon_topology__find(const struct selfmon_topology *t, const char *pmu)
+{
+	for (int i = 0; i < t->nr; i++)
+		if (!strcmp(t->cl[i].pmu->name, pmu))
+			return &t->cl[i];
+	return NULL;
+}
+
+static const struct selfmon_cluster *by_rank(const struct selfmon_topology *t, bool big)
+{
+	const struct selfmon_cluster *best = NULL;
+	int n = 0;
+
+	for (int i = 0; i < t->nr; i++) {
+		const struct selfmon_cluster *c = &t->cl[i];
+
+		if (!best || (big ? c->rank > best->rank : c->rank < best->rank)) {
+			best = c;
+			n = 1;
+		} else if (c->rank == best->rank) {
+			n++;
+		}
+	}
+	if (n > 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return best;
+}
+
+const struct selfmon_cluster *selfmon_topology__big(const struct selfmon_topology *t)
+{
+	return by_rank(t, true);
+}
+
+const struct selfmon_cluster *selfmon_topology__little(const struct selfmon_topology *t)
+{
+	return by_rank(t, false);
+}
+
+void selfmon_topology__describe(const struct selfmon_topology *t, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < t->nr && len < size; i++) {
+		char cpus[256];
+		int n;
+
+		selfmon_cpulist__format(&t->cl[i].cpus, cpus, sizeof(cpus));
+		n = snprintf(buf + len, size - len, "%s%s (%s)", i ? ", " : "", t->cl[i].pmu->name, cpus);
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	if (!t->nr)
+		snprintf(buf, size, "no CPU PMU");
+}
