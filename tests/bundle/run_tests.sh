@@ -9,6 +9,7 @@
 #   SELFMON_EXPECT_USER_READ=1   the PMU allows user reads (mrs)
 #   SELFMON_EXPECT_LONG=0|1      64-bit counters are refused | granted
 #   SELFMON_INEXACT=1            counts are not instruction-exact (emulated SMP)
+#   SELFMON_BOARD=biglittle      the emulated big.LITTLE board: its layout is asserted
 # (the emulated board passes them as selfmon.expect_* on the kernel command line).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +21,7 @@ for arg in $(cat /proc/cmdline 2>/dev/null); do
 	selfmon.expect_long=*) export SELFMON_EXPECT_LONG="${arg#*=}" ;;
 	# With several vCPUs QEMU's icount charges one vCPU's instructions to
 	# another: counts are close, not exact, and the exact tests skip.
-	selfmon.board=biglittle) export SELFMON_INEXACT=1 ;;
+	selfmon.board=biglittle) export SELFMON_INEXACT=1 SELFMON_BOARD=biglittle ;;
 	esac
 done
 

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Heterogeneous CPUs on a real kernel. On the emulated big.LITTLE board of
+ * `make check` (two clusters: armv8_cortex_a53 on CPUs 0-1, armv8_cortex_a72
+ * on CPUs 2-3) every test runs; on a board with one core PMU the ones that
+ * need two clusters SKIP. Counts there are within 1%: QEMU's icount charges
+ * a few instructions of one vCPU to another.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <selfmon/read.h>
+#include <selfmon/selfmon.h>
+#include "../../../core/pmu.h"
+#include "../../../core/topology.h"
+#include "kselftest_harness.h"
+
+static void loop3(uint64_t n)
+{
+	uint64_t acc = 0;
+
+	__asm__ __volatile__(
+		"	cbz	%[n], 2f\n"
+		"1:	add	%[acc], %[acc], #1\n"
+		"	subs	%[n], %[n], #1\n"
+		"	b.ne	1b\n"
+		"2:\n"
+		: [acc] "+r"(acc), [n] "+r"(n) : : "cc");
+}
+
+/* Within 1% of @want. */
+static int near(uint64_t got, uint64_t want)
+{
+	return got >= want - want / 100 && got <= want + want / 100;
+}
+
+struct board {
+	struct selfmon_pmus pmus;
+	struct selfmon_topology topo;
+	const struct selfmon_cluster *big, *little;
+	cpu_set_t all;
+};
+
+static int load_board(struct board *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (selfmon_pmus__load(&b->pmus, "") || selfmon_topology__load(&b->topo, &b->pmus))
+		return -1;
+	b->big = selfmon_topology__big(&b->topo);
+	b->little = selfmon_topology__little(&b->topo);
+	return sched_getaffinity(0, sizeof(b->all), &b->all);
+}
+
+/* Run on @cpus only: the way a user (or a scheduler policy) moves the thread. */
+static void move_to(const cpu_set_t *cpus)
+{
+	sched_setaffinity(0, sizeof(*cpus), cpus);
+	sched_yield();
+}
+
+FIXTURE(hetero) {
+	struct board b;
+};
+
+FIXTURE_SETUP(hetero)
+{
+	ASSERT_EQ(0, load_board(&self->b));
+	if (self->b.topo.nr < 1)
+		SKIP(return, "no CPU PMU on this board");
+	if (access("/proc/sys/kernel/perf_user_access", F_OK) == 0) {
+		char v = 0;
+		FILE *f = fopen("/proc/sys/kernel/perf_user_access", "r");
+
+		if (f) {
+			v = (char)fgetc(f);
+			fclose(f);
+		}
+		if (v != '1')
+			SKIP(return, "kernel.perf_user_access is not 1 (run through run_tests.sh as root)");
+	}
+}
+
+FIXTURE_TEARDOWN(hetero)
+{
+	sched_setaffinity(0, sizeof(self->b.all), &self->b.all);
+	selfmon_pmus__free(&self->b.pmus);
+}
+
+TEST_F(hetero, discovery_finds_each_core_pmu_with_its_cpus_and_tells_big_from_little)
+{
+	const char *board = getenv("SELFMON_BOARD");
+	char cpus[64];
+
+	if (!board || strcmp(board, "biglittle"))
+		SKIP(return, "SELFMON_BOARD=biglittle not set: this board's layout is not known");
+	ASSERT_EQ(2, self->b.topo.nr);
+	ASSERT_NE(NULL, self->b.little);
+	ASSERT_NE(NULL, self->b.big);
+	EXPECT_STREQ("armv8_cortex_a53", self->b.little->pmu->name);
+	EXPECT_STREQ("armv8_cortex_a72", self->b.big->pmu->name);
+	selfmon_cpulist__format(&self->b.little->cpus, cpus, sizeof(cpus));
+	EXPECT_STREQ("0-1", cpus);
+	selfmon_cpulist__format(&self->b.big->cpus, cpus, sizeof(cpus));
+	EXPECT_STREQ("2-3", cpus);
+	/* The device tree's capacity-dmips-mhz, 485 and 1024, as an RK3399 has. */
+	EXPECT_STREQ("cpu_capacity", self->b.topo.ranked_by);
+	EXPECT_LT(self->b.little->capacity, self->b.big->capacity);
+}
+
+/* Open "instructions:u" pinned by @policy; check where it runs and that it counts by mrs. */
+static void check_policy(struct __test_metadata *_metadata, const char *policy,
+			 const struct selfmon_cluster *want, const cpu_set_t *all)
+{
+	struct selfmon_opts opts = { .sz = sizeof(opts), .pin = policy };
+	const struct perf_event_mmap_page *pg;
+	struct selfmon_set *set;
+	uint64_t a = 0, b = 0;
+	cpu_set_t now;
+
+	set = selfmon_set__open("instructions:u", &opts);
+	ASSERT_NE(NULL, set) TH_LOG("pin %s: %s", policy, selfmon_errmsg());
+	ASSERT_NE(NULL, selfmon_set__pmu(set));
+	EXPECT_STREQ(want->pmu->name, selfmon_set__pmu(set)) TH_LOG("pin %s", policy);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(now), &now));
+	CPU_AND(&now, &now, &want->cpus);
+	EXPECT_NE(0, CPU_COUNT(&now));
+	ASSERT_EQ(0, selfmon_set__enable(set));
+	pg = selfmon_set__page(set, 0);
+	ASSERT_NE(NULL, pg);
+	ASSERT_EQ(0, selfmon_page__read_value(pg, &a)) TH_LOG("pin %s: index %u", policy, pg->index);
+	loop3(1000000);
+	ASSERT_EQ(0, selfmon_page__read_value(pg, &b));
+	EXPECT_TRUE(near(b - a, 3000000)) TH_LOG("pin %s: %llu", policy, (unsigned long long)(b - a));
+	selfmon_set__close(set);
+	/* Close gives the thread its affinity back. */
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(now), &now));
+	EXPECT_TRUE(CPU_EQUAL(&now, all)) TH_LOG("pin %s: affinity not restored", policy);
+}
+
+TEST_F(hetero, every_policy_pins_to_its_cluster_and_counts_there_by_mrs)
+{
+	const struct selfmon_cluster *cur;
+	char list[64];
+
+	cur = selfmon_topology__of_cpu(&self->b.topo, sched_getcpu());
+	ASSERT_NE(NULL, cur);
+	check_policy(_metadata, "current", cur, &self->b.all);
+	if (self->b.topo.nr < 2)
+		SKIP(return, "one core PMU: big, little and the rest are the same cluster");
+	check_policy(_metadata, "big", self->b.big, &self->b.all);
+	check_policy(_metadata, "little", self->b.little, &self->b.all);
+	check_policy(_metadata, self->b.little->pmu->name, self->b.little, &self->b.all);
+	check_policy(_metadata, self->b.big->pmu->name, self->b.big, &self->b.all);
+	selfmon_cpulist__format(&self->b.big->cpus, list, sizeof(list));
+	check_policy(_metadata, list, self->b.big, &self->b.all);
+}
+
+TEST_F(hetero, a_generic_event_pinned_to_the_big_cores_counts_there)
+{
+	/*
+	 * The kernel sends a generic event to the first core PMU, the LITTLE
+	 * one here, where it would read 0 on the big cores. Pinned, selfmon
+	 * opens it with the big PMU's type instead.
+	 */
+	struct selfmon_opts opts = { .sz = sizeof(opts), .pin = "big" };
+	struct selfmon_count a, b;
+	struct selfmon_set *set;
+
+	if (self->b.topo.nr < 2)
+		SKIP(return, "needs two core PMUs");
+	set = selfmon_set__open("instructions:u,cycles:u", &opts);
+	ASSERT_NE(NULL, set) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(0, selfmon_set__enable(set));
+	ASSERT_EQ(0, selfmon_set__read(set, 0, &a));
+	loop3(1000000);
+	ASSERT_EQ(0, selfmon_set__read(set, 0, &b));
+	EXPECT_EQ(SELFMON_COUNT_USER, b.flags & SELFMON_COUNT_USER);
+	EXPECT_TRUE(near(b.value - a.value, 3000000)) TH_LOG("%llu", (unsigned long long)(b.value - a.value));
+	selfmon_set__close(set);
+}
+
+TEST_F(hetero, moved_off_its_cluster_a_read_falls_back_with_the_reason_and_no_garbage)
+{
+	struct selfmon_opts opts = { .sz = sizeof(opts), .pin = "little" };
+	struct selfmon_count before, off, back;
+	enum selfmon_reason why;
+	struct selfmon_set *set;
+
+	if (self->b.topo.nr < 2)
+		SKIP(return, "needs two core PMUs");
+	set = selfmon_set__open("instructions:u", &opts);
+	ASSERT_NE(NULL, set) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(0, selfmon_set__enable(set));
+	loop3(100000);
+	ASSERT_EQ(0, selfmon_set__read(set, 0, &before));
+	EXPECT_EQ(SELFMON_COUNT_USER, before.flags & SELFMON_COUNT_USER);
+
+	/* Someone else moves the thread to the big cores. */
+	move_to(&self->b.big->cpus);
+	ASSERT_TRUE(CPU_ISSET(sched_getcpu(), &self->b.big->cpus));
+	loop3(1000000);
+	ASSERT_EQ(0, selfmon_set__read(set, 0, &off));
+	EXPECT_EQ(0, off.flags & SELFMON_COUNT_USER);
+	EXPECT_EQ(SELFMON_REASON_OFF_CLUSTER, off.reason) TH_LOG("%s", selfmon_reason__str(off.reason));
+	EXPECT_EQ(SELFMON_PATH_SYSCALL, selfmon_set__path(set, 0, &why));
+	EXPECT_EQ(SELFMON_REASON_OFF_CLUSTER, why);
+	/* The LITTLE PMU does not count on big cores: the count stands still, it does not jump. */
+	EXPECT_LT(off.value - before.value, 100000) TH_LOG("%llu", (unsigned long long)(off.value - before.value));
+	EXPECT_GE(selfmon_set__fallbacks(set, 0), 1);
+
+	move_to(&self->b.little->cpus);
+	loop3(1000000);
+	ASSERT_EQ(0, selfmon_set__read(set, 0, &back));
+	EXPECT_EQ(SELFMON_COUNT_USER, back.flags & SELFMON_COUNT_USER);
+	EXPECT_TRUE(near(back.value - off.value, 3000000)) TH_LOG("%llu", (unsigned long long)(back.value - off.value));
+	selfmon_set__close(set);
+}
+
+TEST_F(hetero, unpinned_the_event_counts_on_both_clusters_summed_by_read2)
+{
+	struct selfmon_opts opts = { .sz = sizeof(opts), .pin = "none" };
+	struct selfmon_count a, b;
+	enum selfmon_reason why;
+	struct selfmon_set *set;
+
+	if (self->b.topo.nr < 2)
+		SKIP(return, "needs two core PMUs");
+	set = selfmon_set__open("instructions:u", &opts);
+	ASSERT_NE(NULL, set) TH_LOG("%s", selfmon_errmsg());
+	EXPECT_EQ(NULL, selfmon_set__pmu(set));
+	EXPECT_EQ(NULL, selfmon_set__page(set, 0));
+	ASSERT_EQ(0, selfmon_set__enable(set));
+	EXPECT_EQ(SELFMON_PATH_SYSCALL, selfmon_set__path(set, 0, &why));
+	EXPECT_EQ(SELFMON_REASON_HETEROGENEOUS, why);
+	ASSERT_EQ(0, selfmon_set__read(set, 0, &a));
+	move_to(&self->b.little->cpus);
+	loop3(1000000);
+	move_to(&self->b.big->cpus);
+	loop3(1000000);
+	ASSERT_EQ(0, selfmon_set__read(set, 0, &b));
+	EXPECT_EQ(SELFMON_REASON_HETEROGENEOUS, b.reason);
+	EXPECT_TRUE(near(b.value - a.value, 6000000)) TH_LOG("%llu", (unsigned long long)(b.value - a.value));
+	selfmon_set__close(set);
+}
+
+TEST_F(hetero, a_cpu_list_across_two_clusters_is_refused_with_both_named)
+{
+	struct selfmon_opts opts = { .sz = sizeof(opts) };
+	char list[64];
+	int lo = -1, hi = -1;
+
+	if (self->b.topo.nr < 2)
+		SKIP(return, "needs two core PMUs");
+	for (int c = 0; c < CPU_SETSIZE && (lo < 0 || hi < 0); c++) {
+		if (lo < 0 && CPU_ISSET(c, &self->b.little->cpus))
+			lo = c;
+		if (hi < 0 && CPU_ISSET(c, &self->b.big->cpus))
+			hi = c;
+	}
+	snprintf(list, sizeof(list), "%d,%d", lo, hi);
+	opts.pin = list;
+	EXPECT_EQ(NULL, selfmon_set__open("instructions:u", &opts));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_NE(NULL, strstr(selfmon_errmsg(), self->b.little->pmu->name)) TH_LOG("%s", selfmon_errmsg());
+	EXPECT_NE(NULL, strstr(selfmon_errmsg(), self->b.big->pmu->name));
+}
+
+TEST_HARNESS_MAIN
