@@ -15,8 +15,10 @@
 #include <selfmon/arch.h>
 #include <selfmon/selfmon.h>
 #include "../core/event.h"
+#include "../core/pin.h"
 #include "../core/pmu.h"
 #include "../core/sysfs.h"
+#include "../core/topology.h"
 #include "cmd.h"
 
 struct probe_event {
@@ -35,6 +37,13 @@ struct probe {
 	long paranoid, user_access;	/* -1: no such file */
 	unsigned long long cap_eff;
 	struct selfmon_pmus pmus;
+	struct selfmon_topology topo;
+	/* The pinning policy in force and what it resolves to here. */
+	const char *policy, *policy_from;
+	int cpu;
+	const struct selfmon_cluster *pinned;
+	cpu_set_t pinned_cpus;
+	char pin_error[512];
 	struct probe_event ev[32];
 	int nr_ev, nr_user;
 };
@@ -80,6 +89,26 @@ static void probe_event(struct probe_event *pe)
 	selfmon_set__close(set);
 }
 
+static void gather_pinning(struct probe *p)
+{
+	struct selfmon_pin pin;
+	const char *env = getenv("SELFMON_PIN");
+
+	p->policy = CONFIG_PIN_POLICY;
+	p->policy_from = "CONFIG_PIN_POLICY";
+	if (env && *env) {
+		p->policy = env;
+		p->policy_from = "SELFMON_PIN";
+	}
+	/* A fixture's CPUs are not this machine's: resolve as if on its CPU 0. */
+	p->cpu = p->fixture ? 0 : sched_getcpu();
+	if (selfmon_topology__load(&p->topo, &p->pmus) || !p->topo.nr)
+		return;
+	if (selfmon_pin__parse(p->policy, &pin) ||
+	    selfmon_pin__resolve(&pin, &p->topo, p->cpu, &p->pinned, &p->pinned_cpus))
+		snprintf(p->pin_error, sizeof(p->pin_error), "%s", selfmon_errmsg());
+}
+
 static void gather(struct probe *p)
 {
 	p->root = selfmon_root__get(NULL);
@@ -89,6 +118,7 @@ static void gather(struct probe *p)
 	p->user_access = read_long_or(p->root, "/proc/sys/kernel/perf_user_access", -1);
 	p->cap_eff = cap_effective();
 	selfmon_pmus__load(&p->pmus, p->root);
+	gather_pinning(p);
 	if (p->fixture)
 		return;	/* the events below would open on this kernel, not the fixture's */
 	for (const char *const *n = selfmon_event__standard; *n && p->nr_ev < 32; n++) {
@@ -155,6 +185,37 @@ static void print_gates_text(const struct probe *p)
 		       "(a VM without a virtual PMU?). Only software events can be counted, by read(2).\n");
 }
 
+static void print_clusters_text(const struct probe *p)
+{
+	const struct selfmon_cluster *big = selfmon_topology__big(&p->topo);
+	const struct selfmon_cluster *little = selfmon_topology__little(&p->topo);
+	char cpus[256];
+
+	printf("clusters (%d%s%s):\n", p->topo.nr, p->topo.ranked_by ? ", big and little by " : "",
+	       p->topo.ranked_by ? p->topo.ranked_by : "");
+	for (int i = 0; i < p->topo.nr; i++) {
+		const struct selfmon_cluster *c = &p->topo.cl[i];
+
+		selfmon_cpulist__format(&c->cpus, cpus, sizeof(cpus));
+		printf("  %-22s type %-3u cpus %-8s capacity %-5lu%s\n", c->pmu->name, c->pmu->type, cpus,
+		       c->capacity, p->topo.nr < 2 ? "" : c == big ? " big" : c == little ? " little" : "");
+	}
+	printf("pinning: policy '%s' (from %s) ", p->policy, p->policy_from);
+	if (p->pin_error[0]) {
+		printf("does not resolve: %s\n", p->pin_error);
+	} else if (p->pinned) {
+		selfmon_cpulist__format(&p->pinned_cpus, cpus, sizeof(cpus));
+		printf("-> %s, CPUs %s%s\n", p->pinned->pmu->name, cpus,
+		       p->fixture ? " (as if on CPU 0)" : "");
+	} else if (!p->topo.nr) {
+		printf("-> nothing to pin: no CPU PMU here, software events run anywhere\n");
+	} else if (p->topo.nr > 1) {
+		printf("-> unpinned: each hardware event is counted on every core PMU and summed, by read(2)\n");
+	} else {
+		printf("-> unpinned\n");
+	}
+}
+
 static void print_text(const struct probe *p)
 {
 	char cpus[256];
@@ -187,6 +248,7 @@ static void print_text(const struct probe *p)
 		print_formats(pmu, stdout, false);
 		printf("\n");
 	}
+	print_clusters_text(p);
 	print_gates_text(p);
 
 	if (!p->fixture) {
@@ -246,7 +308,26 @@ static void print_json(const struct probe *p)
 		print_formats(pmu, stdout, true);
 		printf("}}");
 	}
-	printf("\n  ],\n  \"events\": [");
+	printf("\n  ],\n  \"clusters\": [");
+	for (int i = 0; i < p->topo.nr; i++) {
+		const struct selfmon_cluster *c = &p->topo.cl[i];
+
+		selfmon_cpulist__format(&c->cpus, cpus, sizeof(cpus));
+		printf("%s\n    {\"pmu\": \"%s\", \"type\": %u, \"cpus\": \"%s\", \"capacity\": %lu, "
+		       "\"big\": %s, \"little\": %s}", i ? "," : "", c->pmu->name, c->pmu->type, cpus,
+		       c->capacity, c == selfmon_topology__big(&p->topo) ? "true" : "false",
+		       c == selfmon_topology__little(&p->topo) ? "true" : "false");
+	}
+	printf("\n  ],\n  \"pinning\": {\"policy\": \"%s\", \"from\": \"%s\", \"pmu\": ", p->policy,
+	       p->policy_from);
+	if (p->pinned) {
+		selfmon_cpulist__format(&p->pinned_cpus, cpus, sizeof(cpus));
+		printf("\"%s\", \"cpus\": \"%s\"", p->pinned->pmu->name, cpus);
+	} else {
+		printf("null, \"cpus\": null");
+	}
+	printf(", \"summed\": %s},\n  \"events\": [", !p->pinned && !p->pin_error[0] && p->topo.nr > 1 ?
+	       "true" : "false");
 	for (int i = 0; i < p->nr_ev; i++) {
 		const struct probe_event *pe = &p->ev[i];
 		const char *fix = pe->opened ? selfmon_reason__fix(pe->reason) : NULL;
