@@ -126,4 +126,53 @@ static inline void fakeroot__armv8(const char *root, const char *name, int type,
 	fakeroot__pmu_file(root, name, "events/cpu_cycles", "event=0x0011");
 }
 
+/*
+ * The directory that holds the fixture boards (tests/fixtures/sysfs/<board>/)
+ * into @dir: $SELFMON_FIXTURES, else found walking up from this binary, else
+ * from the working directory. Return: 0, or -ENOENT with @dir empty.
+ */
+static inline int fakeroot__fixtures(char *dir, size_t size)
+{
+	const char *env = getenv("SELFMON_FIXTURES");
+	char exe[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	dir[0] = '\0';
+	if (env && *env) {
+		snprintf(dir, size, "%s", env);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		for (char *slash = strrchr(exe, '/'); slash; slash = strrchr(exe, '/')) {
+			*slash = '\0';
+			n = snprintf(dir, size, "%s/tests/fixtures/sysfs", exe);
+			if (n > 0 && (size_t)n < size && !stat(dir, &st) && S_ISDIR(st.st_mode))
+				return 0;
+		}
+	}
+	/* a build directory outside the tree: try the working directory */
+	if (realpath("tests/fixtures/sysfs", real) && !stat(real, &st) && S_ISDIR(st.st_mode) &&
+	    (size_t)snprintf(dir, size, "%s", real) < size)
+		return 0;
+	dir[0] = '\0';
+	return -ENOENT;
+}
+
+/* @root = fixture board @board under @fixtures. Return: 0, or -ENOENT when it is not there. */
+static inline int fakeroot__board(const char *fixtures, const char *board, char *root, size_t size)
+{
+	struct stat st;
+	int n;
+
+	if (!fixtures[0])
+		return -ENOENT;
+	n = snprintf(root, size, "%s/%s", fixtures, board);
+	if (n < 0 || (size_t)n >= size || stat(root, &st) || !S_ISDIR(st.st_mode))
+		return -ENOENT;
+	return 0;
+}
+
 #endif
