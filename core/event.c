@@ -169,6 +169,7 @@ static int parse_pmu_event(const char *spec, const struct selfmon_pmus *pmus, st
 				    spec, buf);
 	ev->attr.type = ev->pmu->type;
 	ev->hardware = ev->pmu->core;
+	ev->pmu_named = true;
 
 	len = (size_t)(close - slash - 1);
 	memcpy(buf, slash + 1, len);
@@ -295,6 +296,11 @@ int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *
 
 	if (!ev->hardware)
 		return 0;
+	/* Not by type: x86's cpu_core has type 4, which is also PERF_TYPE_RAW. */
+	if (ev->pmu_named && ev->pmu != pmu)
+		return selfmon__err(-EINVAL, "event '%s' belongs to PMU '%s', but the thread counts on "
+				    "'%s' CPUs: name an event of '%s'", ev->name, ev->pmu->name,
+				    pmu->name, pmu->name);
 	if (ev->attr.type == pmu->type) {
 		ev->pmu = pmu;
 		return 0;

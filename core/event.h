@@ -17,6 +17,8 @@ struct selfmon_event {
 	const struct selfmon_pmu *pmu;
 	/* Counted in a PMU register (as opposed to by the kernel in software). */
 	bool hardware;
+	/* Written "pmu/.../": that PMU's own event, whatever its type number. */
+	bool pmu_named;
 };
 
 /*

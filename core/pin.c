@@ -24,7 +24,7 @@ int selfmon_pin__parse(const char *policy, struct selfmon_pin *pin)
 	}
 	if (!strncmp(policy, "cpus:", 5))
 		list += 5;
-	if (*list >= '0' && *list <= '9') {
+	if (list != policy || (*list >= '0' && *list <= '9')) {
 		pin->kind = SELFMON_PIN_CPUS;
 		if (selfmon_cpulist__parse(list, &pin->cpus) || !CPU_COUNT(&pin->cpus))
 			return selfmon__err(-EINVAL, "pinning policy '%s': not a CPU list", policy);

@@ -183,7 +183,7 @@ static int counter_open(struct selfmon_set *set, struct selfmon_counter *c, cons
 		c->reason = SELFMON_REASON_SOFTWARE;
 	else if (!c->ev.hardware)
 		c->reason = SELFMON_REASON_NOT_CPU_PMU;
-	else if (ctx->sum)
+	else if (ctx->sum && !c->ev.pmu_named)	/* a PMU's own event counts there alone */
 		return counter_open_sum(set, c, ctx);
 	else if (!ctx->user_read)
 		c->reason = SELFMON_REASON_CONFIG;
@@ -233,6 +233,7 @@ static int pin_thread(struct selfmon_set *set, const struct selfmon_pin *pin,
 	}
 	snprintf(set->pmu, sizeof(set->pmu), "%s", (*cl)->pmu->name);
 	set->cpus = want;
+	set->cluster = (*cl)->cpus;
 	if (CPU_EQUAL(&want, &cur))
 		return 0;
 	if (sched_setaffinity(0, sizeof(want), &want))
@@ -464,7 +465,7 @@ static enum selfmon_reason page_refusal(const struct selfmon_set *set, const str
 	if (!(c->page->capabilities & SELFMON_CAP_USER_RDPMC))
 		return SELFMON_REASON_CAP;
 	cpu = set->pmu[0] ? sched_getcpu() : -1;
-	if (cpu >= 0 && !CPU_ISSET(cpu, &set->cpus))
+	if (cpu >= 0 && !CPU_ISSET(cpu, &set->cluster))
 		return SELFMON_REASON_OFF_CLUSTER;
 	return SELFMON_REASON_INDEX;
 }

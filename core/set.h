@@ -41,6 +41,8 @@ struct selfmon_set {
 	/* Pinned to one cluster: its PMU and the CPUs the thread may use. */
 	char pmu[64];
 	cpu_set_t cpus;
+	/* All the CPUs of that PMU: off them its counters are not live. */
+	cpu_set_t cluster;
 	/* The affinity before pinning, given back on close. */
 	bool restore_affinity;
 	cpu_set_t saved_affinity;

@@ -41,7 +41,7 @@ const struct selfmon_cluster *selfmon_topology__find(const struct selfmon_topolo
 const struct selfmon_cluster *selfmon_topology__big(const struct selfmon_topology *t);
 const struct selfmon_cluster *selfmon_topology__little(const struct selfmon_topology *t);
 
-/* "armv8_cortex_a53 (0-3), armv8_cortex_a72 (4-5)" for messages. */
+/* "armv8_cortex_a72 (4-5), armv8_cortex_a53 (0-3)", in type order, for messages. */
 void selfmon_topology__describe(const struct selfmon_topology *t, char *buf, size_t size);
 
 #endif
