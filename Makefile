@@ -55,7 +55,7 @@ LDFLAGS ?=
 LDFLAGS += $(if $(CONFIG_STATIC),-static)
 LIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lpthread
 
-LIB_SRCS := $(wildcard core/*.c) arch/$(SRCARCH)/gate.c arch/$(SRCARCH)/host.c
+LIB_SRCS := $(wildcard core/*.c bench/*.c) arch/$(SRCARCH)/gate.c arch/$(SRCARCH)/host.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/obj/%.o)
@@ -162,9 +162,12 @@ deps:
 	$(Q)scripts/deps.sh host $(if $(filter arm64,$(SRCARCH)),$(if $(CROSS_COMPILE),arm64))
 
 # probe exits 1 when this machine has no user-space reads: an answer, not a failure.
+# Then a short bench of the built-in kernels (readcost included).
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(O)/selfmon probe; rc=$$?; [ $$rc -le 1 ]
+	$(Q)echo
+	$(Q)$(O)/selfmon bench --repetitions 5
 
 suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test $(1)/tests/selftests/*/*_test)
 CHECK := $(O)/check
@@ -202,6 +205,7 @@ bundle-copy:
 	$(Q)rm -rf $(BUNDLE) && mkdir -p $(BUNDLE)/bin
 	$(Q)cp $(call suites,$(O)) $(BUNDLE)/bin/
 	$(Q)cp tests/bundle/run_tests.sh tests/run_suites.sh tests/summary.sh $(BUNDLE)/
+	$(Q)cp $(O)/selfmon $(BUNDLE)/
 	$(Q)cp -R tests/fixtures/sysfs $(BUNDLE)/fixtures
 
 # ---- the emulated arm64 board (scripts/vm): real kernel, real mrs ----
@@ -253,7 +257,7 @@ distclean:
 
 help:
 	@echo 'Set-up and tests (fresh Debian 12):'
-	@echo '  run            install what is missing, build, run selfmon probe'
+	@echo '  run            install what is missing, build, run selfmon probe and a short selfmon bench'
 	@echo '  check          everything CI runs: host tests (gcc, clang, ASan+UBSan)'
 	@echo 'Build:'
 	@echo '  all            libselfmon.a, the selfmon CLI and the test binaries (default)'

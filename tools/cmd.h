@@ -8,5 +8,6 @@
 #define EXIT_USAGE		2
 
 int cmd_probe(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const struct {
 	const char *help;
 } cmds[] = {
 	{ "probe", cmd_probe, "explain this machine: PMUs, gates, and the read path of each event" },
+	{ "bench", cmd_bench, "measure built-in kernels and the read cost with inline counter reads" },
 };
 
 static void usage(FILE *f)

@@ -3,8 +3,8 @@
  * Heterogeneous CPUs on a real kernel. On the emulated big.LITTLE board of
  * `make check` (two clusters: armv8_cortex_a53 on CPUs 0-1, armv8_cortex_a72
  * on CPUs 2-3) every test runs; on a board with one core PMU the ones that
- * need two clusters SKIP. Counts there are within 1%: QEMU's icount charges
- * a few instructions of one vCPU to another.
+ * need two clusters SKIP. Counts there are within 10%: QEMU's icount charges
+ * some instructions of one vCPU to another.
  */
 #include <errno.h>
 #include <sched.h>
@@ -17,24 +17,17 @@
 #include "../../../core/pmu.h"
 #include "../../../core/topology.h"
 #include "kselftest_harness.h"
+#include "board.h"
 
-static void loop3(uint64_t n)
-{
-	uint64_t acc = 0;
-
-	__asm__ __volatile__(
-		"	cbz	%[n], 2f\n"
-		"1:	add	%[acc], %[acc], #1\n"
-		"	subs	%[n], %[n], #1\n"
-		"	b.ne	1b\n"
-		"2:\n"
-		: [acc] "+r"(acc), [n] "+r"(n) : : "cc");
-}
-
-/* Within 1% of @want. */
+/*
+ * Within 10% of @want. With several vCPUs QEMU's icount charges another
+ * vCPU's instructions to this one, up to a few percent in a region of 3e6
+ * (measured: 2.5% and 6.7%); what these tests tell apart is counting here
+ * (3n) from counting on the wrong PMU (0) or twice (6n).
+ */
 static int near(uint64_t got, uint64_t want)
 {
-	return got >= want - want / 100 && got <= want + want / 100;
+	return got >= want - want / 10 && got <= want + want / 10;
 }
 
 struct board {
@@ -70,17 +63,8 @@ FIXTURE_SETUP(hetero)
 	ASSERT_EQ(0, load_board(&self->b));
 	if (self->b.topo.nr < 1)
 		SKIP(return, "no CPU PMU on this board");
-	if (access("/proc/sys/kernel/perf_user_access", F_OK) == 0) {
-		char v = 0;
-		FILE *f = fopen("/proc/sys/kernel/perf_user_access", "r");
-
-		if (f) {
-			v = (char)fgetc(f);
-			fclose(f);
-		}
-		if (v != '1')
-			SKIP(return, "kernel.perf_user_access is not 1 (run through run_tests.sh as root)");
-	}
+	if (read_sysctl(USER_ACCESS) != 1)
+		SKIP(return, "kernel.perf_user_access is not 1 (run through run_tests.sh as root)");
 }
 
 FIXTURE_TEARDOWN(hetero)

@@ -20,22 +20,7 @@
 #include <selfmon/read.h>
 #include <selfmon/selfmon.h>
 #include "kselftest_harness.h"
-
-#define USER_ACCESS "/proc/sys/kernel/perf_user_access"
-
-/* 1 + 3n instructions: cbz, then n times add, subs, b.ne. */
-static inline void loop3(uint64_t n)
-{
-	uint64_t acc = 0;
-
-	__asm__ __volatile__(
-		"	cbz	%[n], 2f\n"
-		"1:	add	%[acc], %[acc], #1\n"
-		"	subs	%[n], %[n], #1\n"
-		"	b.ne	1b\n"
-		"2:\n"
-		: [acc] "+r"(acc), [n] "+r"(n) : : "cc");
-}
+#include "board.h"
 
 /* The region by two inline reads: what a microbenchmark does. */
 static __attribute__((noinline)) int64_t region_user(const struct perf_event_mmap_page *pg, uint64_t n)
@@ -62,45 +47,6 @@ static __attribute__((noinline)) int64_t region_syscall(struct selfmon_set *set,
 		return -1;
 	return (int64_t)(b.value - a.value);
 }
-
-static int write_sysctl(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), ok;
-
-	if (fd < 0)
-		return -errno;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok ? 0 : -EIO;
-}
-
-static long read_sysctl(const char *path)
-{
-	char buf[32] = "";
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) <= 0)
-		buf[0] = '\0';
-	close(fd);
-	return buf[0] ? strtol(buf, NULL, 10) : -1;
-}
-
-static int expect_env(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? atoi(v) : -1;
-}
-
-/* Exact-count assertions need a board that counts exactly. */
-#define EXACT_OR_SKIP()								\
-	do {									\
-		if (expect_env("SELFMON_INEXACT") == 1)				\
-			SKIP(return, "SELFMON_INEXACT=1: this board's counts are close, not exact " \
-			     "(QEMU icount with several vCPUs)");			\
-	} while (0)
 
 /* Opens @events with user reads expected, or SKIPs where this board cannot. */
 #define OPEN_USER(set, events, opts)						\

@@ -27,6 +27,7 @@
 #endif
 
 /* isb: earlier instructions complete before the counter is sampled (Arm ARM, D7 "PMU synchronization"). */
+#define selfmon_arch_fence() SELFMON_ARM64_ISB()
 #ifdef SELFMON_SERIALIZE_READS
 #define selfmon_arch_serialize() SELFMON_ARM64_ISB()
 #else

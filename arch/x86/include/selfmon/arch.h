@@ -11,8 +11,9 @@
 #define SELFMON_ARCH_MAX_INDEX	0xffffffffu
 
 /* lfence waits for earlier instructions to complete before the read (SDM, RDPMC). */
+#define selfmon_arch_fence() __asm__ __volatile__("lfence" ::: "memory")
 #ifdef SELFMON_SERIALIZE_READS
-#define selfmon_arch_serialize() __asm__ __volatile__("lfence" ::: "memory")
+#define selfmon_arch_serialize() selfmon_arch_fence()
 #else
 #define selfmon_arch_serialize() do { } while (0)
 #endif

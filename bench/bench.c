@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The driver of selfmon bench: region pages, the read(2) fallback of a
+ * region, and repetitions with calibration, filtering and statistics.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <selfmon/bench.h>
+#include "../core/error.h"
+#include "../core/event.h"
+#include "../core/pmu.h"
+#include "../core/set.h"
+#include "../core/sysfs.h"
+
+/* Does @opts, of the caller's size, reach @field? (libbpf's OPTS_HAS) */
+#define OPTS_HAS(opts, field) \
+	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field))
+#define OPTS_GET(opts, field, dflt) (OPTS_HAS(opts, field) ? (opts)->field : (dflt))
+
+/* Empty regions measured for SELFMON_CALIB_EMPTY; their median is subtracted. */
+#define EMPTY_REGIONS	15
+/* A min_time that the repetitions cannot reach stops here. */
+#define MAX_REPETITIONS	100000
+/* Dropped repetitions are run again, up to this many times the repetitions asked. */
+#define RETRY_FACTOR	4
+#define MAX_ITERATIONS	1000000000ull
+
+/* Side events: read around a region, never inside it. */
+#define SIDE_EVENTS "task-clock,context-switches,cpu-migrations"
+enum { SIDE_TASK_CLOCK, SIDE_SWITCHES, SIDE_MIGRATIONS, SIDE_NR };
+
+struct selfmon_bench {
+	struct selfmon_set *set;	/* the region's events; NULL when none opened */
+	struct selfmon_set *side;	/* SIDE_EVENTS; NULL when they did not open */
+	struct selfmon_pages pages;
+	int repetitions, warmup, calibration, keep_noisy;
+	double min_time, rep_time;
+	uint64_t iterations;
+	char note[1024];
+};
+
+int selfmon_set__pages(struct selfmon_set *set, struct selfmon_pages *pages, int serialize)
+{
+	int nr = selfmon_set__nr(set);
+
+	memset(pages, 0, sizeof(*pages));
+	if (nr < 0)
+		return selfmon__err(-EINVAL, "no set");
+	if (nr > SELFMON_PAGES_MAX)
+		return selfmon__err(-E2BIG, "%d counters: a region reads at most %d", nr, SELFMON_PAGES_MAX);
+	pages->set = set;
+	pages->nr = nr;
+	pages->serialize = !!serialize;
+	pages->all_user = 1;
+	for (int i = 0; i < nr; i++) {
+		pages->pg[i] = selfmon_set__page(set, i);
+		if (!pages->pg[i] || selfmon_set__path(set, i, NULL) != SELFMON_PATH_USER)
+			pages->all_user = 0;
+	}
+	return 0;
+}
+
+int selfmon_pages__read_slow(const struct selfmon_pages *pages, uint64_t *values)
+{
+	struct selfmon_set *set = pages->set;
+	struct selfmon_count c;
+	int err;
+
+	for (int i = 0; i < pages->nr; i++) {
+		/* Raw, not rebased: the quantity the inline read gives. */
+		err = selfmon_counter__read_raw(set, &set->ctr[i], &c);
+		if (err)
+			return err;
+		values[i] = c.value;
+	}
+	return 0;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/*
+ * Open @list's events one by one first: an event this machine cannot count
+ * is left out with its reason, so that a VM without a PMU still measures
+ * time. A name that does not parse is the caller's mistake and fails.
+ */
+static int open_events(struct selfmon_bench *b, const char *list, const struct selfmon_opts *so)
+{
+	char (*names)[SELFMON_EVENT_NAME_MAX] = NULL;
+	struct selfmon_pmus pmus = { 0 };
+	struct selfmon_event ev;
+	char why[512] = "";
+	char *keep = NULL;
+	size_t len = 0, cap;
+	int nr, err;
+
+	cap = strlen(list) + 1;
+	names = calloc(SELFMON_PAGES_MAX, sizeof(*names));
+	keep = calloc(1, cap);
+	if (!names || !keep) {
+		err = -ENOMEM;
+		goto out;
+	}
+	nr = selfmon_events__split(list, names, SELFMON_PAGES_MAX);
+	if (nr < 0) {
+		err = nr;
+		goto out;
+	}
+	err = selfmon_pmus__load(&pmus, selfmon_root__get(OPTS_GET(so, root, NULL)));
+	if (err)
+		goto out;
+	for (int i = 0; i < nr; i++) {
+		err = selfmon_event__parse(names[i], &pmus, &ev);
+		if (err)
+			goto out;
+	}
+	for (int i = 0; i < nr; i++) {
+		struct selfmon_set *one = selfmon_set__open(names[i], so);
+
+		if (!one) {
+			size_t n = strlen(b->note);
+
+			/* The first refusal says why; the same reason is not repeated for each event. */
+			if (!n)
+				snprintf(why, sizeof(why), "%s", selfmon_errmsg());
+			snprintf(b->note + n, sizeof(b->note) - n, "%s%s", n ? ", " : "left out ", names[i]);
+			continue;
+		}
+		selfmon_set__close(one);
+		len += (size_t)snprintf(keep + len, cap - len, "%s%s", len ? "," : "", names[i]);
+	}
+	err = 0;
+	if (b->note[0]) {
+		size_t n = strlen(b->note);
+
+		snprintf(b->note + n, sizeof(b->note) - n, " (first refusal: %s)", why);
+	}
+	if (!len)
+		goto out;
+	b->set = selfmon_set__open(keep, so);
+	if (!b->set)
+		err = -errno;
+out:
+	selfmon_pmus__free(&pmus);
+	free(names);
+	free(keep);
+	return err;
+}
+
+struct selfmon_bench *selfmon_bench__open(const struct selfmon_bench_opts *opts)
+{
+	struct selfmon_opts so = { .sz = sizeof(so) };
+	struct selfmon_bench *b;
+	const char *events;
+	int err;
+
+	if (opts && opts->sz < sizeof(opts->sz)) {
+		errno = EINVAL;
+		selfmon__err(-EINVAL, "selfmon_bench_opts.sz is %zu: set it to sizeof(struct selfmon_bench_opts)",
+			     opts->sz);
+		return NULL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (OPTS_HAS(opts, set_opts) && opts->set_opts.sz)
+		so = opts->set_opts;
+	events = OPTS_GET(opts, events, NULL);
+	b->repetitions = OPTS_GET(opts, repetitions, 0) > 0 ? opts->repetitions : 10;
+	b->min_time = OPTS_GET(opts, min_time, 0.0);
+	b->warmup = OPTS_GET(opts, warmup, 0);
+	b->iterations = OPTS_GET(opts, iterations, 0);
+	b->rep_time = OPTS_GET(opts, rep_time, 0.0) > 0 ? opts->rep_time : 1e-3;
+	b->calibration = OPTS_GET(opts, calibration, SELFMON_CALIB_TWO_LENGTH);
+	b->keep_noisy = OPTS_GET(opts, keep_noisy, 0);
+	if (b->calibration != SELFMON_CALIB_TWO_LENGTH && b->calibration != SELFMON_CALIB_EMPTY) {
+		err = selfmon__err(-EINVAL, "calibration %d: use SELFMON_CALIB_TWO_LENGTH or _EMPTY",
+				   b->calibration);
+		goto out;
+	}
+
+	err = open_events(b, events ? events : SELFMON_BENCH_DEFAULT_EVENTS, &so);
+	if (err)
+		goto out;
+	if (b->set) {
+		err = selfmon_set__pages(b->set, &b->pages, OPTS_GET(opts, serialize, 0));
+		if (!err)
+			err = selfmon_set__enable(b->set);
+		if (err)
+			goto out;
+		/* Pages are taken before enable; the index is the page's business at read time. */
+		selfmon_set__pages(b->set, &b->pages, OPTS_GET(opts, serialize, 0));
+	}
+	/* Software events never refuse for want of a PMU; without them, no filtering. */
+	b->side = selfmon_set__open(SIDE_EVENTS, &so);
+	if (b->side && selfmon_set__enable(b->side)) {
+		selfmon_set__close(b->side);
+		b->side = NULL;
+	}
+	if (!b->side) {
+		size_t n = strlen(b->note);
+
+		snprintf(b->note + n, sizeof(b->note) - n, "%sno task-clock, context-switch or migration "
+			 "counts (%s): repetitions are not filtered", n ? "; " : "", selfmon_errmsg());
+	}
+	err = 0;
+out:
+	if (err) {
+		selfmon_bench__close(b);
+		errno = -err;
+		return NULL;
+	}
+	return b;
+}
+
+void selfmon_bench__close(struct selfmon_bench *b)
+{
+	if (!b)
+		return;
+	selfmon_set__close(b->set);
+	selfmon_set__close(b->side);
+	free(b);
+}
+
+const char *selfmon_bench__note(const struct selfmon_bench *b)
+{
+	return b ? b->note : "";
+}
+
+int selfmon_bench__nr_events(const struct selfmon_bench *b)
+{
+	return b && b->set ? b->pages.nr : 0;
+}
+
+struct selfmon_set *selfmon_bench__set(const struct selfmon_bench *b)
+{
+	return b ? b->set : NULL;
+}
+
+/* What one run of the body measured: each column's delta, side counts. */
+struct shot {
+	double d[SELFMON_BENCH_MAX_COLS];
+	uint64_t switches, migrations;
+	unsigned int slow;
+	int err;
+};
+
+static int side_read(struct selfmon_bench *b, uint64_t *v)
+{
+	struct selfmon_count c[SIDE_NR];
+	int err;
+
+	if (!b->side)
+		return 0;
+	err = selfmon_set__read_all(b->side, c);
+	for (int i = 0; i < SIDE_NR; i++)
+		v[i] = c[i].value;
+	return err;
+}
+
+/* Columns: 0 time, 1 task-clock when the side set opened, then the events. */
+static int first_event_col(const struct selfmon_bench *b)
+{
+	return b->side ? 2 : 1;
+}
+
+/* Run @fn(@arg, @n) inside one region; @fn NULL: the empty region. */
+static void shot(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg, uint64_t n, struct shot *s)
+{
+	uint64_t sa[SIDE_NR] = { 0 }, sb[SIDE_NR] = { 0 };
+	struct selfmon_region r;
+	double t0, t1;
+	int e0 = first_event_col(b);
+
+	s->err = side_read(b, sa);
+	t0 = now_ns();
+	selfmon_region__begin(&b->pages, &r);
+	if (fn)
+		fn(arg, n);
+	selfmon_region__end(&b->pages, &r);
+	t1 = now_ns();
+	if (!s->err)
+		s->err = side_read(b, sb);
+	if (!s->err)
+		s->err = r.err;
+	s->slow = r.slow;
+	s->d[0] = t1 - t0;
+	if (b->side) {
+		s->d[1] = (double)(sb[SIDE_TASK_CLOCK] - sa[SIDE_TASK_CLOCK]);
+		s->switches = sb[SIDE_SWITCHES] - sa[SIDE_SWITCHES];
+		s->migrations = sb[SIDE_MIGRATIONS] - sa[SIDE_MIGRATIONS];
+	}
+	for (int i = 0; i < b->pages.nr; i++)
+		s->d[e0 + i] = (double)selfmon_region__delta(&r, i);
+}
+
+/* Iterations for one repetition to last rep_time: grow by the ratio still missing. */
+static uint64_t grow_iterations(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg)
+{
+	const double target = b->rep_time * 1e9;
+	uint64_t n = 1;
+
+	for (;;) {
+		double t0 = now_ns(), t, mult;
+
+		fn(arg, n);
+		t = now_ns() - t0;
+		if (t >= target || n >= MAX_ITERATIONS)
+			return n;
+		/* 1.4x the estimate overshoots a little rather than crawl up (at most 10x a step). */
+		mult = t > 0 ? target * 1.4 / t : 10;
+		if (mult > 10)
+			mult = 10;
+		if (mult < 2)
+			mult = 2;
+		n = (uint64_t)((double)n * mult);
+		/* A body too fast to time (the empty one) stops at the cap. */
+		if (n > MAX_ITERATIONS)
+			n = MAX_ITERATIONS;
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void name_cols(struct selfmon_bench *b, struct selfmon_bench_result *res)
+{
+	int e0 = first_event_col(b);
+
+	res->nr_cols = e0 + b->pages.nr;
+	snprintf(res->col[0].name, sizeof(res->col[0].name), "time");
+	res->col[0].unit = "ns";
+	res->col[0].path = SELFMON_PATH_SYSCALL;
+	if (b->side) {
+		snprintf(res->col[1].name, sizeof(res->col[1].name), "task-clock");
+		res->col[1].unit = "ns";
+		res->col[1].path = SELFMON_PATH_SYSCALL;
+		res->col[1].reason = SELFMON_REASON_SOFTWARE;
+	}
+	for (int i = 0; i < b->pages.nr; i++) {
+		struct selfmon_bench_col *c = &res->col[e0 + i];
+		enum selfmon_reason why = SELFMON_REASON_NONE;
+
+		snprintf(c->name, sizeof(c->name), "%s", selfmon_set__name(b->set, i));
+		c->unit = "";
+		c->path = selfmon_set__path(b->set, i, &why);
+		c->reason = why;
+	}
+}
+
+int selfmon_bench__run(struct selfmon_bench *b, const char *name, selfmon_bench_fn fn, void *arg,
+		       struct selfmon_bench_result *res)
+{
+	double empty[SELFMON_BENCH_MAX_COLS] = { 0 }, *all = NULL, *col = NULL, start;
+	bool two = b && b->calibration == SELFMON_CALIB_TWO_LENGTH;
+	int cap = 0, err = 0, nc;
+	struct shot s1, s2;
+	uint64_t n;
+
+	memset(res, 0, sizeof(*res));
+	if (!b || !fn)
+		return selfmon__err(-EINVAL, "selfmon_bench__run: no driver or no body");
+	snprintf(res->name, sizeof(res->name), "%s", name ? name : "");
+	res->calibration = b->calibration;
+	name_cols(b, res);
+	nc = res->nr_cols;
+
+	n = b->iterations ? b->iterations : grow_iterations(b, fn, arg);
+	res->iterations = n;
+	for (int i = 0; i < b->warmup; i++)
+		fn(arg, n);
+
+	if (!two) {
+		double v[EMPTY_REGIONS][SELFMON_BENCH_MAX_COLS], tmp[EMPTY_REGIONS];
+
+		for (int k = 0; k < EMPTY_REGIONS; k++) {
+			shot(b, NULL, NULL, 0, &s1);
+			if (s1.err) {
+				err = s1.err;
+				goto out;
+			}
+			memcpy(v[k], s1.d, sizeof(v[k]));
+		}
+		for (int c = 0; c < nc; c++) {
+			for (int k = 0; k < EMPTY_REGIONS; k++)
+				tmp[k] = v[k][c];
+			qsort(tmp, EMPTY_REGIONS, sizeof(tmp[0]), cmp_double);
+			empty[c] = tmp[EMPTY_REGIONS / 2];
+			res->col[c].overhead = empty[c];
+		}
+	}
+
+	start = now_ns();
+	for (int r = 0; r < MAX_REPETITIONS; r++) {
+		bool noisy = false;
+
+		/* Repetitions count kept samples; a noisy machine gets a bounded number of retries. */
+		if ((res->kept >= b->repetitions || r >= RETRY_FACTOR * b->repetitions + 16) &&
+		    now_ns() - start >= b->min_time * 1e9)
+			break;
+		shot(b, fn, arg, n, &s1);
+		if (two)
+			shot(b, fn, arg, 2 * n, &s2);
+		else
+			s2 = s1;
+		if (s1.err || s2.err) {
+			err = s1.err ? s1.err : s2.err;
+			goto out;
+		}
+		res->repetitions++;
+		res->slow_regions += !!s1.slow + (two && s2.slow);
+		if (s1.switches + (two ? s2.switches : 0)) {
+			noisy = true;
+			res->dropped_switch += !b->keep_noisy;
+		} else if (s1.migrations + (two ? s2.migrations : 0)) {
+			noisy = true;
+			res->dropped_migration += !b->keep_noisy;
+		} else if (b->pages.all_user && (s1.slow || s2.slow)) {
+			/* The fallback's own instructions are in this region only. */
+			noisy = true;
+			res->dropped_fallback += !b->keep_noisy;
+		}
+		if (noisy && !b->keep_noisy)
+			continue;
+		res->flagged += noisy;
+		if (res->kept == cap) {
+			double *grown;
+
+			cap = cap ? cap * 2 : 64;
+			grown = realloc(all, (size_t)cap * SELFMON_BENCH_MAX_COLS * sizeof(*all));
+			if (!grown) {
+				err = -ENOMEM;
+				goto out;
+			}
+			all = grown;
+		}
+		for (int c = 0; c < nc; c++) {
+			double *v = &all[(size_t)res->kept * SELFMON_BENCH_MAX_COLS + c];
+
+			if (two)
+				res->col[c].clamped += selfmon_calib__two_length(s1.d[c], s2.d[c], n, v);
+			else
+				res->col[c].clamped += selfmon_calib__empty(s1.d[c], empty[c], n, v);
+		}
+		res->kept++;
+	}
+
+	if (res->kept) {
+		/* Column-major for the caller: one event's samples are contiguous. */
+		res->samples = malloc((size_t)nc * (size_t)res->kept * sizeof(*res->samples));
+		if (!res->samples) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (int c = 0; c < nc; c++) {
+			col = &res->samples[(size_t)c * (size_t)res->kept];
+			for (int r = 0; r < res->kept; r++)
+				col[r] = all[(size_t)r * SELFMON_BENCH_MAX_COLS + c];
+			selfmon_stats__compute(col, (size_t)res->kept, &res->col[c].st);
+		}
+	}
+	/* Paths after the run: a page that refused meanwhile shows here. */
+	for (int i = 0; i < b->pages.nr; i++) {
+		enum selfmon_reason why = SELFMON_REASON_NONE;
+		struct selfmon_bench_col *c = &res->col[first_event_col(b) + i];
+
+		c->path = selfmon_set__path(b->set, i, &why);
+		c->reason = why;
+	}
+out:
+	free(all);
+	if (err) {
+		selfmon_bench_result__fini(res);
+		return selfmon__err(err, "benchmark '%s': %s", res->name, selfmon_strerror(err));
+	}
+	return 0;
+}
+
+void selfmon_bench_result__fini(struct selfmon_bench_result *res)
+{
+	if (!res)
+		return;
+	free(res->samples);
+	res->samples = NULL;
+	res->kept = 0;
+}
+
+/* "instructions:u" -> length of "instructions"; PMU events keep their slashes. */
+static size_t base_len(const char *s)
+{
+	const char *slash = strrchr(s, '/'), *colon = strrchr(s, ':');
+
+	if (colon && (!slash || colon > slash))
+		return (size_t)(colon - s);
+	return strlen(s);
+}
+
+int selfmon_bench_result__col(const struct selfmon_bench_result *res, const char *name)
+{
+	size_t len = base_len(name);
+
+	for (int c = 0; c < res->nr_cols; c++)
+		if (!strcmp(res->col[c].name, name))
+			return c;
+	for (int c = 0; c < res->nr_cols; c++)
+		if (base_len(res->col[c].name) == len && !strncmp(res->col[c].name, name, len))
+			return c;
+	return -1;
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What `selfmon bench` is made of beyond the public <selfmon/bench.h>: the
+ * built-in kernels, the read-cost bodies, option parsing and the writers.
+ * In the library so that the tests (unit and on boards) reach them.
+ */
+#ifndef SELFMON_BENCH_INTERNAL_H
+#define SELFMON_BENCH_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <selfmon/bench.h>
+
+/* ---- kernels.c ---- */
+
+struct selfmon_kernel {
+	const char *name;
+	const char *what;
+	selfmon_bench_fn fn;
+	void *arg;
+	/* Instructions retired per iteration, exactly, on this arch; < 0: not fixed. */
+	double insns;
+};
+
+extern const struct selfmon_kernel selfmon_kernels[];
+extern const int selfmon_kernels_nr;
+
+/* Fill the patterns, the pointer ring and the buffers. Idempotent. */
+void selfmon_kernels__init(void);
+
+/* ---- readcost.c: one read of the same event, three ways ---- */
+
+enum selfmon_readcost_kind {
+	SELFMON_READCOST_EMPTY,		/* the loop without a read: subtracted */
+	SELFMON_READCOST_SELFMON,	/* selfmon_page__read_value() */
+	SELFMON_READCOST_LIBPERF,	/* perf_evsel__read() on an mmapped evsel */
+	SELFMON_READCOST_SYSCALL,	/* read(2) on an fd of the event */
+	SELFMON_READCOST__NR,
+};
+
+struct selfmon_readcost;
+
+/*
+ * Open the event to read: "instructions:u" where a hardware PMU has it, else
+ * "task-clock". Return: the object, or NULL with errno (selfmon_errmsg()).
+ */
+struct selfmon_readcost *selfmon_readcost__open(const struct selfmon_opts *opts);
+void selfmon_readcost__close(struct selfmon_readcost *rc);
+/* The event read, and whether the selfmon inline read works on it (else why not). */
+const char *selfmon_readcost__event(const struct selfmon_readcost *rc);
+bool selfmon_readcost__inline_ok(const struct selfmon_readcost *rc, const char **why);
+/* The body reading @iters times the @kind way; its arg is @rc. */
+selfmon_bench_fn selfmon_readcost__body(enum selfmon_readcost_kind kind);
+const char *selfmon_readcost__name(enum selfmon_readcost_kind kind);
+
+/* ---- options.c: `selfmon bench` command line ---- */
+
+enum selfmon_bench_format { SELFMON_FORMAT_TABLE, SELFMON_FORMAT_CSV, SELFMON_FORMAT_JSON };
+
+struct selfmon_bench_cli {
+	bool help, list, serialize, keep_noisy;
+	const char *filter;	/* POSIX extended regex on benchmark names */
+	const char *events;
+	int repetitions;
+	double min_time;
+	int warmup;
+	uint64_t iterations;
+	const char *cpu, *cluster;
+	enum selfmon_bench_format format;
+	const char *out;
+	int calibration;	/* enum selfmon_calib */
+};
+
+/*
+ * Parse `selfmon bench` options (argv[0] is "bench"). Return: 0, or -EINVAL
+ * with the complaint in @err.
+ */
+int selfmon_bench_cli__parse(int argc, char **argv, struct selfmon_bench_cli *cli, char *err, size_t errsz);
+
+/* ---- report.c: table, CSV and JSON ---- */
+
+struct selfmon_report_entry {
+	struct selfmon_bench_result *res;
+	const char *what;
+	double expected_insns;	/* < 0: none stated */
+	const char *skipped;	/* not measured, and why; res unused */
+	int nr_extra;
+	struct { char name[40]; double value; } extra[4];
+};
+
+struct selfmon_report_cache {
+	const char *type;	/* "Data", "Instruction", "Unified" */
+	int level;
+	long size;		/* bytes */
+	int num_sharing;
+};
+
+struct selfmon_report_context {
+	char date[64], host_name[256], executable[512];
+	int num_cpus;
+	double mhz_per_cpu;
+	bool cpu_scaling_enabled;
+	int nr_caches;
+	struct selfmon_report_cache caches[8];
+	const char *build_type;		/* "release" or "debug" */
+	const char *arch, *version, *events, *note, *pinned;
+	bool hardware;			/* hardware counters counted */
+	enum selfmon_calib calibration;
+	bool serialize;
+	const char *read_path;		/* "inline" / "read(2): <why>" */
+};
+
+/* Fill what the machine says: date, host, CPUs, MHz, caches, scaling. */
+void selfmon_report__context_fill(struct selfmon_report_context *ctx);
+
+/* JSON string with escapes (quotes, backslash, control characters as \uXXXX). */
+void selfmon_json__string(FILE *f, const char *s);
+/* JSON number: shortest exact form of integral values, %.9g else; null when not finite. */
+void selfmon_json__number(FILE *f, double v);
+/* CSV field: quoted (with doubled quotes) when it holds a comma, quote or line break. */
+void selfmon_csv__field(FILE *f, const char *s);
+
+/* Derived metrics of @res from its medians: IPC, branch/cache miss rates, ns/iter. */
+struct selfmon_derived {
+	int nr;
+	struct { const char *name; double value; } m[4];
+};
+void selfmon_report__derived(const struct selfmon_bench_result *res, struct selfmon_derived *d);
+
+int selfmon_report__json(FILE *f, const struct selfmon_report_context *ctx,
+			 const struct selfmon_report_entry *e, int nr);
+int selfmon_report__csv(FILE *f, const struct selfmon_report_context *ctx,
+			const struct selfmon_report_entry *e, int nr);
+int selfmon_report__table(FILE *f, const struct selfmon_report_context *ctx,
+			  const struct selfmon_report_entry *e, int nr);
+/* The table's block for one entry (printed as soon as it is measured). */
+void selfmon_report__table_entry(FILE *f, const struct selfmon_report_entry *e);
+void selfmon_report__table_header(FILE *f, const struct selfmon_report_context *ctx);
+
+#endif

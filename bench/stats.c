@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/* Statistics and calibration arithmetic of selfmon bench: pure functions. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <selfmon/bench.h>
+
+/* No libm: the library links with libperf and pthread only. */
+static double fabs_(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static double sqrt_(double x)
+{
+	double r = x > 1 ? x : 1, prev = 0;
+
+	if (x <= 0)
+		return 0;
+	/* Newton from above: decreases monotonically until it stops moving. */
+	for (int i = 0; i < 200 && r != prev; i++) {
+		prev = r;
+		r = 0.5 * (r + x / r);
+		if (r >= prev)
+			return prev;
+	}
+	return r;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double selfmon_stats__quantile(const double *sorted, size_t n, double q)
+{
+	double h, frac;
+	size_t lo;
+
+	if (!n)
+		return 0;
+	if (q <= 0)
+		return sorted[0];
+	if (q >= 1)
+		return sorted[n - 1];
+	h = (double)(n - 1) * q;
+	lo = (size_t)h;
+	frac = h - (double)lo;
+	if (lo + 1 >= n || frac == 0)
+		return sorted[lo];
+	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
+int selfmon_stats__compute(const double *v, size_t n, struct selfmon_stats *st)
+{
+	double *s = NULL, sum = 0, sq = 0;
+	int err = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (!n) {
+		err = -EINVAL;
+		goto out;
+	}
+	s = malloc(n * sizeof(*s));
+	if (!s) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	st->n = n;
+	st->min = s[0];
+	st->max = s[n - 1];
+	for (size_t i = 0; i < n; i++)
+		sum += s[i];
+	st->mean = sum / (double)n;
+	/* Two passes: the sum of squared deviations stays exact for equal samples. */
+	for (size_t i = 0; i < n; i++)
+		sq += (s[i] - st->mean) * (s[i] - st->mean);
+	st->stddev = n > 1 ? sqrt_(sq / (double)(n - 1)) : 0;
+	st->median = selfmon_stats__quantile(s, n, 0.5);
+	st->p10 = selfmon_stats__quantile(s, n, 0.1);
+	st->p90 = selfmon_stats__quantile(s, n, 0.9);
+	for (size_t i = 0; i < n; i++)
+		s[i] = fabs_(s[i] - st->median);
+	qsort(s, n, sizeof(*s), cmp_double);
+	st->mad = selfmon_stats__quantile(s, n, 0.5);
+out:
+	free(s);
+	return err;
+}
+
+const char *selfmon_calib__str(enum selfmon_calib c)
+{
+	return c == SELFMON_CALIB_EMPTY ? "empty" : "two-length";
+}
+
+/* A count below zero is noise, never a measurement: report 0 and say so. */
+static int clamp(double v, double *out)
+{
+	if (v < 0) {
+		*out = 0;
+		return 1;
+	}
+	*out = v;
+	return 0;
+}
+
+int selfmon_calib__empty(double delta, double empty, uint64_t iters, double *per_iter)
+{
+	return clamp(iters ? (delta - empty) / (double)iters : delta - empty, per_iter);
+}
+
+int selfmon_calib__two_length(double d_l, double d_2l, uint64_t l, double *per_iter)
+{
+	return clamp(l ? (d_2l - d_l) / (double)l : 0, per_iter);
+}

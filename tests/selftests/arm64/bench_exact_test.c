@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/*
+ * selfmon bench on the arm64 board: on the emulated one (QEMU -icount
+ * shift=0, one CPU) every count is exact, so each fixed-count asm kernel must
+ * report exactly its stated instructions per iteration after two-length
+ * calibration, read by mrs; the dependent add chain retires one instruction
+ * per cycle there; and readcost's selfmon read stays within 23 instructions.
+ * (The file is not called bench_test.c: the bundle's bin/ is flat, and the
+ * portable bench_test is there already.)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <selfmon/bench.h>
+#include <selfmon/selfmon.h>
+#include "../../../bench/internal.h"
+#include "../json_check.h"
+#include "kselftest_harness.h"
+#include "board.h"
+
+#define EXACT_USER_OR_SKIP()								\
+	do {									\
+		EXACT_OR_SKIP();						\
+		if (read_sysctl(USER_ACCESS) != 1)				\
+			SKIP(return, "kernel.perf_user_access is not 1 (run as root through run_tests.sh)"); \
+	} while (0)
+
+TEST(every_fixed_count_kernel_measures_its_stated_instructions_exactly_by_mrs)
+{
+	struct selfmon_bench_opts o = {
+		.sz = sizeof(o), .events = "instructions:u,cycles:u", .repetitions = 3,
+		.iterations = 1000, .warmup = 1, .calibration = SELFMON_CALIB_TWO_LENGTH,
+	};
+	struct selfmon_bench *b;
+
+	EXACT_USER_OR_SKIP();
+	selfmon_kernels__init();
+	b = selfmon_bench__open(&o);
+	ASSERT_NE(NULL, b) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(2, selfmon_bench__nr_events(b)) TH_LOG("%s", selfmon_bench__note(b));
+	for (int i = 0; i < selfmon_kernels_nr; i++) {
+		const struct selfmon_kernel *k = &selfmon_kernels[i];
+		struct selfmon_bench_result res;
+		int ins, cyc;
+
+		if (k->insns < 0)
+			continue;
+		ASSERT_EQ(0, selfmon_bench__run(b, k->name, k->fn, k->arg, &res)) TH_LOG("%s", selfmon_errmsg());
+		ins = selfmon_bench_result__col(&res, "instructions:u");
+		cyc = selfmon_bench_result__col(&res, "cycles:u");
+		ASSERT_GE(ins, 0);
+		ASSERT_GE(cyc, 0);
+		EXPECT_EQ(SELFMON_PATH_USER, res.col[ins].path) TH_LOG("%s", selfmon_reason__str(res.col[ins].reason));
+		EXPECT_EQ(0, res.slow_regions) TH_LOG("%s: regions fell back to read(2)", k->name);
+		EXPECT_EQ(3, res.kept);
+		/* Every repetition exact, not only the median. */
+		EXPECT_EQ(k->insns, res.col[ins].st.min) TH_LOG("%s", k->name);
+		EXPECT_EQ(k->insns, res.col[ins].st.max) TH_LOG("%s", k->name);
+		EXPECT_EQ(0, res.col[ins].clamped);
+		TH_LOG("%s: %.3f instructions/iteration (expected %g), %.3f cycles/iteration", k->name,
+		       res.col[ins].st.median, k->insns, res.col[cyc].st.median);
+		/* Under icount shift=0 a cycle is an instruction: the latency-bound chain shows it. */
+		if (!strcmp(k->name, "add_chain"))
+			EXPECT_EQ(res.col[ins].st.median, res.col[cyc].st.median);
+		selfmon_bench_result__fini(&res);
+	}
+	selfmon_bench__close(b);
+}
+
+TEST(bench_json_carries_exact_counts_and_the_read_cost_within_budget)
+{
+	const struct jval *m, *v;
+	const char *cli = selfmon_cli();
+	struct jval root;
+	char cmd[1200], err[160];
+	double self, libperf, sys, sys_all;
+	int status = -1;
+	char *out;
+
+	EXACT_USER_OR_SKIP();
+	if (!cli)
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	snprintf(cmd, sizeof(cmd), "%s bench --format json --filter '^(add_chain|readcost)' "
+		 "--repetitions 3 --warmup 1 --iterations 1000 2>&1", cli);
+	out = run_capture(cmd, &status);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s: %.300s", err, out);
+
+	m = json_bench(&root, "add_chain_median");
+	ASSERT_NE(NULL, m);
+	v = json_get(m, "instructions:u");
+	ASSERT_NE(NULL, v) TH_LOG("no instructions:u counter in the JSON");
+	EXPECT_EQ(10, v->num);
+	v = json_get(m, "cycles:u");
+	ASSERT_NE(NULL, v);
+	EXPECT_EQ(10, v->num);
+	EXPECT_EQ(10, json_get(json_bench(&root, "add_chain"), "instructions:u")->num);
+
+	m = json_bench(&root, "readcost/selfmon_median");
+	ASSERT_NE(NULL, m) TH_LOG("readcost/selfmon missing: %.400s", out);
+	self = json_get(m, "instructions:u")->num;
+	m = json_bench(&root, "readcost/libperf_median");
+	ASSERT_NE(NULL, m);
+	libperf = json_get(m, "instructions:u")->num;
+	m = json_bench(&root, "readcost/read(2)_median");
+	ASSERT_NE(NULL, m);
+	sys = json_get(m, "instructions:u")->num;
+	v = json_get(m, "instructions");
+	sys_all = v ? v->num : -1;
+	TH_LOG("readcost per read: selfmon %.0f, libperf %.0f, read(2) %.0f user / %.0f user+kernel "
+	       "instructions; libperf/selfmon %.1fx, read(2)/selfmon %.1fx (user+kernel)",
+	       self, libperf, sys, sys_all, libperf / self, sys_all / self);
+	EXPECT_LE(self, 23);
+	EXPECT_GT(self, 0);
+	EXPECT_GT(libperf, self);
+	EXPECT_GT(sys_all, libperf);
+	json_free(&root);
+	free(out);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+/*
+ * selfmon bench on the running kernel, any arch: its JSON parses (with
+ * python3's json.tool where there is one, and with the C parser everywhere)
+ * and has Google Benchmark's fields; without hardware counters it still
+ * measures, and says why; a region with a software event takes read(2) and
+ * is labelled so.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <selfmon/bench.h>
+#include <selfmon/selfmon.h>
+#include "json_check.h"
+#include "kselftest_harness.h"
+
+/* Few, short repetitions: the emulated board runs this too. */
+#define QUICK "--repetitions 3 --warmup 0 --iterations 1000"
+
+static char *bench(struct __test_metadata *_metadata, const char *args, int *status)
+{
+	const char *cli = selfmon_cli();
+	char cmd[1400];
+	char *out;
+
+	if (!cli)
+		return NULL;
+	snprintf(cmd, sizeof(cmd), "%s bench %s 2>/dev/null", cli, args);
+	out = run_capture(cmd, status);
+	TH_LOG("%s: exit status %d", cmd, *status);
+	return out;
+}
+
+static bool hardware_counts(void)
+{
+	struct selfmon_set *set = selfmon_set__open("instructions:u", NULL);
+
+	selfmon_set__close(set);
+	return set != NULL;
+}
+
+TEST(bench_json_parses_and_has_google_benchmark_fields)
+{
+	static const char *const ctx_keys[] = { "date", "host_name", "executable", "num_cpus", "mhz_per_cpu",
+						"cpu_scaling_enabled", "caches", "library_build_type" };
+	static const char *const keys[] = { "name", "run_name", "run_type", "repetitions", "threads",
+					    "iterations", "real_time", "cpu_time", "time_unit" };
+	const struct jval *b, *ctx;
+	struct jval root;
+	char err[160];
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	out = bench(_metadata, "--format json --filter '^(add_chain|empty)$' " QUICK, &status);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s", err);
+	ctx = json_get(&root, "context");
+	ASSERT_NE(NULL, ctx);
+	for (size_t i = 0; i < sizeof(ctx_keys) / sizeof(ctx_keys[0]); i++) {
+		EXPECT_NE(NULL, json_get(ctx, ctx_keys[i])) TH_LOG("context.%s missing", ctx_keys[i]);
+	}
+	b = json_get(&root, "benchmarks");
+	ASSERT_NE(NULL, b);
+	/* 3 repetitions + mean, median, stddev for each of the two */
+	EXPECT_EQ(12, b->n);
+	for (int i = 0; i < b->n; i++) {
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			EXPECT_NE(NULL, json_get(&b->kids[i], keys[k])) TH_LOG("benchmarks[%d].%s missing", i, keys[k]);
+		}
+	}
+	ASSERT_NE(NULL, json_bench(&root, "add_chain_median"));
+	EXPECT_STREQ("aggregate", json_str(json_bench(&root, "add_chain_median"), "run_type"));
+	EXPECT_STREQ("median", json_str(json_bench(&root, "add_chain_median"), "aggregate_name"));
+	EXPECT_STREQ("iteration", json_str(json_bench(&root, "add_chain"), "run_type"));
+	json_free(&root);
+
+	/* A real JSON parser too, where the machine has one. */
+	if (!access("/usr/bin/python3", X_OK)) {
+		char path[] = "/tmp/selfmon-bench-XXXXXX", cmd[256];
+		int fd = mkstemp(path);
+
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ((ssize_t)strlen(out), write(fd, out, strlen(out)));
+		close(fd);
+		snprintf(cmd, sizeof(cmd), "/usr/bin/python3 -m json.tool %s >/dev/null", path);
+		EXPECT_EQ(0, system(cmd)) TH_LOG("python3 -m json.tool rejects the output");
+		unlink(path);
+	}
+	free(out);
+}
+
+TEST(without_hardware_counters_bench_measures_time_and_says_why)
+{
+	const struct jval *ctx, *m;
+	struct jval root;
+	char err[160];
+	int status = -1;
+	char *out;
+
+	if (hardware_counts())
+		SKIP(return, "this machine counts instructions: the no-PMU fallback does not happen here");
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	out = bench(_metadata, "--format json --filter '^add_chain$' " QUICK, &status);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, status) TH_LOG("a machine without a PMU is not an error");
+	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s", err);
+	ctx = json_get(&root, "context");
+	ASSERT_NE(NULL, json_get(ctx, "selfmon_hardware_counters"));
+	EXPECT_EQ(0, json_get(ctx, "selfmon_hardware_counters")->num);
+	ASSERT_NE(NULL, json_str(ctx, "selfmon_note"));
+	EXPECT_NE(NULL, strstr(json_str(ctx, "selfmon_note"), "instructions:u"));
+	TH_LOG("note: %s", json_str(ctx, "selfmon_note"));
+	m = json_bench(&root, "add_chain_median");
+	ASSERT_NE(NULL, m);
+	EXPECT_GT(json_get(m, "real_time")->num, 0);
+	EXPECT_GT(json_get(m, "cpu_time")->num, 0) TH_LOG("task-clock is cpu_time");
+	EXPECT_EQ(NULL, json_get(m, "instructions:u"));
+	json_free(&root);
+	free(out);
+
+	out = bench(_metadata, "--filter '^add_chain$' " QUICK, &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "hardware counters are unavailable")) TH_LOG("%s", out);
+	free(out);
+}
+
+static void nothing(void *arg, uint64_t n)
+{
+	(void)arg;
+	(void)n;
+}
+
+static volatile uint64_t sink;
+
+static void spin(void *arg, uint64_t n)
+{
+	(void)arg;
+	for (uint64_t i = 0; i < n * 100; i++)
+		sink += i;
+}
+
+TEST(a_software_event_in_the_region_takes_read2_and_is_labelled)
+{
+	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "task-clock", .repetitions = 3,
+					 .iterations = 1000 };
+	struct selfmon_bench_result res;
+	struct selfmon_bench *b;
+	int c;
+
+	b = selfmon_bench__open(&o);
+	ASSERT_NE(NULL, b) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(1, selfmon_bench__nr_events(b));
+	ASSERT_EQ(0, selfmon_bench__run(b, "spin", spin, NULL, &res)) TH_LOG("%s", selfmon_errmsg());
+	/* time, the side set's task-clock, then the region's own task-clock */
+	ASSERT_EQ(3, res.nr_cols);
+	c = res.nr_cols - 1;
+	EXPECT_STREQ("task-clock", res.col[c].name);
+	EXPECT_EQ(SELFMON_PATH_SYSCALL, res.col[c].path);
+	EXPECT_EQ(SELFMON_REASON_SOFTWARE, res.col[c].reason);
+	EXPECT_EQ(res.repetitions * 2, res.slow_regions) TH_LOG("every region (L and 2L) took read(2)");
+	EXPECT_GT(res.col[c].st.median, 0);
+	EXPECT_GE(res.kept, 1);
+	selfmon_bench_result__fini(&res);
+
+	/* An empty body is 0 per iteration, or clamped to 0 and counted: never negative. */
+	ASSERT_EQ(0, selfmon_bench__run(b, "nothing", nothing, NULL, &res));
+	for (int k = 0; k < res.nr_cols; k++) {
+		EXPECT_GE(res.col[k].st.min, 0);
+	}
+	selfmon_bench_result__fini(&res);
+	selfmon_bench__close(b);
+}
+
+TEST(an_event_name_that_does_not_parse_fails_to_open)
+{
+	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "instructions:zz" };
+
+	EXPECT_EQ(NULL, selfmon_bench__open(&o));
+	EXPECT_NE(0, errno);
+	EXPECT_NE(0, strlen(selfmon_errmsg()));
+}
+
+TEST(csv_has_a_header_row)
+{
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	out = bench(_metadata, "--format csv --filter '^empty$' " QUICK, &status);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, status);
+	EXPECT_EQ(0, strncmp(out, "name,event,unit,path,iterations,repetitions,kept,", 49)) TH_LOG("%.200s", out);
+	EXPECT_NE(NULL, strstr(out, "\nempty,time,ns,"));
+	free(out);
+}
+
+TEST(bad_options_exit_with_status_2)
+{
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	out = bench(_metadata, "--format xml", &status);
+	free(out);
+	EXPECT_EQ(2, WEXITSTATUS(status));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+/*
+ * selfmon bench's writers (JSON in Google Benchmark's layout, CSV) and its
+ * command line: what a script or compare.py reads must be well formed.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../bench/internal.h"
+
+/* Run @write into memory and hand back the text (free it). */
+#define CAPTURE(buf, call)							\
+	do {									\
+		size_t __len;							\
+		FILE *f = open_memstream(&(buf), &__len);			\
+		assert_non_null(f);						\
+		call;								\
+		fclose(f);							\
+	} while (0)
+
+static void json_strings_escape_quotes_backslashes_and_control_characters(void **state)
+{
+	char *s = NULL;
+
+	(void)state;
+	CAPTURE(s, selfmon_json__string(f, "a\"b\\c\nd\te\x01"));
+	assert_string_equal(s, "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
+	free(s);
+	CAPTURE(s, selfmon_json__string(f, NULL));
+	assert_string_equal(s, "\"\"");
+	free(s);
+}
+
+static void json_numbers_are_exact_integers_or_null_when_not_finite(void **state)
+{
+	char *s = NULL;
+
+	(void)state;
+	CAPTURE(s, (selfmon_json__number(f, 10), fputc(' ', f), selfmon_json__number(f, -3),
+		    fputc(' ', f), selfmon_json__number(f, 0.5), fputc(' ', f),
+		    selfmon_json__number(f, 0.0 / 0.0), fputc(' ', f), selfmon_json__number(f, 1e300 * 1e10),
+		    fputc(' ', f), selfmon_json__number(f, 1e20)));
+	assert_string_equal(s, "10 -3 0.5 null null 1e+20");
+	free(s);
+}
+
+static void csv_fields_are_quoted_only_when_they_must_be(void **state)
+{
+	char *s = NULL;
+
+	(void)state;
+	CAPTURE(s, (selfmon_csv__field(f, "plain"), fputc('|', f), selfmon_csv__field(f, "a,b"),
+		    fputc('|', f), selfmon_csv__field(f, "say \"hi\""), fputc('|', f),
+		    selfmon_csv__field(f, "two\nlines")));
+	assert_string_equal(s, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"");
+	free(s);
+}
+
+/* Two kept repetitions of time, task-clock, instructions:u and cycles:u. */
+static double samples[] = { 2.5, 3.5, /* time */ 2.4, 3.4, /* task-clock */
+			    10, 10, /* instructions */ 5, 5 /* cycles */ };
+
+static void fake_result(struct selfmon_bench_result *res, const char *name)
+{
+	static const char *const cols[] = { "time", "task-clock", "instructions:u", "cycles:u" };
+
+	memset(res, 0, sizeof(*res));
+	snprintf(res->name, sizeof(res->name), "%s", name);
+	res->iterations = 1000;
+	res->repetitions = res->kept = 2;
+	res->nr_cols = 4;
+	res->samples = samples;
+	for (int c = 0; c < 4; c++) {
+		snprintf(res->col[c].name, sizeof(res->col[c].name), "%s", cols[c]);
+		res->col[c].unit = c < 2 ? "ns" : "";
+		selfmon_stats__compute(&samples[2 * c], 2, &res->col[c].st);
+	}
+}
+
+static void fake_context(struct selfmon_report_context *ctx)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	snprintf(ctx->date, sizeof(ctx->date), "2024-01-02T03:04:05+00:00");
+	snprintf(ctx->host_name, sizeof(ctx->host_name), "board \"one\"");
+	ctx->num_cpus = 1;
+	ctx->arch = "arm64";
+	ctx->version = "0.1.0";
+	ctx->events = "instructions:u,cycles:u";
+	ctx->note = "";
+	ctx->read_path = "inline";
+	ctx->pinned = "";
+	ctx->hardware = true;
+}
+
+static void json_has_the_google_benchmark_fields_per_repetition_and_aggregate(void **state)
+{
+	struct selfmon_report_context ctx;
+	struct selfmon_bench_result res;
+	struct selfmon_report_entry e = { .res = &res, .expected_insns = 10 };
+	char *s = NULL;
+
+	(void)state;
+	fake_context(&ctx);
+	fake_result(&res, "add_chain");
+	CAPTURE(s, assert_int_equal(selfmon_report__json(f, &ctx, &e, 1), 0));
+	for (const char *const *k = (const char *const[]){
+		     "\"context\": {", "\"date\": \"2024-01-02T03:04:05+00:00\"", "\"host_name\": \"board \\\"one\\\"\"",
+		     "\"num_cpus\": 1", "\"mhz_per_cpu\": 0", "\"cpu_scaling_enabled\": false", "\"caches\": []",
+		     "\"library_build_type\": \"release\"", "\"benchmarks\": [",
+		     "\"name\": \"add_chain\"", "\"run_name\": \"add_chain\"", "\"run_type\": \"iteration\"",
+		     "\"repetition_index\": 1", "\"iterations\": 1000", "\"real_time\": 3.5", "\"cpu_time\": 3.4",
+		     "\"time_unit\": \"ns\"", "\"instructions:u\": 10", "\"cycles:u\": 5",
+		     "\"name\": \"add_chain_mean\"", "\"name\": \"add_chain_median\"", "\"name\": \"add_chain_stddev\"",
+		     "\"run_type\": \"aggregate\"", "\"aggregate_name\": \"median\"", "\"IPC\": 2",
+		     "\"expected_instructions\": 10", NULL }; *k; k++)
+		assert_non_null(strstr(s, *k));
+	/* task-clock is cpu_time, not a counter of its own */
+	assert_null(strstr(s, "\"task-clock\""));
+	/* braces and brackets balance outside strings */
+	{
+		int depth = 0, in_str = 0;
+
+		for (const char *p = s; *p; p++) {
+			if (in_str) {
+				if (*p == '\\')
+					p++;
+				else if (*p == '"')
+					in_str = 0;
+				continue;
+			}
+			in_str = *p == '"';
+			depth += (*p == '{' || *p == '[') - (*p == '}' || *p == ']');
+			assert_true(depth >= 0);
+		}
+		assert_int_equal(depth, 0);
+	}
+	free(s);
+}
+
+static void a_skipped_benchmark_is_left_out_of_json_and_csv(void **state)
+{
+	struct selfmon_report_context ctx;
+	struct selfmon_report_entry e = { .skipped = "no inline read here" };
+	char *s = NULL;
+
+	(void)state;
+	fake_context(&ctx);
+	CAPTURE(s, selfmon_report__json(f, &ctx, &e, 1));
+	assert_non_null(strstr(s, "\"benchmarks\": [\n  ]"));
+	free(s);
+	CAPTURE(s, selfmon_report__csv(f, &ctx, &e, 1));
+	assert_null(strchr(strchr(s, '\n') + 1, '\n'));
+	free(s);
+}
+
+static void csv_has_a_header_and_one_row_per_benchmark_and_event(void **state)
+{
+	struct selfmon_report_context ctx;
+	struct selfmon_bench_result res;
+	struct selfmon_report_entry e = { .res = &res, .expected_insns = 10 };
+	char *s = NULL, *line;
+	int rows = 0;
+
+	(void)state;
+	fake_context(&ctx);
+	fake_result(&res, "odd,name");
+	CAPTURE(s, assert_int_equal(selfmon_report__csv(f, &ctx, &e, 1), 0));
+	assert_true(!strncmp(s, "name,event,unit,path,iterations,", 32));
+	for (line = strchr(s, '\n'); line && line[1]; line = strchr(line + 1, '\n'))
+		rows++;
+	assert_int_equal(rows, 4);
+	assert_non_null(strstr(s, "\n\"odd,name\",instructions:u,,read(2),1000,2,2,0,0,0,two-length,10,10,10,10,10,0,0,0,0,10\n"));
+	assert_non_null(strstr(s, "\n\"odd,name\",time,ns,"));
+	free(s);
+}
+
+static void derived_metrics_need_both_events_and_a_nonzero_denominator(void **state)
+{
+	struct selfmon_bench_result res;
+	struct selfmon_derived d;
+
+	(void)state;
+	fake_result(&res, "x");
+	selfmon_report__derived(&res, &d);
+	assert_int_equal(d.nr, 2);
+	assert_string_equal(d.m[0].name, "IPC");
+	assert_true(d.m[0].value == 2);
+	assert_string_equal(d.m[1].name, "ns_per_iteration");
+	res.col[3].st.median = 0;
+	selfmon_report__derived(&res, &d);
+	assert_int_equal(d.nr, 1);
+}
+
+static int parse(const char *line, struct selfmon_bench_cli *cli, char *err)
+{
+	char buf[256], *argv[16];
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "bench %s", line);
+	for (char *t = strtok(buf, " "); t && argc < 16; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	return selfmon_bench_cli__parse(argc, argv, cli, err, 256);
+}
+
+static void options_parse_with_space_or_equals(void **state)
+{
+	struct selfmon_bench_cli cli;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("--repetitions 3 --format=json --min-time 0.5s --iterations=1000 "
+			       "--calibration empty --serialize --cpu 2 --out x.json --filter ^add", &cli, err), 0);
+	assert_int_equal(cli.repetitions, 3);
+	assert_int_equal(cli.format, SELFMON_FORMAT_JSON);
+	assert_true(cli.min_time == 0.5);
+	assert_true(cli.iterations == 1000);
+	assert_int_equal(cli.calibration, SELFMON_CALIB_EMPTY);
+	assert_true(cli.serialize);
+	assert_string_equal(cli.cpu, "2");
+	assert_string_equal(cli.out, "x.json");
+	assert_string_equal(cli.filter, "^add");
+}
+
+static void defaults_are_ten_repetitions_one_warmup_a_table_and_two_length(void **state)
+{
+	struct selfmon_bench_cli cli;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("", &cli, err), 0);
+	assert_int_equal(cli.repetitions, 10);
+	assert_int_equal(cli.warmup, 1);
+	assert_int_equal(cli.format, SELFMON_FORMAT_TABLE);
+	assert_int_equal(cli.calibration, SELFMON_CALIB_TWO_LENGTH);
+}
+
+static void bad_options_are_einval_with_a_message_naming_them(void **state)
+{
+	static const struct { const char *line, *says; } bad[] = {
+		{ "--bogus", "unknown option '--bogus'" },
+		{ "--repetitions", "--repetitions needs a value" },
+		{ "--repetitions 0", "--repetitions '0'" },
+		{ "--repetitions 3x", "--repetitions '3x'" },
+		{ "--repetitions -2", "--repetitions '-2'" },
+		{ "--warmup 1001", "--warmup '1001'" },
+		{ "--format xml", "--format 'xml': table, csv or json" },
+		{ "--calibration best", "--calibration 'best'" },
+		{ "--min-time -1", "--min-time '-1'" },
+		{ "--min-time soon", "--min-time 'soon'" },
+		{ "--cpu two", "--cpu 'two'" },
+		{ "--cpu 1 --cluster big", "give one" },
+		{ "--list=yes", "--list takes no value" },
+		{ "stray", "unexpected argument 'stray'" },
+		{ "--events=", "empty event list" },
+	};
+	struct selfmon_bench_cli cli;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(parse(bad[i].line, &cli, err), -EINVAL);
+		if (!strstr(err, bad[i].says))
+			fail_msg("'%s' said '%s', not '%s'", bad[i].line, err, bad[i].says);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(json_strings_escape_quotes_backslashes_and_control_characters),
+		cmocka_unit_test(json_numbers_are_exact_integers_or_null_when_not_finite),
+		cmocka_unit_test(csv_fields_are_quoted_only_when_they_must_be),
+		cmocka_unit_test(json_has_the_google_benchmark_fields_per_repetition_and_aggregate),
+		cmocka_unit_test(a_skipped_benchmark_is_left_out_of_json_and_csv),
+		cmocka_unit_test(csv_has_a_header_and_one_row_per_benchmark_and_event),
+		cmocka_unit_test(derived_metrics_need_both_events_and_a_nonzero_denominator),
+		cmocka_unit_test(options_parse_with_space_or_equals),
+		cmocka_unit_test(defaults_are_ten_repetitions_one_warmup_a_table_and_two_length),
+		cmocka_unit_test(bad_options_are_einval_with_a_message_naming_them),
+	};
+
+	return cmocka_run_group_tests_name("bench_report", tests, NULL, NULL);
+}

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: MIT
+/*
+ * selfmon bench: the built-in kernels and the read-cost comparison, measured
+ * with the inline region reads of <selfmon/bench.h>, printed as a table, CSV
+ * or Google Benchmark JSON.
+ */
+#include <errno.h>
+#include <regex.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <generated/autoconf.h>
+#include <selfmon/bench.h>
+#include "../bench/internal.h"
+#include "cmd.h"
+
+#define READCOST_EVENTS "instructions:u,instructions"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: selfmon bench [options]\n"
+		"Measure the built-in kernels (and readcost) with inline counter reads.\n\n"
+		"  --list                 list the benchmarks and their expected instructions\n"
+		"  --filter REGEX         run the benchmarks whose name matches (extended regex)\n"
+		"  --events LIST          events to count (default: %s;\n"
+		"                         those this machine cannot count are left out, with the reason)\n"
+		"  --repetitions N        repetitions (samples) per benchmark (default 10)\n"
+		"  --min-time S           keep repeating until a benchmark took S seconds\n"
+		"  --warmup N             untimed runs first (default 1)\n"
+		"  --iterations N         inner iterations per repetition (default: grown to ~1 ms)\n"
+		"  --cpu N | --cluster NAME  pin to CPU N, or to a core PMU's CPUs ('big', 'little')\n"
+		"  --format table|csv|json   (json: Google Benchmark's schema)\n"
+		"  --out FILE             write there instead of stdout\n"
+		"  --calibration two-length|empty  (default two-length)\n"
+		"  --serialize            fence (isb / lfence) around each end of a region\n"
+		"  --keep-noisy           keep repetitions with a context switch or migration, flagged\n",
+		SELFMON_BENCH_DEFAULT_EVENTS);
+}
+
+struct run {
+	struct selfmon_bench_cli cli;
+	regex_t re;
+	bool has_re;
+	FILE *out;
+	bool progress;		/* a TTY on stderr: one self-erasing progress line */
+	struct selfmon_report_context ctx;
+	struct selfmon_report_entry e[32];
+	struct selfmon_bench_result res[32];
+	int nr;
+	char skipped[8][512];
+	int nr_skipped;
+};
+
+static bool wanted(const struct run *r, const char *name)
+{
+	return !r->has_re || !regexec(&r->re, name, 0, NULL, 0);
+}
+
+static void progress(const struct run *r, const char *name)
+{
+	if (r->progress)
+		fprintf(stderr, "\r\033[K  running %s ...", name);
+}
+
+static void progress_done(const struct run *r)
+{
+	if (r->progress)
+		fputs("\r\033[K", stderr);
+}
+
+static void list(const struct run *r)
+{
+	printf("%-20s %-13s %s\n", "benchmark", "instructions", "what");
+	for (int i = 0; i < selfmon_kernels_nr; i++) {
+		const struct selfmon_kernel *k = &selfmon_kernels[i];
+		char exp[32] = "not fixed";
+
+		if (!wanted(r, k->name))
+			continue;
+		if (k->insns >= 0)
+			snprintf(exp, sizeof(exp), "%g/iter", k->insns);
+		printf("%-20s %-13s %s\n", k->name, exp, k->what);
+	}
+	if (wanted(r, "readcost"))
+		printf("%-20s %-13s %s\n", "readcost", "-",
+		       "one counter read: selfmon inline vs libperf perf_evsel__read vs read(2)");
+}
+
+static void bench_opts_from(const struct run *r, struct selfmon_bench_opts *o, const char *events,
+			    struct selfmon_opts *so)
+{
+	memset(o, 0, sizeof(*o));
+	o->sz = sizeof(*o);
+	o->events = events;
+	o->repetitions = r->cli.repetitions;
+	o->min_time = r->cli.min_time;
+	o->warmup = r->cli.warmup;
+	o->iterations = r->cli.iterations;
+	o->calibration = r->cli.calibration;
+	o->serialize = r->cli.serialize;
+	o->keep_noisy = r->cli.keep_noisy;
+	memset(so, 0, sizeof(*so));
+	so->sz = sizeof(*so);
+	so->pin = r->cli.cpu ? r->cli.cpu : r->cli.cluster;
+	o->set_opts = *so;
+}
+
+/* Software events are not pinned by the library: --cpu still means this CPU. */
+static int pin_cpu(const struct run *r, struct selfmon_set *set)
+{
+	cpu_set_t cpus;
+
+	if (!r->cli.cpu || selfmon_set__pmu(set))
+		return 0;
+	CPU_ZERO(&cpus);
+	CPU_SET(atoi(r->cli.cpu), &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
+		fprintf(stderr, "selfmon bench: --cpu %s: %s\n", r->cli.cpu, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static void describe(struct run *r, struct selfmon_bench *b)
+{
+	struct selfmon_set *set = selfmon_bench__set(b);
+	static char events[512], path[512], pinned[128], note[1024];
+	size_t len = 0;
+
+	events[0] = path[0] = pinned[0] = '\0';
+	snprintf(path, sizeof(path), "inline (%s)", SELFMON_ARCH_NAME);
+	for (int i = 0; i < selfmon_bench__nr_events(b); i++) {
+		enum selfmon_reason why;
+
+		len += (size_t)snprintf(events + len, sizeof(events) - len, "%s%s", i ? "," : "",
+					selfmon_set__name(set, i));
+		if (len >= sizeof(events))
+			len = sizeof(events) - 1;
+		if (selfmon_set__path(set, i, &why) != SELFMON_PATH_USER && !strncmp(path, "inline", 6))
+			snprintf(path, sizeof(path), "read(2): %s: %s", selfmon_set__name(set, i),
+				 selfmon_reason__str(why));
+	}
+	if (selfmon_set__pmu(set))
+		snprintf(pinned, sizeof(pinned), "%s (now CPU %d)", selfmon_set__pmu(set), sched_getcpu());
+	else if (r->cli.cpu)
+		snprintf(pinned, sizeof(pinned), "CPU %s", r->cli.cpu);
+	r->ctx.events = events;
+	r->ctx.read_path = selfmon_bench__nr_events(b) ? path : "read(2): no event counted in the region";
+	r->ctx.pinned = pinned;
+	r->ctx.hardware = selfmon_bench__nr_events(b) > 0;
+	/* The driver's note goes with the driver: the report outlives it. */
+	snprintf(note, sizeof(note), "%s", selfmon_bench__note(b));
+	r->ctx.note = note;
+}
+
+static struct selfmon_report_entry *next_entry(struct run *r)
+{
+	struct selfmon_report_entry *e;
+
+	if (r->nr >= (int)(sizeof(r->e) / sizeof(r->e[0])))
+		return NULL;
+	e = &r->e[r->nr];
+	memset(e, 0, sizeof(*e));
+	e->res = &r->res[r->nr++];
+	e->expected_insns = -1;
+	return e;
+}
+
+static void emit(struct run *r, struct selfmon_report_entry *e)
+{
+	progress_done(r);
+	if (r->cli.format == SELFMON_FORMAT_TABLE) {
+		selfmon_report__table_entry(r->out, e);
+		fflush(r->out);
+	}
+}
+
+static int run_kernels(struct run *r)
+{
+	struct selfmon_bench_opts o;
+	struct selfmon_opts so;
+	struct selfmon_bench *b;
+	int err = 0;
+
+	bench_opts_from(r, &o, r->cli.events, &so);
+	b = selfmon_bench__open(&o);
+	if (!b) {
+		fprintf(stderr, "selfmon bench: %s\n", selfmon_errmsg());
+		return -errno;
+	}
+	err = pin_cpu(r, selfmon_bench__set(b));
+	if (err)
+		goto out;
+	describe(r, b);
+	if (r->cli.format == SELFMON_FORMAT_TABLE)
+		selfmon_report__table_header(r->out, &r->ctx);
+	for (int i = 0; i < selfmon_kernels_nr; i++) {
+		const struct selfmon_kernel *k = &selfmon_kernels[i];
+		struct selfmon_report_entry *e;
+
+		if (!wanted(r, k->name) || !(e = next_entry(r)))
+			continue;
+		progress(r, k->name);
+		e->what = k->what;
+		e->expected_insns = k->insns;
+		err = selfmon_bench__run(b, k->name, k->fn, k->arg, e->res);
+		if (err) {
+			progress_done(r);
+			fprintf(stderr, "selfmon bench: %s\n", selfmon_errmsg());
+			goto out;
+		}
+		emit(r, e);
+	}
+out:
+	selfmon_bench__close(b);
+	return err;
+}
+
+/* Take the loop's own cost out of a read-cost result, per column, clamped at 0. */
+static void subtract_loop(struct selfmon_bench_result *res, const struct selfmon_bench_result *loop)
+{
+	for (int c = 0; c < res->nr_cols && res->kept; c++) {
+		double *v = &res->samples[(size_t)c * (size_t)res->kept], base = loop->col[c].st.median;
+
+		for (int k = 0; k < res->kept; k++) {
+			v[k] -= base;
+			if (v[k] < 0) {
+				v[k] = 0;
+				res->col[c].clamped++;
+			}
+		}
+		selfmon_stats__compute(v, (size_t)res->kept, &res->col[c].st);
+	}
+}
+
+static void add_ratio(struct selfmon_report_entry *e, const struct selfmon_bench_result *ref,
+		      const char *col, const char *label)
+{
+	int a = selfmon_bench_result__col(e->res, col), b = selfmon_bench_result__col(ref, col);
+
+	if (a < 0 || b < 0 || ref->col[b].st.median <= 0 || e->nr_extra >= 4)
+		return;
+	snprintf(e->extra[e->nr_extra].name, sizeof(e->extra[0].name), "%s", label);
+	e->extra[e->nr_extra++].value = e->res->col[a].st.median / ref->col[b].st.median;
+}
+
+static int run_readcost(struct run *r)
+{
+	struct selfmon_report_entry *e[SELFMON_READCOST__NR] = { 0 };
+	struct selfmon_readcost *rc = NULL;
+	struct selfmon_bench *b = NULL;
+	struct selfmon_bench_opts o;
+	struct selfmon_opts so;
+	const char *why;
+	bool inline_ok;
+	int err = 0;
+
+	bench_opts_from(r, &o, READCOST_EVENTS, &so);
+	rc = selfmon_readcost__open(&so);
+	if (!rc) {
+		err = -errno;
+		fprintf(stderr, "selfmon bench: readcost: %s\n", selfmon_errmsg());
+		goto out;
+	}
+	b = selfmon_bench__open(&o);
+	if (!b) {
+		err = -errno;
+		fprintf(stderr, "selfmon bench: readcost: %s\n", selfmon_errmsg());
+		goto out;
+	}
+	inline_ok = selfmon_readcost__inline_ok(rc, &why);
+	if (r->cli.format == SELFMON_FORMAT_TABLE)
+		fprintf(r->out, "\nreadcost: one read of %s, each way; counted by %s; the loop alone is "
+			"subtracted\n", selfmon_readcost__event(rc),
+			selfmon_bench__nr_events(b) ? READCOST_EVENTS " (as they open)" : "time only");
+	for (int k = 0; k < SELFMON_READCOST__NR; k++) {
+		e[k] = next_entry(r);
+		if (!e[k]) {
+			err = -E2BIG;
+			goto out;
+		}
+		snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", selfmon_readcost__name(k));
+		if (k == SELFMON_READCOST_SELFMON && !inline_ok) {
+			snprintf(r->skipped[r->nr_skipped], sizeof(r->skipped[0]),
+				 "no inline read of %s here: %s", selfmon_readcost__event(rc), why);
+			e[k]->skipped = r->skipped[r->nr_skipped++];
+			emit(r, e[k]);
+			continue;
+		}
+		progress(r, selfmon_readcost__name(k));
+		err = selfmon_bench__run(b, selfmon_readcost__name(k), selfmon_readcost__body(k), rc, e[k]->res);
+		if (err) {
+			progress_done(r);
+			fprintf(stderr, "selfmon bench: %s\n", selfmon_errmsg());
+			goto out;
+		}
+		if (k == SELFMON_READCOST_EMPTY) {
+			e[k]->what = "the loop without a read (subtracted below)";
+			emit(r, e[k]);
+			continue;
+		}
+		subtract_loop(e[k]->res, e[SELFMON_READCOST_EMPTY]->res);
+		e[k]->what = k == SELFMON_READCOST_SELFMON ? "selfmon_page__read_value, inline" :
+			     k == SELFMON_READCOST_LIBPERF ? "libperf perf_evsel__read, mmapped, no PERF_FORMAT_ID" :
+			     "read(2) on the event's fd";
+		if (k != SELFMON_READCOST_SELFMON && inline_ok) {
+			add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "instructions:u", "instructions_vs_selfmon");
+			add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "time", "time_vs_selfmon");
+		}
+		emit(r, e[k]);
+	}
+out:
+	selfmon_bench__close(b);
+	selfmon_readcost__close(rc);
+	return err;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	static struct run run;
+	struct run *r = &run;
+	char err[256];
+	int ret = EXIT_USAGE, rc;
+
+	if (selfmon_bench_cli__parse(argc, argv, &r->cli, err, sizeof(err))) {
+		fprintf(stderr, "selfmon bench: %s\n'selfmon bench --help' lists the options.\n", err);
+		return EXIT_USAGE;
+	}
+	if (r->cli.help) {
+		usage(stdout);
+		return 0;
+	}
+	if (r->cli.filter) {
+		rc = regcomp(&r->re, r->cli.filter, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			regerror(rc, &r->re, err, sizeof(err));
+			fprintf(stderr, "selfmon bench: --filter '%s': %s\n", r->cli.filter, err);
+			return EXIT_USAGE;
+		}
+		r->has_re = true;
+	}
+	if (r->cli.list) {
+		list(r);
+		ret = 0;
+		goto out;
+	}
+	r->out = stdout;
+	if (r->cli.out && !(r->out = fopen(r->cli.out, "w"))) {
+		fprintf(stderr, "selfmon bench: --out %s: %s\n", r->cli.out, strerror(errno));
+		goto out;
+	}
+	r->progress = isatty(STDERR_FILENO);
+	selfmon_kernels__init();
+	selfmon_report__context_fill(&r->ctx);
+	r->ctx.arch = SELFMON_ARCH_NAME;
+	r->ctx.version = selfmon_version();
+#ifdef CONFIG_DEBUG
+	r->ctx.build_type = "debug";
+#else
+	r->ctx.build_type = "release";
+#endif
+	r->ctx.calibration = r->cli.calibration;
+	r->ctx.serialize = r->cli.serialize;
+	r->ctx.events = r->ctx.note = r->ctx.read_path = r->ctx.pinned = "";
+
+	ret = 1;
+	if (run_kernels(r))
+		goto out;
+	if (wanted(r, "readcost") && run_readcost(r))
+		goto out;
+	if (r->cli.format == SELFMON_FORMAT_JSON)
+		rc = selfmon_report__json(r->out, &r->ctx, r->e, r->nr);
+	else if (r->cli.format == SELFMON_FORMAT_CSV)
+		rc = selfmon_report__csv(r->out, &r->ctx, r->e, r->nr);
+	else
+		rc = ferror(r->out) ? -EIO : 0;
+	ret = rc ? 1 : 0;
+out:
+	for (int i = 0; i < r->nr; i++)
+		selfmon_bench_result__fini(&r->res[i]);
+	if (r->out && r->out != stdout && fclose(r->out))
+		ret = 1;
+	if (r->has_re)
+		regfree(&r->re);
+	return ret;
+}
