@@ -96,6 +96,48 @@ TEST(bench_json_parses_and_has_google_benchmark_fields)
 	free(out);
 }
 
+#define COMPARE_PY "/usr/share/benchmark/compare.py"
+
+static int save(const char *text, char *path)
+{
+	int fd = mkstemp(path);
+	int ok = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Google Benchmark's own compare.py (Debian's libbenchmark-tools) reads two runs unchanged. */
+TEST(bench_json_loads_in_google_benchmarks_compare_py)
+{
+	char a[] = "/tmp/selfmon-a-XXXXXX", b[] = "/tmp/selfmon-b-XXXXXX", cmd[256];
+	int status = -1;
+	char *out, *cmp;
+
+	if (access(COMPARE_PY, R_OK) || access("/usr/bin/python3", X_OK))
+		SKIP(return, COMPARE_PY " not here (Debian package libbenchmark-tools; scripts/deps.sh installs it)");
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	for (int i = 0; i < 2; i++) {
+		out = bench(_metadata, "--format json --filter '^add_chain$' " QUICK, &status);
+		ASSERT_NE(NULL, out);
+		ASSERT_EQ(0, status);
+		ASSERT_EQ(0, save(out, i ? b : a));
+		free(out);
+	}
+	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 " COMPARE_PY " --no-color benchmarks %s %s 2>&1", a, b);
+	cmp = run_capture(cmd, &status);
+	unlink(a);
+	unlink(b);
+	ASSERT_NE(NULL, cmp);
+	EXPECT_EQ(0, status) TH_LOG("%s", cmp);
+	/* It paired the repetitions, the aggregates and ran its U test on them. */
+	EXPECT_NE(NULL, strstr(cmp, "add_chain_median")) TH_LOG("%s", cmp);
+	EXPECT_NE(NULL, strstr(cmp, "add_chain_pvalue")) TH_LOG("%s", cmp);
+	free(cmp);
+}
+
 TEST(without_hardware_counters_bench_measures_time_and_says_why)
 {
 	const struct jval *ctx, *m;
