@@ -27,7 +27,7 @@ int selfmon_cpulist__parse(const char *list, cpu_set_t *set)
 		}
 		for (long c = lo; c <= hi; c++)
 			CPU_SET(c, set);
-		if (*p == ',')
+		if (*p == ',' && p[1] && p[1] != '\n')
 			p++;
 		else if (*p && *p != '\n')
 			return -EINVAL;

@@ -59,6 +59,9 @@ static int apply_modifiers(const char *mods, struct selfmon_event *ev)
 	const char *m;
 
 	for (m = mods; *m; m++) {
+		if (strchr(m + 1, *m))
+			return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': modifier '%c' given twice",
+					    ev->name, *m);
 		switch (*m) {
 		case 'u': u = any = true; break;
 		case 'k': k = any = true; break;
@@ -99,7 +102,12 @@ static int apply_term(const struct selfmon_pmus *pmus, struct selfmon_event *ev,
 static int apply_terms(const struct selfmon_pmus *pmus, struct selfmon_event *ev, char *terms, int depth)
 {
 	char *save = NULL, *t;
+	size_t len = strlen(terms);
 	int err;
+
+	/* strtok_r would skip an empty term silently; a stray comma is a typo. */
+	if (!len || terms[0] == ',' || terms[len - 1] == ',' || strstr(terms, ",,"))
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': empty term in '%s'", ev->name, terms);
 
 	for (t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		err = apply_term(pmus, ev, t, depth);

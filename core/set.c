@@ -540,8 +540,13 @@ int selfmon_set__reset(struct selfmon_set *set)
 	if (!set)
 		return selfmon__err(-EINVAL, "no set");
 	err = check_owner(set);
-	for (int i = 0; i < set->nr && !err; i++)
+	for (int i = 0; i < set->nr && !err; i++) {
+		int64_t fallbacks = set->ctr[i].fallbacks;
+
 		err = selfmon_counter__read_raw(set, &set->ctr[i], &set->ctr[i].base);
+		/* A baseline is not a measurement: its path does not count. */
+		set->ctr[i].fallbacks = fallbacks;
+	}
 	return err;
 }
 

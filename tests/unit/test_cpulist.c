@@ -66,7 +66,7 @@ static void parse_forgets_what_the_set_held_before(void **state)
 static void malformed_lists_are_einval(void **state)
 {
 	static const char *const bad[] = {
-		"3-1", "a", "0-", "-1", "1,,2", "0-3x", "1 2", "0-99999", ",",
+		"3-1", "a", "0-", "-1", "1,,2", "0-3x", "1 2", "0-99999", ",", "1,",
 	};
 	cpu_set_t set;
 

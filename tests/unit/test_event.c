@@ -253,6 +253,9 @@ static void a_bad_modifier_is_a_syntax_error(void **state)
 	assert_int_equal(parse_err(state, "cycles:x"), -SELFMON_ERRNO__SYNTAX);
 	assert_int_equal(parse_err(state, "cycles:uz"), -SELFMON_ERRNO__SYNTAX);
 	assert_int_equal(parse_err(state, "cpu/event=1/q"), -SELFMON_ERRNO__SYNTAX);
+	/* a modifier given twice is a typo, not a stronger request */
+	assert_int_equal(parse_err(state, "cycles:uu"), -SELFMON_ERRNO__SYNTAX);
+	assert_non_null(strstr(selfmon_errmsg(), "twice"));
 }
 
 static void a_value_too_wide_for_its_format_is_erange(void **state)
@@ -284,6 +287,10 @@ static void empty_terms_and_empty_names_are_syntax_errors(void **state)
 {
 	assert_int_equal(parse_err(state, "cpu//"), -SELFMON_ERRNO__SYNTAX);
 	assert_int_equal(parse_err(state, ""), -SELFMON_ERRNO__SYNTAX);
+	/* an empty term between commas is a typo, not nothing */
+	assert_int_equal(parse_err(state, "cpu/event=1,,umask=2/"), -SELFMON_ERRNO__SYNTAX);
+	assert_int_equal(parse_err(state, "cpu/,event=1/"), -SELFMON_ERRNO__SYNTAX);
+	assert_int_equal(parse_err(state, "cpu/event=1,/"), -SELFMON_ERRNO__SYNTAX);
 }
 
 static void split_leaves_commas_between_a_pmus_slashes_alone(void **state)

@@ -331,6 +331,25 @@ static void index_0_falls_back_to_read2_and_counts_the_fallback(void **state)
 	assert_int_equal(selfmon_set__fallbacks(w->set, 0), 2);
 }
 
+static void a_reset_taken_at_index_0_is_not_counted_as_a_fallback(void **state)
+{
+	struct world *w = *state;
+	struct selfmon_count c;
+
+	page_on_counter(0, 0);
+	open_ok(w, "cycles");
+	assert_int_equal(selfmon_set__enable(w->set), 0);
+	mock.counts = (struct perf_counts_values){ .val = 100, .ena = 20, .run = 10 };
+	assert_int_equal(selfmon_set__reset(w->set), 0);
+	assert_int_equal(mock.reads, 1);
+	assert_int_equal(selfmon_set__fallbacks(w->set, 0), 0);
+	/* The reads that measure still do. */
+	mock.counts = (struct perf_counts_values){ .val = 150, .ena = 30, .run = 15 };
+	assert_int_equal(selfmon_set__read(w->set, 0, &c), 0);
+	assert_int_equal(c.value, 50);
+	assert_int_equal(selfmon_set__fallbacks(w->set, 0), 1);
+}
+
 static void a_counter_on_hardware_is_read_from_user_space(void **state)
 {
 	struct world *w = *state;
@@ -714,6 +733,7 @@ int main(void)
 		T(a_hardware_event_with_open_gates_gets_its_page),
 		T(a_page_without_cap_user_rdpmc_sends_reads_to_read2_with_reason_cap),
 		T(index_0_falls_back_to_read2_and_counts_the_fallback),
+		T(a_reset_taken_at_index_0_is_not_counted_as_a_fallback),
 		T(a_counter_on_hardware_is_read_from_user_space),
 		T(no_user_read_option_keeps_every_read_on_read2),
 		T(selfmon_no_user_read_in_the_environment_does_the_same),
