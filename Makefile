@@ -55,7 +55,7 @@ LDFLAGS ?=
 LDFLAGS += $(if $(CONFIG_STATIC),-static)
 LIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lpthread
 
-LIB_SRCS := $(wildcard core/*.c bench/*.c) arch/$(SRCARCH)/gate.c arch/$(SRCARCH)/host.c
+LIB_SRCS := $(wildcard core/*.c bench/*.c) $(addprefix arch/$(SRCARCH)/,gate.c host.c kernels.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/obj/%.o)
@@ -172,7 +172,7 @@ run: deps
 suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test $(1)/tests/selftests/*/*_test)
 CHECK := $(O)/check
 # Each check-run-* is its own make, so the wildcard sees binaries just built.
-CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-clang.tap $(CHECK)/host-asan.tap
+CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-clang.tap $(CHECK)/host-asan.tap $(CHECK)/host-generic.tap
 
 check-host: all
 	$(Q)$(MAKE) --no-print-directory check-run-host
@@ -185,9 +185,13 @@ check-run-host:
 check-run-variants:
 	$(Q)tests/run_suites.sh $(CHECK)/host-clang.tap $(call suites,$(O)/clang)
 	$(Q)tests/run_suites.sh $(CHECK)/host-asan.tap $(call suites,$(O)/asan)
+	$(Q)tests/run_suites.sh $(CHECK)/host-generic.tap $(wildcard $(O)/generic/tests/selftests/*_test)
 
-# The same tests built by clang, and with ASan+UBSan.
+# The same tests built by clang, and with ASan+UBSan; and the generic arch
+# (no user-space read), whose kernel tests show every read taking read(2).
+# Its unit tests compile but are written for builds with user reads.
 check-variants:
+	$(Q)$(MAKE) --no-print-directory O=$(O)/generic ARCH=generic all
 	$(Q)$(MAKE) --no-print-directory O=$(O)/clang CC=clang all
 	$(Q)$(MAKE) --no-print-directory O=$(O)/asan CC=gcc all \
 	  EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \

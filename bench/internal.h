@@ -20,7 +20,7 @@ struct selfmon_kernel {
 	selfmon_bench_fn fn;
 	void *arg;
 	/* Instructions retired per iteration, exactly, on this arch; < 0: not fixed. */
-	double insns;
+	const int *insns;
 };
 
 extern const struct selfmon_kernel selfmon_kernels[];

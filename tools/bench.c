@@ -81,8 +81,8 @@ static void list(const struct run *r)
 
 		if (!wanted(r, k->name))
 			continue;
-		if (k->insns >= 0)
-			snprintf(exp, sizeof(exp), "%g/iter", k->insns);
+		if (*k->insns >= 0)
+			snprintf(exp, sizeof(exp), "%d/iter", *k->insns);
 		printf("%-20s %-13s %s\n", k->name, exp, k->what);
 	}
 	if (wanted(r, "readcost"))
@@ -206,7 +206,7 @@ static int run_kernels(struct run *r)
 			continue;
 		progress(r, k->name);
 		e->what = k->what;
-		e->expected_insns = k->insns;
+		e->expected_insns = *k->insns;
 		err = selfmon_bench__run(b, k->name, k->fn, k->arg, e->res);
 		if (err) {
 			progress_done(r);

@@ -76,6 +76,12 @@ SELFMON_HOT uint64_t selfmon_cyc_to_ns(uint64_t cyc, uint16_t shift, uint32_t mu
  */
 SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, uint64_t *value)
 {
+#if !SELFMON_ARCH_USER_READ
+	/* No counter instruction on this arch: every read is read(2)'s. */
+	(void)pc;
+	(void)value;
+	return -EAGAIN;
+#else
 	const volatile struct perf_event_mmap_page *p = pc;
 	uint64_t cnt, pmc;
 	uint32_t seq, idx;
@@ -96,6 +102,7 @@ SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, 
 
 	*value = cnt + selfmon_pmc_sext(pmc, width);
 	return 0;
+#endif
 }
 
 /**
@@ -108,6 +115,11 @@ SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, 
  */
 SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
 {
+#if !SELFMON_ARCH_USER_READ
+	(void)pc;
+	(void)c;
+	return -EAGAIN;
+#else
 	const volatile struct perf_event_mmap_page *p = pc;
 	uint64_t cnt, pmc, caps, enabled, running, cyc = 0, time_offset = 0;
 	uint64_t time_cycles = 0, time_mask = ~(uint64_t)0;
@@ -157,6 +169,7 @@ SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct
 	c->flags = SELFMON_COUNT_USER;
 	c->reason = SELFMON_REASON_NONE;
 	return 0;
+#endif
 }
 
 #endif /* SELFMON_READ_H */

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * No user-space counter read on this architecture. The page-read functions
- * still compile, and the library never hands out a page here, so they are
- * never reached: every read takes read(2).
+ * No user-space counter read on this architecture: read.h's page reads
+ * return -EAGAIN here, and every read takes read(2).
  */
 #ifndef SELFMON_ARCH_H
 #define SELFMON_ARCH_H
@@ -11,7 +10,6 @@
 
 #define SELFMON_ARCH_NAME	"generic"
 #define SELFMON_ARCH_USER_READ	0
-#define SELFMON_ARCH_MAX_INDEX	0u
 
 #define selfmon_arch_fence() __asm__ __volatile__("" ::: "memory")
 #define selfmon_arch_serialize() do { } while (0)
