@@ -67,13 +67,12 @@ int selfmon_set__pages(struct selfmon_set *set, struct selfmon_pages *pages, int
 
 int selfmon_pages__read_slow(const struct selfmon_pages *pages, uint64_t *values)
 {
-	struct selfmon_set *set = pages->set;
 	struct selfmon_count c;
 	int err;
 
 	for (int i = 0; i < pages->nr; i++) {
 		/* Raw, not rebased: the quantity the inline read gives. */
-		err = selfmon_counter__read_raw(set, &set->ctr[i], &c);
+		err = selfmon_set__read_raw(pages->set, i, &c);
 		if (err)
 			return err;
 		values[i] = c.value;
@@ -96,48 +95,37 @@ static double now_ns(void)
  */
 static int open_events(struct selfmon_bench *b, const char *list, const struct selfmon_opts *so)
 {
-	char (*names)[SELFMON_EVENT_NAME_MAX] = NULL;
-	struct selfmon_pmus pmus = { 0 };
-	struct selfmon_event ev;
-	char why[512] = "";
+	char item[SELFMON_EVENT_NAME_MAX], why[512] = "";
+	const char *cursor = list;
 	char *keep = NULL;
-	size_t len = 0, cap;
-	int nr, err;
+	size_t len = 0, cap = strlen(list) + 1;
+	int err;
 
-	cap = strlen(list) + 1;
-	names = calloc(SELFMON_PAGES_MAX, sizeof(*names));
 	keep = calloc(1, cap);
-	if (!names || !keep) {
-		err = -ENOMEM;
+	if (!keep)
+		return -ENOMEM;
+	/* Syntax first, for the whole list: a typo costs no syscall. */
+	while ((err = selfmon_events__next(&cursor, item, sizeof(item))) > 0)
+		;
+	if (err < 0)
 		goto out;
-	}
-	nr = selfmon_events__split(list, names, SELFMON_PAGES_MAX);
-	if (nr < 0) {
-		err = nr;
-		goto out;
-	}
-	err = selfmon_pmus__load(&pmus, selfmon_root__get(OPTS_GET(so, root, NULL)));
-	if (err)
-		goto out;
-	for (int i = 0; i < nr; i++) {
-		err = selfmon_event__parse(names[i], &pmus, &ev);
-		if (err)
-			goto out;
-	}
-	for (int i = 0; i < nr; i++) {
-		struct selfmon_set *one = selfmon_set__open(names[i], so);
+	for (cursor = list; selfmon_events__next(&cursor, item, sizeof(item)) > 0;) {
+		struct selfmon_set *one = selfmon_set__open(item, so);
+		size_t n = strlen(b->note);
 
-		if (!one) {
-			size_t n = strlen(b->note);
-
-			/* The first refusal says why; the same reason is not repeated for each event. */
-			if (!n)
-				snprintf(why, sizeof(why), "%s", selfmon_errmsg());
-			snprintf(b->note + n, sizeof(b->note) - n, "%s%s", n ? ", " : "left out ", names[i]);
+		if (one) {
+			selfmon_set__close(one);
+			len += (size_t)snprintf(keep + len, cap - len, "%s%s", len ? "," : "", item);
 			continue;
 		}
-		selfmon_set__close(one);
-		len += (size_t)snprintf(keep + len, cap - len, "%s%s", len ? "," : "", names[i]);
+		/* A name that means nothing here is the caller's mistake, not the machine's. */
+		err = -errno;
+		if (err == -SELFMON_ERRNO__SYNTAX || err == -SELFMON_ERRNO__NOEVENT)
+			goto out;
+		/* The first refusal says why; the same reason is not repeated for each event. */
+		if (!n)
+			snprintf(why, sizeof(why), "%s", selfmon_errmsg());
+		snprintf(b->note + n, sizeof(b->note) - n, "%s%s", n ? ", " : "left out ", item);
 	}
 	err = 0;
 	if (b->note[0]) {
@@ -151,8 +139,6 @@ static int open_events(struct selfmon_bench *b, const char *list, const struct s
 	if (!b->set)
 		err = -errno;
 out:
-	selfmon_pmus__free(&pmus);
-	free(names);
 	free(keep);
 	return err;
 }

@@ -86,9 +86,9 @@ struct selfmon_readcost *selfmon_readcost__open(const struct selfmon_opts *opts)
 	if (err)
 		goto out;
 	rc->page = selfmon_set__path(rc->set, 0, NULL) == SELFMON_PATH_USER ? selfmon_set__page(rc->set, 0) : NULL;
-	err = open_libperf(rc, rc->set->ctr[0].ev.attr);
+	err = open_libperf(rc, *selfmon_set__attr(rc->set, 0));
 	if (!err)
-		err = open_fd(rc, rc->set->ctr[0].ev.attr);
+		err = open_fd(rc, *selfmon_set__attr(rc->set, 0));
 out:
 	if (err) {
 		selfmon_readcost__close(rc);

@@ -36,6 +36,7 @@ static const char *const selfmon_errstr[] = {
 	[SELFMON_ERRNO__THREAD - SELFMON_ERRNO__START] =
 		"event set used by a thread that did not open it",
 	[SELFMON_ERRNO__SYNTAX - SELFMON_ERRNO__START] = "invalid event syntax",
+	[SELFMON_ERRNO__NOEVENT - SELFMON_ERRNO__START] = "no such event, PMU or term on this machine",
 };
 
 const char *selfmon_strerror(int err)

@@ -56,6 +56,7 @@ const char *const selfmon_event__standard[] = {
 static int apply_modifiers(const char *mods, struct selfmon_event *ev)
 {
 	bool u = false, k = false, h = false, H = false, G = false, any = false, virt = false;
+	bool D = false, e = false;
 	const char *m;
 
 	for (m = mods; *m; m++) {
@@ -68,9 +69,11 @@ static int apply_modifiers(const char *mods, struct selfmon_event *ev)
 		case 'h': h = any = true; break;
 		case 'H': H = virt = true; break;
 		case 'G': G = virt = true; break;
+		case 'D': D = true; break;
+		case 'e': e = true; break;
 		default:
 			return selfmon__err(-SELFMON_ERRNO__SYNTAX,
-				"event '%s': unknown modifier '%c' (known: u k h H G)", ev->name, *m);
+				"event '%s': unknown modifier '%c' (known: u k h H G D e)", ev->name, *m);
 		}
 	}
 	if (any) {
@@ -82,7 +85,23 @@ static int apply_modifiers(const char *mods, struct selfmon_event *ev)
 		ev->attr.exclude_host = !H;
 		ev->attr.exclude_guest = !G;
 	}
+	/* perf's spelling: D pins the event (or group) on the PMU, e asks for it alone. */
+	ev->attr.pinned = D;
+	ev->attr.exclusive = e;
 	return 0;
+}
+
+/* The event's own modifiers @own followed by a group's @extra, checked as one string. */
+static int apply_all_modifiers(const char *own, const char *extra, struct selfmon_event *ev)
+{
+	size_t a = strlen(own), b = strlen(extra);
+	char all[32];
+
+	if (a + b >= sizeof(all))
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': too many modifiers", ev->name);
+	memcpy(all, own, a);
+	memcpy(all + a, extra, b + 1);
+	return apply_modifiers(all, ev);
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -150,12 +169,13 @@ static int apply_term(const struct selfmon_pmus *pmus, struct selfmon_event *ev,
 	/* Not a format term: an alias from events/, which holds terms itself. */
 	if (!eq && depth == 0 && selfmon_pmu__alias(pmus, pmu, term, alias, sizeof(alias)) >= 0)
 		return apply_terms(pmus, ev, alias, depth + 1);
-	return selfmon__err(-ENOENT, "event '%s': PMU '%s' has no event or format term '%s' "
+	return selfmon__err(-SELFMON_ERRNO__NOEVENT, "event '%s': PMU '%s' has no event or format term '%s' "
 			    "(see /sys/bus/event_source/devices/%s/events and format)",
 			    ev->name, pmu->name, term, pmu->name);
 }
 
-static int parse_pmu_event(const char *spec, const struct selfmon_pmus *pmus, struct selfmon_event *ev)
+static int parse_pmu_event(const char *spec, const char *extra, const struct selfmon_pmus *pmus,
+			   struct selfmon_event *ev)
 {
 	char buf[SELFMON_EVENT_NAME_MAX];
 	const char *slash = strchr(spec, '/'), *close;
@@ -173,7 +193,7 @@ static int parse_pmu_event(const char *spec, const struct selfmon_pmus *pmus, st
 	buf[len] = '\0';
 	ev->pmu = selfmon_pmus__find(pmus, buf);
 	if (!ev->pmu)
-		return selfmon__err(-ENOENT, "event '%s': no PMU '%s' in /sys/bus/event_source/devices",
+		return selfmon__err(-SELFMON_ERRNO__NOEVENT, "event '%s': no PMU '%s' in /sys/bus/event_source/devices",
 				    spec, buf);
 	ev->attr.type = ev->pmu->type;
 	ev->hardware = ev->pmu->core;
@@ -190,10 +210,16 @@ static int parse_pmu_event(const char *spec, const struct selfmon_pmus *pmus, st
 	mods = close + 1;
 	if (*mods == ':')
 		mods++;
-	return apply_modifiers(mods, ev);
+	return apply_all_modifiers(mods, extra, ev);
 }
 
 int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, struct selfmon_event *ev)
+{
+	return selfmon_event__parse_mods(spec, "", pmus, ev);
+}
+
+int selfmon_event__parse_mods(const char *spec, const char *extra, const struct selfmon_pmus *pmus,
+			      struct selfmon_event *ev)
 {
 	char name[SELFMON_EVENT_NAME_MAX], *colon;
 	size_t i;
@@ -208,7 +234,7 @@ int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, stru
 	strcpy(ev->name, spec);
 
 	if (strchr(spec, '/'))
-		return parse_pmu_event(spec, pmus, ev);
+		return parse_pmu_event(spec, extra, pmus, ev);
 
 	strcpy(name, spec);
 	colon = strchr(name, ':');
@@ -223,7 +249,7 @@ int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, stru
 			return selfmon__err(-ERANGE, "event '%s': raw config wider than 64 bits", spec);
 		ev->pmu = selfmon_pmus__default_core(pmus);
 		ev->hardware = true;
-		return colon ? apply_modifiers(colon, ev) : 0;
+		return apply_all_modifiers(colon ? colon : "", extra, ev);
 	}
 	for (i = 0; i < sizeof(generic) / sizeof(generic[0]); i++) {
 		if (strcmp(name, generic[i].name))
@@ -233,45 +259,10 @@ int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, stru
 		ev->hardware = generic[i].type == PERF_TYPE_HARDWARE;
 		if (ev->hardware)
 			ev->pmu = selfmon_pmus__default_core(pmus);
-		return colon ? apply_modifiers(colon, ev) : 0;
+		return apply_all_modifiers(colon ? colon : "", extra, ev);
 	}
-	return selfmon__err(-ENOENT, "unknown event '%s': use a generic name (cycles, instructions, "
+	return selfmon__err(-SELFMON_ERRNO__NOEVENT, "unknown event '%s': use a generic name (cycles, instructions, "
 			    "task-clock, ...), rNNNN, or pmu/alias/", name);
-}
-
-int selfmon_events__split(const char *list, char (*out)[SELFMON_EVENT_NAME_MAX], int max)
-{
-	const char *p = list, *start = list;
-	int n = 0, slashes = 0;
-
-	for (;; p++) {
-		if (*p == '/')
-			slashes++;
-		/* A comma inside "pmu/.../" separates terms, not events. */
-		if ((*p == ',' && slashes % 2 == 0) || *p == '\0') {
-			size_t len = (size_t)(p - start);
-
-			while (len && isspace((unsigned char)*start))
-				start++, len--;
-			while (len && isspace((unsigned char)start[len - 1]))
-				len--;
-			if (!len)
-				return selfmon__err(-SELFMON_ERRNO__SYNTAX, "empty event in list '%s'", list);
-			if (n == max)
-				return selfmon__err(-E2BIG, "more than %d events in '%s' (CONFIG_MAX_EVENTS)",
-						    max, list);
-			if (len >= SELFMON_EVENT_NAME_MAX)
-				return selfmon__err(-ENAMETOOLONG, "event '%.*s' too long", (int)len, start);
-			memcpy(out[n], start, len);
-			out[n++][len] = '\0';
-			if (!*p)
-				break;
-			start = p + 1;
-		}
-	}
-	if (slashes % 2)
-		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "unbalanced '/' in event list '%s'", list);
-	return n;
 }
 
 /*

@@ -5,9 +5,9 @@
 #include <stdbool.h>
 #include <linux/perf_event.h>
 
+#include <selfmon/selfmon.h>
 #include "pmu.h"
 
-#define SELFMON_EVENT_NAME_MAX 128
 
 /* An event string resolved to the attr the kernel wants. */
 struct selfmon_event {
@@ -23,18 +23,17 @@ struct selfmon_event {
 
 /*
  * Parse one event: "cycles", "task-clock", "r11", "pmu/alias/",
- * "pmu/event=0x11,term=v/", each with optional ":ukhHG" modifiers (for PMU
+ * "pmu/event=0x11,term=v/", each with optional ":ukhHGDe" modifiers (for PMU
  * events also straight after the last '/').
- * Return: 0, -SELFMON_ERRNO__SYNTAX, -ENOENT (unknown PMU, alias or term)
+ * Return: 0, -SELFMON_ERRNO__SYNTAX, -SELFMON_ERRNO__NOEVENT (unknown name, PMU,
+ * alias or term)
  * or -ERANGE (value too wide); selfmon_errmsg() names the culprit.
  */
 int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, struct selfmon_event *ev);
 
-/*
- * Split a comma-separated list into events, leaving commas between a PMU's
- * slashes alone. Return: number of events, or -E2BIG / -SELFMON_ERRNO__SYNTAX.
- */
-int selfmon_events__split(const char *list, char (*out)[SELFMON_EVENT_NAME_MAX], int max);
+/* The same, with a group's modifiers @extra after the event's own (see list.h). */
+int selfmon_event__parse_mods(const char *spec, const char *extra, const struct selfmon_pmus *pmus,
+			      struct selfmon_event *ev);
 
 /*
  * Re-express a generic hardware or raw event for one core PMU, as a pinned

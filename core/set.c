@@ -14,6 +14,7 @@
 #include <selfmon/read.h>
 #include "arch.h"
 #include "error.h"
+#include "list.h"
 #include "pin.h"
 #include "set.h"
 #include "sysfs.h"
@@ -254,7 +255,7 @@ static bool any_hardware(const struct selfmon_set *set, int nr)
 
 struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_opts *opts)
 {
-	char (*names)[SELFMON_EVENT_NAME_MAX] = NULL;
+	struct selfmon_spec *specs = NULL;
 	struct selfmon_pmus pmus = { 0 };
 	struct selfmon_topology topo;
 	struct selfmon_set *set = NULL;
@@ -293,12 +294,12 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 	if (err)
 		goto out;
 
-	names = calloc(CONFIG_MAX_EVENTS, sizeof(*names));
-	if (!names) {
+	specs = calloc(CONFIG_MAX_EVENTS, sizeof(*specs));
+	if (!specs) {
 		err = -ENOMEM;
 		goto out;
 	}
-	nr = selfmon_events__split(events, names, CONFIG_MAX_EVENTS);
+	nr = selfmon_list__split(events, specs, CONFIG_MAX_EVENTS);
 	if (nr < 0) {
 		err = nr;
 		goto out;
@@ -333,7 +334,7 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 
 	/* Every name is checked before any is opened: a typo costs no syscall. */
 	for (i = 0; i < nr; i++) {
-		err = selfmon_event__parse(names[i], &pmus, &set->ctr[i].ev);
+		err = selfmon_event__parse_mods(specs[i].name, specs[i].mods, &pmus, &set->ctr[i].ev);
 		if (err)
 			goto out;
 	}
@@ -362,7 +363,7 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 	err = 0;
 out:
 	selfmon_pmus__free(&pmus);
-	free(names);
+	free(specs);
 	if (err) {
 		selfmon_set__close(set);
 		errno = -err;
@@ -470,8 +471,8 @@ static enum selfmon_reason page_refusal(const struct selfmon_set *set, const str
 	return SELFMON_REASON_INDEX;
 }
 
-int selfmon_counter__read_raw(const struct selfmon_set *set, struct selfmon_counter *c,
-			      struct selfmon_count *count)
+static int counter_read_raw(const struct selfmon_set *set, struct selfmon_counter *c,
+			    struct selfmon_count *count)
 {
 	int err;
 
@@ -503,11 +504,24 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 
 	CHECK_SET(set, idx);
 	c = &set->ctr[idx];
-	err = selfmon_counter__read_raw(set, c, count);
+	err = counter_read_raw(set, c, count);
 	if (err)
 		return err;
 	rebase(c, count);
 	return 0;
+}
+
+int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	CHECK_SET(set, idx);
+	return counter_read_raw(set, &set->ctr[idx], count);
+}
+
+const struct perf_event_attr *selfmon_set__attr(const struct selfmon_set *set, int idx)
+{
+	if (!set || idx < 0 || idx >= set->nr)
+		return NULL;
+	return &set->ctr[idx].ev.attr;
 }
 
 int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_count *count)
@@ -543,7 +557,7 @@ int selfmon_set__reset(struct selfmon_set *set)
 	for (int i = 0; i < set->nr && !err; i++) {
 		int64_t fallbacks = set->ctr[i].fallbacks;
 
-		err = selfmon_counter__read_raw(set, &set->ctr[i], &set->ctr[i].base);
+		err = counter_read_raw(set, &set->ctr[i], &set->ctr[i].base);
 		/* A baseline is not a measurement: its path does not count. */
 		set->ctr[i].fallbacks = fallbacks;
 	}

@@ -50,8 +50,5 @@ struct selfmon_set {
 	struct selfmon_counter ctr[];
 };
 
-/* The raw count of @c, by the page if it allows, else read(2). No baseline. */
-int selfmon_counter__read_raw(const struct selfmon_set *set, struct selfmon_counter *c,
-			      struct selfmon_count *count);
 
 #endif

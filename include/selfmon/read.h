@@ -8,8 +8,9 @@
  *
  * Get the page with selfmon_set__page(). These functions return -EAGAIN when
  * the page does not allow a user-space read at this moment (index = 0 or
- * cap_user_rdpmc = 0); the caller then uses selfmon_set__read(), which falls
- * back to read(2). They never return a made-up number.
+ * cap_user_rdpmc = 0); the caller then uses selfmon_set__read_raw(), which
+ * returns the same quantity (the raw count, with no selfmon_set__reset()
+ * baseline) by read(2). They never return a made-up number.
  */
 #ifndef SELFMON_READ_H
 #define SELFMON_READ_H

@@ -19,6 +19,7 @@ extern "C" {
 #endif
 
 struct perf_event_mmap_page;
+struct perf_event_attr;
 
 /** An event set: counters opened together for the calling thread. Opaque. */
 struct selfmon_set;
@@ -32,6 +33,12 @@ enum {
 	SELFMON_ERRNO__THREAD,
 	/** The event string does not parse. */
 	SELFMON_ERRNO__SYNTAX,
+	/**
+	 * The event string parses but names nothing here: an unknown generic
+	 * name, a PMU that is not in sysfs, or a term or alias the PMU lacks.
+	 * (A kernel that refuses a well-named event gives its own errno.)
+	 */
+	SELFMON_ERRNO__NOEVENT,
 	SELFMON_ERRNO__END,
 };
 
@@ -102,6 +109,23 @@ struct selfmon_opts {
  */
 struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_opts *opts);
 
+/**
+ * selfmon_events__next() - the next item of an event list, as
+ * selfmon_set__open() reads it: one event, or one whole group "{...}:mods"
+ * @cursor: in: where to start (the list itself at first); out: past the item
+ * @item: the item, blanks trimmed, for example to open it alone
+ * @size: room in @item (SELFMON_EVENT_NAME_MAX fits any event)
+ *
+ * Return: 1 with an item, 0 at the end of the list, or -SELFMON_ERRNO__SYNTAX
+ * (unbalanced '/' or braces, a nested group, an empty item), -ENAMETOOLONG
+ * or -EINVAL (a NULL argument). It does not look the events up: that is
+ * selfmon_set__open()'s part.
+ */
+int selfmon_events__next(const char **cursor, char *item, size_t size);
+
+/** Longest event (or group) string selfmon_set__open() takes in one piece, with its NUL. */
+#define SELFMON_EVENT_NAME_MAX 128
+
 /** selfmon_set__close() - close the counters and free the set. NULL is fine. */
 void selfmon_set__close(struct selfmon_set *set);
 
@@ -134,11 +158,31 @@ const char *selfmon_set__name(const struct selfmon_set *set, int idx);
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count);
 
 /**
+ * selfmon_set__read_raw() - read counter @idx as the inline read does
+ *
+ * The raw event count, with no baseline: the same quantity
+ * selfmon_page__read_value() gives, so that a region may be read inline at
+ * one end and by this function at the other (after -EAGAIN). Like
+ * selfmon_set__read() it reads from user space when the page allows it, else
+ * with read(2), and @count->flags and @count->reason say which.
+ * selfmon_set__reset() does not change what it returns.
+ * Return: 0 or -errno.
+ */
+int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count);
+
+/**
  * selfmon_set__read_syscall() - read counter @idx with read(2) on its fd,
  * whatever the page allows: the reference the user-space read must match.
  * Return: 0 or -errno.
  */
 int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_count *count);
+
+/**
+ * selfmon_set__attr() - the perf_event_attr counter @idx was opened with
+ * (PMU type, config, format bits, modifiers), as libperf's perf_evsel__attr()
+ * gives it: to open the same event elsewhere. NULL for a bad @idx.
+ */
+const struct perf_event_attr *selfmon_set__attr(const struct selfmon_set *set, int idx);
 
 /** selfmon_set__read_all() - read every counter; @counts has selfmon_set__nr() entries. */
 int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts);

@@ -144,21 +144,21 @@ TEST(user_read_expected_by_the_environment_is_taken)
 	selfmon_set__close(set);
 }
 
-TEST(unknown_event_name_fails_with_enoent_and_names_it)
+TEST(unknown_event_name_fails_with_noevent_and_names_it)
 {
 	struct selfmon_set *set = selfmon_set__open("cycles,no-such-event", NULL);
 
 	ASSERT_EQ(NULL, set);
-	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(SELFMON_ERRNO__NOEVENT, errno);
 	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "no-such-event")) TH_LOG("%s", selfmon_errmsg());
 }
 
-TEST(unknown_pmu_fails_with_enoent_and_names_it)
+TEST(unknown_pmu_fails_with_noevent_and_names_it)
 {
 	struct selfmon_set *set = selfmon_set__open("nopmu/event=1/", NULL);
 
 	ASSERT_EQ(NULL, set);
-	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(SELFMON_ERRNO__NOEVENT, errno);
 	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "nopmu")) TH_LOG("%s", selfmon_errmsg());
 }
 

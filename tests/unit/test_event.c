@@ -14,6 +14,7 @@
 
 #include <selfmon/selfmon.h>
 #include "../../core/event.h"
+#include "../../core/list.h"
 #include "fakeroot.h"
 
 struct world {
@@ -223,29 +224,29 @@ static void pmu_event_modifiers_follow_the_slash_with_or_without_colon(void **st
 	}
 }
 
-static void an_unknown_event_name_is_enoent_and_the_message_names_it(void **state)
+static void an_unknown_event_name_is_noevent_and_the_message_names_it(void **state)
 {
-	assert_int_equal(parse_err(state, "cycels"), -ENOENT);
+	assert_int_equal(parse_err(state, "cycels"), -SELFMON_ERRNO__NOEVENT);
 	assert_non_null(strstr(selfmon_errmsg(), "cycels"));
 }
 
-static void an_unknown_pmu_is_enoent_and_the_message_names_it(void **state)
+static void an_unknown_pmu_is_noevent_and_the_message_names_it(void **state)
 {
-	assert_int_equal(parse_err(state, "armv9_pmu/event=0x11/"), -ENOENT);
+	assert_int_equal(parse_err(state, "armv9_pmu/event=0x11/"), -SELFMON_ERRNO__NOEVENT);
 	assert_non_null(strstr(selfmon_errmsg(), "armv9_pmu"));
 }
 
-static void an_unknown_term_or_alias_is_enoent(void **state)
+static void an_unknown_term_or_alias_is_noevent(void **state)
 {
-	assert_int_equal(parse_err(state, "cpu/frob=1/"), -ENOENT);
+	assert_int_equal(parse_err(state, "cpu/frob=1/"), -SELFMON_ERRNO__NOEVENT);
 	assert_non_null(strstr(selfmon_errmsg(), "frob"));
-	assert_int_equal(parse_err(state, "armv8_pmuv3/no_such_alias/"), -ENOENT);
+	assert_int_equal(parse_err(state, "armv8_pmuv3/no_such_alias/"), -SELFMON_ERRNO__NOEVENT);
 	assert_non_null(strstr(selfmon_errmsg(), "no_such_alias"));
 }
 
 static void an_alias_is_not_a_term_that_takes_a_value(void **state)
 {
-	assert_int_equal(parse_err(state, "armv8_pmuv3/inst_retired=1/"), -ENOENT);
+	assert_int_equal(parse_err(state, "armv8_pmuv3/inst_retired=1/"), -SELFMON_ERRNO__NOEVENT);
 }
 
 static void a_bad_modifier_is_a_syntax_error(void **state)
@@ -295,51 +296,51 @@ static void empty_terms_and_empty_names_are_syntax_errors(void **state)
 
 static void split_leaves_commas_between_a_pmus_slashes_alone(void **state)
 {
-	char out[4][SELFMON_EVENT_NAME_MAX];
+	struct selfmon_spec out[4];
 
 	(void)state;
-	assert_int_equal(selfmon_events__split("cycles,armv8_pmuv3/event=0x11,long=1/,task-clock", out, 4), 3);
-	assert_string_equal(out[0], "cycles");
-	assert_string_equal(out[1], "armv8_pmuv3/event=0x11,long=1/");
-	assert_string_equal(out[2], "task-clock");
+	assert_int_equal(selfmon_list__split("cycles,armv8_pmuv3/event=0x11,long=1/,task-clock", out, 4), 3);
+	assert_string_equal(out[0].name, "cycles");
+	assert_string_equal(out[1].name, "armv8_pmuv3/event=0x11,long=1/");
+	assert_string_equal(out[2].name, "task-clock");
 }
 
 static void split_trims_blanks_around_events(void **state)
 {
-	char out[4][SELFMON_EVENT_NAME_MAX];
+	struct selfmon_spec out[4];
 
 	(void)state;
-	assert_int_equal(selfmon_events__split(" cycles , instructions:u ", out, 4), 2);
-	assert_string_equal(out[0], "cycles");
-	assert_string_equal(out[1], "instructions:u");
+	assert_int_equal(selfmon_list__split(" cycles , instructions:u ", out, 4), 2);
+	assert_string_equal(out[0].name, "cycles");
+	assert_string_equal(out[1].name, "instructions:u");
 }
 
 static void split_of_more_events_than_room_is_e2big(void **state)
 {
-	char out[2][SELFMON_EVENT_NAME_MAX];
+	struct selfmon_spec out[2];
 
 	(void)state;
-	assert_int_equal(selfmon_events__split("cycles,instructions", out, 2), 2);
-	assert_int_equal(selfmon_events__split("cycles,instructions,branches", out, 2), -E2BIG);
+	assert_int_equal(selfmon_list__split("cycles,instructions", out, 2), 2);
+	assert_int_equal(selfmon_list__split("cycles,instructions,branches", out, 2), -E2BIG);
 }
 
 static void split_of_an_empty_list_or_an_empty_event_is_an_error(void **state)
 {
-	char out[4][SELFMON_EVENT_NAME_MAX];
+	struct selfmon_spec out[4];
 
 	(void)state;
-	assert_true(selfmon_events__split("", out, 4) < 0);
-	assert_true(selfmon_events__split("   ", out, 4) < 0);
-	assert_int_equal(selfmon_events__split("cycles,,instructions", out, 4), -SELFMON_ERRNO__SYNTAX);
-	assert_int_equal(selfmon_events__split("cycles,", out, 4), -SELFMON_ERRNO__SYNTAX);
+	assert_true(selfmon_list__split("", out, 4) < 0);
+	assert_true(selfmon_list__split("   ", out, 4) < 0);
+	assert_int_equal(selfmon_list__split("cycles,,instructions", out, 4), -SELFMON_ERRNO__SYNTAX);
+	assert_int_equal(selfmon_list__split("cycles,", out, 4), -SELFMON_ERRNO__SYNTAX);
 }
 
 static void split_of_an_unclosed_pmu_event_is_a_syntax_error(void **state)
 {
-	char out[4][SELFMON_EVENT_NAME_MAX];
+	struct selfmon_spec out[4];
 
 	(void)state;
-	assert_int_equal(selfmon_events__split("cycles,cpu/event=1,umask=2", out, 4), -SELFMON_ERRNO__SYNTAX);
+	assert_int_equal(selfmon_list__split("cycles,cpu/event=1,umask=2", out, 4), -SELFMON_ERRNO__SYNTAX);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, world_setup, world_teardown)
@@ -360,9 +361,9 @@ int main(void)
 		T(modifier_k_excludes_user_and_hypervisor),
 		T(modifier_uk_excludes_only_the_hypervisor),
 		T(pmu_event_modifiers_follow_the_slash_with_or_without_colon),
-		T(an_unknown_event_name_is_enoent_and_the_message_names_it),
-		T(an_unknown_pmu_is_enoent_and_the_message_names_it),
-		T(an_unknown_term_or_alias_is_enoent),
+		T(an_unknown_event_name_is_noevent_and_the_message_names_it),
+		T(an_unknown_pmu_is_noevent_and_the_message_names_it),
+		T(an_unknown_term_or_alias_is_noevent),
 		T(an_alias_is_not_a_term_that_takes_a_value),
 		T(a_bad_modifier_is_a_syntax_error),
 		T(a_value_too_wide_for_its_format_is_erange),

@@ -289,7 +289,7 @@ static void pmu_aliases_resolve_on_the_boards(void **state)
 		skip();
 }
 
-static void an_event_a_board_does_not_implement_is_enoent(void **state)
+static void an_event_a_board_does_not_implement_is_noevent(void **state)
 {
 	struct selfmon_pmus pmus;
 	struct selfmon_event ev;
@@ -300,7 +300,7 @@ static void an_event_a_board_does_not_implement_is_enoent(void **state)
 	if (!board_root("qemu-virt", root, sizeof(root)))
 		skip();
 	assert_int_equal(selfmon_pmus__load(&pmus, root), 0);
-	assert_int_equal(selfmon_event__parse("armv8_pmuv3/br_retired/", &pmus, &ev), -ENOENT);
+	assert_int_equal(selfmon_event__parse("armv8_pmuv3/br_retired/", &pmus, &ev), -SELFMON_ERRNO__NOEVENT);
 	selfmon_pmus__free(&pmus);
 }
 
@@ -312,7 +312,7 @@ int main(void)
 		cmocka_unit_test(generic_events_land_on_the_boards_default_core_pmu),
 		cmocka_unit_test(the_boards_arch_gate_says_what_the_tree_allows),
 		cmocka_unit_test(pmu_aliases_resolve_on_the_boards),
-		cmocka_unit_test(an_event_a_board_does_not_implement_is_enoent),
+		cmocka_unit_test(an_event_a_board_does_not_implement_is_noevent),
 	};
 
 	return cmocka_run_group_tests_name("fixtures", tests, find_fixtures, NULL);

@@ -532,7 +532,7 @@ static void an_unparsable_event_is_null_before_anything_is_opened(void **state)
 
 	w->set = selfmon_set__open("cycles,bogus-event", &w->opts);
 	assert_null(w->set);
-	assert_int_equal(errno, ENOENT);
+	assert_int_equal(errno, SELFMON_ERRNO__NOEVENT);
 	assert_non_null(strstr(selfmon_errmsg(), "bogus-event"));
 	assert_int_equal(mock.opens, 0);
 }
