@@ -37,6 +37,8 @@ static const char *const selfmon_errstr[] = {
 		"event set used by a thread that did not open it",
 	[SELFMON_ERRNO__SYNTAX - SELFMON_ERRNO__START] = "invalid event syntax",
 	[SELFMON_ERRNO__NOEVENT - SELFMON_ERRNO__START] = "no such event, PMU or term on this machine",
+	[SELFMON_ERRNO__PINNED - SELFMON_ERRNO__START] =
+		"a pinned event or group could not be scheduled on the PMU: it counts nothing",
 };
 
 const char *selfmon_strerror(int err)

@@ -76,6 +76,7 @@ static int apply_modifiers(const char *mods, struct selfmon_event *ev)
 				"event '%s': unknown modifier '%c' (known: u k h H G D e)", ev->name, *m);
 		}
 	}
+	ev->levels_given = any;
 	if (any) {
 		ev->attr.exclude_user = !u;
 		ev->attr.exclude_kernel = !k;

@@ -19,6 +19,8 @@ struct selfmon_event {
 	bool hardware;
 	/* Written "pmu/.../": that PMU's own event, whatever its type number. */
 	bool pmu_named;
+	/* The privilege levels were chosen (":u", ":k", ":h"): never changed behind the caller's back. */
+	bool levels_given;
 };
 
 /*

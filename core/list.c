@@ -88,11 +88,22 @@ int selfmon_events__next(const char **cursor, char *item, size_t size)
 }
 
 /* The modifiers after a group's '}': ":mods" or nothing. D and e go to the leader. */
-static int group_mods(const char *list, const char *after, struct selfmon_spec *leader_out,
-		      char *mods)
+static int group_mods(const char *list, const char *from, const char *to,
+		      struct selfmon_spec *leader_out, char *mods)
 {
+	char buf[SELFMON_EVENT_NAME_MAX];
+	const char *after = buf;
 	size_t n = 0;
 
+	/* Only what lies between the '}' and the next item counts. */
+	if ((size_t)(to - from) >= sizeof(buf))
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event list '%s': too much after a '}'", list);
+	memcpy(buf, from, (size_t)(to - from));
+	buf[to - from] = '\0';
+	n = strlen(buf);
+	while (n && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	n = 0;
 	after = skip_blanks(after);
 	if (!*after)
 		return 0;
@@ -150,12 +161,12 @@ static int split_group(struct splitter *s, const char *p, const char *end)
 
 	while (*--close != '}')
 		;
-	err = group_mods(s->list, close + 1, &spec, spec.mods);
+	err = group_mods(s->list, close + 1, end, &spec, spec.mods);
 	if (err)
 		return err;
 	if (!*skip_blanks(p + 1) || skip_blanks(p + 1) == close)
 		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event list '%s': empty group '{}'", s->list);
-	for (q = p + 1; q < close; q = member_end + 1) {
+	for (q = p + 1;; q = member_end + 1) {
 		for (member_end = q; member_end < close && *member_end != ','; member_end++) {
 			if (*member_end == '/')
 				member_end = strchr(member_end + 1, '/');
@@ -167,6 +178,8 @@ static int split_group(struct splitter *s, const char *p, const char *end)
 		if (err)
 			return err;
 		memcpy(e->mods, spec.mods, sizeof(e->mods));
+		if (member_end == close)
+			break;
 	}
 	leader = &s->out[first];
 	leader->leader = true;

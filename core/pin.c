@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <selfmon/selfmon.h>
 #include "error.h"
@@ -95,4 +99,113 @@ int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_top
 	*cl = c;
 	*cpus = c->cpus;
 	return 0;
+}
+
+/* The threads pinned by open sets; few, and touched only by open and close. */
+struct pin_entry {
+	struct pin_entry *next;
+	struct selfmon_pin_hold hold;
+	int refs;
+	bool restore;
+	cpu_set_t saved;
+};
+
+static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pin_entry *pinned;
+
+static struct pin_entry **pin_find(pid_t tid)
+{
+	struct pin_entry **e;
+
+	for (e = &pinned; *e && (*e)->hold.tid != tid; e = &(*e)->next)
+		;
+	return e;
+}
+
+/* The first hold of @tid: narrow its affinity to @cpus within what it has. */
+static int pin_first(pid_t tid, const struct selfmon_cluster *cl, const cpu_set_t *cpus,
+		     struct pin_entry *e)
+{
+	cpu_set_t cur, want;
+	char a[256], b[256];
+
+	if (sched_getaffinity(0, sizeof(cur), &cur))
+		return selfmon__err(-errno, "sched_getaffinity: %s", strerror(errno));
+	CPU_AND(&want, &cur, cpus);
+	if (!CPU_COUNT(&want)) {
+		selfmon_cpulist__format(cpus, a, sizeof(a));
+		selfmon_cpulist__format(&cur, b, sizeof(b));
+		return selfmon__err(-EINVAL, "cannot pin to %s (CPUs %s): the thread may only run on CPUs %s",
+				    cl->pmu->name, a, b);
+	}
+	e->hold.tid = tid;
+	snprintf(e->hold.pmu, sizeof(e->hold.pmu), "%s", cl->pmu->name);
+	e->hold.cpus = want;
+	e->refs = 1;
+	if (CPU_EQUAL(&want, &cur))
+		return 0;
+	if (sched_setaffinity(0, sizeof(want), &want))
+		return selfmon__err(-errno, "sched_setaffinity to %s's CPUs: %s", cl->pmu->name,
+				    strerror(errno));
+	e->saved = cur;
+	e->restore = true;
+	return 0;
+}
+
+int selfmon_pin__acquire(pid_t tid, const struct selfmon_cluster *cl, const cpu_set_t *cpus,
+			 struct selfmon_pin_hold *hold)
+{
+	struct pin_entry *e;
+	int err = 0;
+
+	/* Only thread @tid adds its own entry: the affinity calls need no lock. */
+	pthread_mutex_lock(&pin_lock);
+	e = *pin_find(tid);
+	if (e && strcmp(e->hold.pmu, cl->pmu->name))
+		err = selfmon__err(-EBUSY, "this thread is pinned to %s by another open set; a set for "
+				   "%s would move it off that set's counters: close the other set "
+				   "first, or open this one for %s", e->hold.pmu, cl->pmu->name,
+				   e->hold.pmu);
+	else if (e)
+		e->refs++;
+	if (e && !err)
+		*hold = e->hold;
+	pthread_mutex_unlock(&pin_lock);
+	if (e || err)
+		return err;
+
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return selfmon__err(-ENOMEM, "out of memory");
+	err = pin_first(tid, cl, cpus, e);
+	if (err) {
+		free(e);
+		return err;
+	}
+	*hold = e->hold;
+	pthread_mutex_lock(&pin_lock);
+	e->next = pinned;
+	pinned = e;
+	pthread_mutex_unlock(&pin_lock);
+	return 0;
+}
+
+void selfmon_pin__release(const struct selfmon_pin_hold *hold, bool restore)
+{
+	struct pin_entry **slot, *e;
+
+	pthread_mutex_lock(&pin_lock);
+	slot = pin_find(hold->tid);
+	e = *slot;
+	if (e && --e->refs == 0)
+		*slot = e->next;
+	else
+		e = NULL;
+	pthread_mutex_unlock(&pin_lock);
+	if (!e)
+		return;
+	/* By tid when another thread closes the set: the pinned thread gets its affinity back. */
+	if (restore && e->restore)
+		sched_setaffinity(e->hold.tid == gettid() ? 0 : e->hold.tid, sizeof(e->saved), &e->saved);
+	free(e);
 }

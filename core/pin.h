@@ -2,6 +2,9 @@
 #ifndef SELFMON_CORE_PIN_H
 #define SELFMON_CORE_PIN_H
 
+#include <stdbool.h>
+#include <sys/types.h>
+
 #include "cpulist.h"
 #include "topology.h"
 
@@ -39,5 +42,34 @@ int selfmon_pin__parse(const char *policy, struct selfmon_pin *pin);
  */
 int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_topology *t,
 			 int cpu, const struct selfmon_cluster **cl, cpu_set_t *cpus);
+
+/*
+ * A thread has one affinity, whatever number of sets pinned it: the sets of
+ * one thread share one hold on it. The first pinned set narrows the affinity
+ * (within the one the thread has) and saves the old one; later sets for the
+ * same cluster share the hold; a set for another cluster is refused, since
+ * moving the thread would take the first set off its counters. The last
+ * release gives the saved affinity back.
+ */
+struct selfmon_pin_hold {
+	pid_t tid;
+	char pmu[64];		/* the cluster's PMU */
+	cpu_set_t cpus;		/* where the thread may run now */
+};
+
+/*
+ * Take a hold for thread @tid (the caller) on cluster @cl with @cpus, the
+ * CPUs the policy resolved to. Return: 0 with @hold filled, -EBUSY (pinned
+ * to another cluster by an open set), -EINVAL (no allowed CPU there) or
+ * -errno of sched_{get,set}affinity; selfmon_errmsg() says which.
+ */
+int selfmon_pin__acquire(pid_t tid, const struct selfmon_cluster *cl, const cpu_set_t *cpus,
+			 struct selfmon_pin_hold *hold);
+
+/*
+ * Drop one hold of @hold->tid; the last one restores the saved affinity
+ * when @restore (false in a forked child, whose thread is not that tid).
+ */
+void selfmon_pin__release(const struct selfmon_pin_hold *hold, bool restore);
 
 #endif

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The event set: opening (options, parsing, pinning, the counters and their
+ * groups), enabling, reading and closing. One counter's open and read are in
+ * counter.c, groups in group.c, the owner checks in owner.c.
+ */
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -7,6 +12,7 @@
 #include <string.h>
 
 #include <perf/core.h>
+#include <perf/cpumap.h>
 #include <perf/evsel.h>
 #include <perf/threadmap.h>
 
@@ -15,23 +21,23 @@
 #include "arch.h"
 #include "error.h"
 #include "list.h"
-#include "pin.h"
 #include "set.h"
 #include "sysfs.h"
+
+#ifdef CONFIG_USER_READ
+#define IS_ENABLED_USER_READ true
+#else
+#define IS_ENABLED_USER_READ false
+#endif
+#ifdef CONFIG_LONG_COUNTERS
+#define IS_ENABLED_LONG_COUNTERS true
+#else
+#define IS_ENABLED_LONG_COUNTERS false
+#endif
 
 /* Does @opts, of the caller's size, reach @field? (libbpf's OPTS_HAS) */
 #define OPTS_HAS(opts, field) \
 	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field))
-
-/* Bumped in the child of every fork(): sets opened before it are not ours there. */
-static unsigned int fork_generation;
-/* Its address tells threads apart without a system call. */
-static _Thread_local char thread_token;
-
-static void on_fork_child(void)
-{
-	fork_generation++;
-}
 
 static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_list ap)
 {
@@ -44,7 +50,6 @@ static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_lis
 static void selfmon_init_once(void)
 {
 	libperf_init(libperf_quiet);
-	pthread_atfork(NULL, NULL, on_fork_child);
 }
 
 static void selfmon_init(void)
@@ -54,26 +59,13 @@ static void selfmon_init(void)
 	pthread_once(&once, selfmon_init_once);
 }
 
-static int check_owner(const struct selfmon_set *set)
-{
-	if (set->fork_gen != fork_generation)
-		return selfmon__err(-SELFMON_ERRNO__FORKED,
-			"this event set was opened by the parent process; its mmap pages are not "
-			"mapped after fork(): open a new set in the child");
-	if (set->owner != &thread_token)
-		return selfmon__err(-SELFMON_ERRNO__THREAD,
-			"this event set counts the thread that opened it and must be read there: "
-			"open one set per thread");
-	return 0;
-}
-
 #define CHECK_SET(set, idx)							\
 	do {									\
 		int __err;							\
 		if (!(set) || (idx) < 0 || (idx) >= (set)->nr)			\
 			return selfmon__err(-EINVAL, "%s: no counter %d in this set", \
 					    __func__, (int)(idx));		\
-		__err = check_owner(set);					\
+		__err = selfmon_owner__check(&(set)->owner);			\
 		if (__err)							\
 			return __err;						\
 	} while (0)
@@ -85,172 +77,148 @@ static bool env_true(const char *name)
 	return v && *v && strcmp(v, "0");
 }
 
-static int open_error(const struct selfmon_counter *c, int err, const char *root)
+/* Step 1: the options, the environment and the configuration, into @ctx and @pin. */
+static int open_options(const char *events, const struct selfmon_opts *opts, struct open_ctx *ctx,
+			struct selfmon_pin *pin)
 {
-	long paranoid = -1;
+	const char *policy = CONFIG_PIN_POLICY;
 
-	switch (err) {
-	case -EACCES:
-	case -EPERM:
-		selfmon_sysfs__read_long(root, "/proc/sys/kernel/perf_event_paranoid", &paranoid);
-		return selfmon__err(err, "event '%s': perf_event_open: %s; kernel.perf_event_paranoid "
-				    "is %ld: run as root, or 'sysctl -w kernel.perf_event_paranoid=2' "
-				    "(Debian's 3 forbids it to users)", c->ev.name, strerror(-err), paranoid);
-	case -ENOENT:
-	case -EOPNOTSUPP:
-	case -ENODEV:
-		if (c->ev.hardware && !c->ev.pmu)
-			return selfmon__err(err, "event '%s': no hardware PMU on this machine (a VM "
-					    "without a virtual PMU?): only software events can be "
-					    "counted", c->ev.name);
-		return selfmon__err(err, "event '%s': perf_event_open: %s: the PMU does not offer "
-				    "this event", c->ev.name, strerror(-err));
-	case -EMFILE:
-		return selfmon__err(err, "event '%s': out of file descriptors (ulimit -n)", c->ev.name);
-	default:
-		return selfmon__err(err, "event '%s': perf_event_open: %s", c->ev.name, strerror(-err));
-	}
+	if (opts && opts->sz < sizeof(opts->sz))
+		return selfmon__err(-EINVAL, "selfmon_opts.sz is %zu: set it to sizeof(struct selfmon_opts)",
+				    opts->sz);
+	if (!events)
+		return selfmon__err(-EINVAL, "no events given");
+	ctx->root = selfmon_root__get(OPTS_HAS(opts, root) ? opts->root : NULL);
+	ctx->user_read = IS_ENABLED_USER_READ;
+	ctx->want_long = IS_ENABLED_LONG_COUNTERS;
+	if (env_true("SELFMON_NO_USER_READ") || (OPTS_HAS(opts, no_user_read) && opts->no_user_read))
+		ctx->user_read = false;
+	if (OPTS_HAS(opts, no_long) && opts->no_long)
+		ctx->want_long = false;
+	if (getenv("SELFMON_PIN") && *getenv("SELFMON_PIN"))
+		policy = getenv("SELFMON_PIN");
+	if (OPTS_HAS(opts, pin) && opts->pin)
+		policy = opts->pin;
+	return selfmon_pin__parse(policy, pin);
 }
 
-/* What opening a set needs beyond the set itself. */
-struct open_ctx {
-	const char *root;
-	const struct selfmon_pmus *pmus;
-	const struct selfmon_topology *topo;
-	const struct selfmon_cluster *cluster;	/* pinned to it; NULL: not pinned */
-	bool user_read, want_long;
-	bool sum;	/* unpinned on a heterogeneous machine: one event per core PMU */
-};
-
-/* Open @ev for the calling thread into *@out; the arch may adjust and retry. */
-static int evsel_open(struct selfmon_set *set, struct selfmon_counter *c, struct selfmon_event *ev,
-		      const char *root, struct perf_evsel **out)
+/* Step 2: what the machine has: its PMUs and their clusters. */
+static int open_machine(struct open_ctx *ctx, struct selfmon_pmus *pmus, struct selfmon_topology *topo)
 {
-	const struct selfmon_arch *arch = selfmon_arch__host();
-	int err;
+	int err = selfmon_pmus__load(pmus, ctx->root);
 
-	ev->attr.disabled = 1;
-	/*
-	 * PERF_FORMAT_ID also keeps libperf's perf_evsel__read() from trying a
-	 * user-space read of its own: our slow path is always read(2).
-	 */
-	ev->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
-			       PERF_FORMAT_ID;
-	for (;;) {
-		*out = perf_evsel__new(&ev->attr);
-		if (!*out)
-			return selfmon__err(-ENOMEM, "event '%s': out of memory", ev->name);
-		err = perf_evsel__open(*out, NULL, set->threads);
-		if (!err)
-			return 0;
-		perf_evsel__delete(*out);
-		*out = NULL;
-		if (!arch->retry(ev, err, &c->notes))
-			return open_error(c, err, root);
-	}
-}
-
-/*
- * The arm64 perf document ("About heterogeneous systems"): a generic event
- * of an unpinned thread counts on the first PMU's cores only. Rather than
- * undercount, open it on every core PMU and sum: whichever core type the
- * thread runs on counts it. No user read: no single register holds the sum.
- */
-static int counter_open_sum(struct selfmon_set *set, struct selfmon_counter *c,
-			    const struct open_ctx *ctx)
-{
-	struct selfmon_event ev;
-	int err;
-
-	c->reason = SELFMON_REASON_HETEROGENEOUS;
-	for (int k = 0; k < ctx->topo->nr; k++) {
-		ev = c->ev;
-		err = selfmon_event__for_pmu(&ev, ctx->pmus, ctx->topo->cl[k].pmu);
-		if (err)
-			return err;
-		err = evsel_open(set, c, &ev, ctx->root, k ? &c->more[k - 1] : &c->evsel);
-		if (err)
-			return err;
-		c->nr_more = k;
-	}
-	return 0;
-}
-
-static int counter_open(struct selfmon_set *set, struct selfmon_counter *c, const struct open_ctx *ctx)
-{
-	int err;
-
-	if (c->ev.attr.type == PERF_TYPE_SOFTWARE || c->ev.attr.type == PERF_TYPE_TRACEPOINT)
-		c->reason = SELFMON_REASON_SOFTWARE;
-	else if (!c->ev.hardware)
-		c->reason = SELFMON_REASON_NOT_CPU_PMU;
-	else if (ctx->sum && !c->ev.pmu_named)	/* a PMU's own event counts there alone */
-		return counter_open_sum(set, c, ctx);
-	else if (!ctx->user_read)
-		c->reason = SELFMON_REASON_CONFIG;
-	else
-		c->reason = selfmon_arch__host()->prepare(ctx->root, &c->ev, ctx->want_long, &c->notes);
-
-	err = evsel_open(set, c, &c->ev, ctx->root, &c->evsel);
 	if (err)
-		return err;
-
-	/* A reason that is not the page's own means the page is never used. */
-	if (c->reason != SELFMON_REASON_NONE && c->reason != SELFMON_REASON_SYSCTL &&
-	    c->reason != SELFMON_REASON_SYSFS_RDPMC)
-		return 0;
-	if (perf_evsel__mmap(c->evsel, 0)) {
-		c->reason = SELFMON_REASON_MMAP;
-		return 0;
-	}
-	c->page = perf_evsel__mmap_base(c->evsel, 0, 0);
-	if (!c->page)
-		c->reason = SELFMON_REASON_MMAP;
+		return selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s", ctx->root,
+				    strerror(-err));
+	err = selfmon_topology__load(topo, pmus);
+	if (err)
+		return selfmon__err(err, "cannot tell which CPUs the CPU PMUs cover: %s", strerror(-err));
+	ctx->pmus = pmus;
+	ctx->topo = topo;
 	return 0;
 }
 
-/*
- * Pin the calling thread as @pin says, within the affinity it already has,
- * and remember what to give back on close.
- */
-static int pin_thread(struct selfmon_set *set, const struct selfmon_pin *pin,
-		      const struct selfmon_topology *t, const struct selfmon_cluster **cl)
+/* A group's D and e are the leader's: the kernel takes them there alone. */
+static int check_member(const struct selfmon_spec *spec, const struct selfmon_event *ev)
 {
-	cpu_set_t cpus, cur, want;
-	char a[256], b[256];
-	int err;
-
-	err = selfmon_pin__resolve(pin, t, sched_getcpu(), cl, &cpus);
-	if (err || !*cl)
-		return err;
-	if (sched_getaffinity(0, sizeof(cur), &cur))
-		return selfmon__err(-errno, "sched_getaffinity: %s", strerror(errno));
-	CPU_AND(&want, &cur, &cpus);
-	if (!CPU_COUNT(&want)) {
-		selfmon_cpulist__format(&cpus, a, sizeof(a));
-		selfmon_cpulist__format(&cur, b, sizeof(b));
-		return selfmon__err(-EINVAL, "cannot pin to %s (CPUs %s): the thread may only run on CPUs %s",
-				    (*cl)->pmu->name, a, b);
-	}
-	snprintf(set->pmu, sizeof(set->pmu), "%s", (*cl)->pmu->name);
-	set->cpus = want;
-	set->cluster = (*cl)->cpus;
-	if (CPU_EQUAL(&want, &cur))
+	if (spec->group < 0 || spec->leader || (!ev->attr.pinned && !ev->attr.exclusive))
 		return 0;
-	if (sched_setaffinity(0, sizeof(want), &want))
-		return selfmon__err(-errno, "sched_setaffinity to %s's CPUs: %s", (*cl)->pmu->name,
-				    strerror(errno));
-	set->saved_affinity = cur;
-	set->restore_affinity = true;
-	return 0;
+	return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': ':D' and ':e' apply to a whole "
+			    "group, which the kernel pins or isolates through its leader: write "
+			    "'{...}:D'", spec->name);
 }
 
-static bool any_hardware(const struct selfmon_set *set, int nr)
+/* Step 3: parse every event, all before any is opened: a typo costs no syscall. */
+static int open_parse(struct selfmon_set *set, const struct selfmon_spec *specs, int nr,
+		      const struct selfmon_pmus *pmus)
 {
-	for (int i = 0; i < nr; i++)
+	int err = 0;
+
+	/* Closing a set whose counters did not all open is safe: they have no evsel. */
+	set->nr = nr;
+	for (int i = 0; i < nr && !err; i++) {
+		struct selfmon_counter *c = &set->ctr[i];
+
+		err = selfmon_event__parse_mods(specs[i].name, specs[i].mods, pmus, &c->ev);
+		if (!err)
+			err = check_member(&specs[i], &c->ev);
+		c->leader = specs[i].group < 0 ? -1 : specs[i].leader ? i : set->ctr[i - 1].leader;
+		c->group_fd = -1;
+		if (specs[i].leader) {
+			c->ev.attr.pinned |= specs[i].pinned;
+			c->ev.attr.exclusive |= specs[i].exclusive;
+		}
+		if (c->leader >= 0)
+			set->ctr[c->leader].nr_members++;
+	}
+	return err;
+}
+
+static bool any_hardware(const struct selfmon_set *set)
+{
+	for (int i = 0; i < set->nr; i++)
 		if (set->ctr[i].ev.hardware)
 			return true;
 	return false;
+}
+
+/* Step 4: pin the thread as @pin says, and open hardware events with its cluster's PMU. */
+static int open_pin(struct selfmon_set *set, const struct selfmon_pin *pin, struct open_ctx *ctx)
+{
+	const struct selfmon_cluster *cl = NULL;
+	cpu_set_t cpus;
+	int err;
+
+	/* Only counters in CPU registers care where the thread runs. */
+	if (!any_hardware(set) || !ctx->topo->nr)
+		return 0;
+	err = selfmon_pin__resolve(pin, ctx->topo, sched_getcpu(), &cl, &cpus);
+	if (!err && cl)
+		err = selfmon_pin__acquire(set->owner.tid, cl, &cpus, &set->hold);
+	if (err)
+		return err;
+	ctx->cluster = cl;
+	ctx->sum = !cl && ctx->topo->nr > 1;
+	if (!cl)
+		return 0;
+	set->pinned = true;
+	set->cluster = cl->cpus;
+	for (int i = 0; i < set->nr && !err; i++)
+		err = selfmon_event__for_pmu(&set->ctr[i].ev, ctx->pmus, cl->pmu);
+	return err;
+}
+
+/* Step 5: open the counters in order, each group's leader before its members. */
+static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx *ctx)
+{
+	int err = 0;
+
+	for (int i = 0; i < nr && !err; i++) {
+		struct selfmon_counter *c = &set->ctr[i];
+
+		err = selfmon_counter__open(set, i, ctx);
+		/* The PMU list goes away after open; the attr has what the kernel needs. */
+		c->ev.pmu = NULL;
+		if (!err && c->leader >= 0 && i == c->leader + set->ctr[c->leader].nr_members - 1)
+			err = selfmon_group__ready(set, c->leader);
+	}
+	return err;
+}
+
+/* The set and the maps libperf opens it with: this thread, on any CPU. */
+static struct selfmon_set *set_new(int nr)
+{
+	struct selfmon_set *set = calloc(1, sizeof(*set) + (size_t)nr * sizeof(set->ctr[0]));
+
+	if (!set)
+		return NULL;
+	selfmon_owner__init(&set->owner);
+	/* pid 0: the calling thread. Our own cpu map: libperf's lazy default is not thread-safe. */
+	set->threads = perf_thread_map__new_dummy();
+	set->cpus = perf_cpu_map__dummy_new();
+	if (set->threads)
+		perf_thread_map__set_pid(set->threads, 0, 0);
+	return set;
 }
 
 struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_opts *opts)
@@ -259,108 +227,30 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 	struct selfmon_pmus pmus = { 0 };
 	struct selfmon_topology topo;
 	struct selfmon_set *set = NULL;
-	struct open_ctx ctx = { .user_read = true, .want_long = true };
-	const char *policy = CONFIG_PIN_POLICY;
+	struct open_ctx ctx = { 0 };
 	struct selfmon_pin pin;
-	int err, nr, i;
+	int err, nr = 0;
 
 	selfmon_init();
 	selfmon__err_clear();
-	if (opts && opts->sz < sizeof(opts->sz)) {
-		err = selfmon__err(-EINVAL, "selfmon_opts.sz is %zu: set it to sizeof(struct selfmon_opts)",
-				   opts->sz);
-		goto out;
-	}
-	if (!events) {
-		err = selfmon__err(-EINVAL, "no events given");
-		goto out;
-	}
-	ctx.root = selfmon_root__get(OPTS_HAS(opts, root) ? opts->root : NULL);
-#ifndef CONFIG_USER_READ
-	ctx.user_read = false;
-#endif
-#ifndef CONFIG_LONG_COUNTERS
-	ctx.want_long = false;
-#endif
-	if (env_true("SELFMON_NO_USER_READ") || (OPTS_HAS(opts, no_user_read) && opts->no_user_read))
-		ctx.user_read = false;
-	if (OPTS_HAS(opts, no_long) && opts->no_long)
-		ctx.want_long = false;
-	if (getenv("SELFMON_PIN") && *getenv("SELFMON_PIN"))
-		policy = getenv("SELFMON_PIN");
-	if (OPTS_HAS(opts, pin) && opts->pin)
-		policy = opts->pin;
-	err = selfmon_pin__parse(policy, &pin);
+	err = open_options(events, opts, &ctx, &pin);
 	if (err)
 		goto out;
-
 	specs = calloc(CONFIG_MAX_EVENTS, sizeof(*specs));
-	if (!specs) {
-		err = -ENOMEM;
+	nr = specs ? selfmon_list__split(events, specs, CONFIG_MAX_EVENTS) : -ENOMEM;
+	err = nr < 0 ? nr : open_machine(&ctx, &pmus, &topo);
+	if (err)
+		goto out;
+	set = set_new(nr);
+	if (!set || !set->threads || !set->cpus) {
+		err = selfmon__err(-ENOMEM, "out of memory");
 		goto out;
 	}
-	nr = selfmon_list__split(events, specs, CONFIG_MAX_EVENTS);
-	if (nr < 0) {
-		err = nr;
-		goto out;
-	}
-	err = selfmon_pmus__load(&pmus, ctx.root);
-	if (err) {
-		selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s", ctx.root, strerror(-err));
-		goto out;
-	}
-	err = selfmon_topology__load(&topo, &pmus);
-	if (err) {
-		selfmon__err(err, "cannot tell which CPUs the CPU PMUs cover: %s", strerror(-err));
-		goto out;
-	}
-	ctx.pmus = &pmus;
-	ctx.topo = &topo;
-
-	set = calloc(1, sizeof(*set) + (size_t)nr * sizeof(set->ctr[0]));
-	if (!set) {
-		err = -ENOMEM;
-		goto out;
-	}
-	set->owner = &thread_token;
-	set->fork_gen = fork_generation;
-	/* pid 0 in the thread map: the calling thread, on whatever CPU it runs. */
-	set->threads = perf_thread_map__new_dummy();
-	if (!set->threads) {
-		err = -ENOMEM;
-		goto out;
-	}
-	perf_thread_map__set_pid(set->threads, 0, 0);
-
-	/* Every name is checked before any is opened: a typo costs no syscall. */
-	for (i = 0; i < nr; i++) {
-		err = selfmon_event__parse_mods(specs[i].name, specs[i].mods, &pmus, &set->ctr[i].ev);
-		if (err)
-			goto out;
-	}
-	/* Only counters in CPU registers care where the thread runs. */
-	if (any_hardware(set, nr) && topo.nr) {
-		err = pin_thread(set, &pin, &topo, &ctx.cluster);
-		if (err)
-			goto out;
-		ctx.sum = !ctx.cluster && topo.nr > 1;
-	}
-	for (i = 0; i < nr && ctx.cluster; i++) {
-		err = selfmon_event__for_pmu(&set->ctr[i].ev, &pmus, ctx.cluster->pmu);
-		if (err)
-			goto out;
-	}
-	for (i = 0; i < nr; i++) {
-		struct selfmon_counter *c = &set->ctr[i];
-
-		set->nr = i + 1;
-		err = counter_open(set, c, &ctx);
-		if (err)
-			goto out;
-		/* The PMU list goes away below; the attr has what the kernel needs. */
-		c->ev.pmu = NULL;
-	}
-	err = 0;
+	err = open_parse(set, specs, nr, &pmus);
+	if (!err)
+		err = open_pin(set, &pin, &ctx);
+	if (!err)
+		err = open_counters(set, nr, &ctx);
 out:
 	selfmon_pmus__free(&pmus);
 	free(specs);
@@ -374,27 +264,28 @@ out:
 
 void selfmon_set__close(struct selfmon_set *set)
 {
+	bool ours;
+
 	if (!set)
 		return;
-	for (int i = 0; i < set->nr; i++) {
-		struct selfmon_counter *c = &set->ctr[i];
-
-		for (int k = 0; k < c->nr_more; k++) {
-			perf_evsel__close(c->more[k]);
-			perf_evsel__delete(c->more[k]);
-		}
-		if (!c->evsel)
-			continue;
-		/* In a forked child the page is not mapped; munmap of it is harmless. */
-		perf_evsel__munmap(c->evsel);
-		perf_evsel__close(c->evsel);
-		perf_evsel__delete(c->evsel);
-	}
-	/* Only the thread that was pinned can be given its affinity back. */
-	if (set->restore_affinity && !check_owner(set))
-		sched_setaffinity(0, sizeof(set->saved_affinity), &set->saved_affinity);
+	ours = selfmon_owner__same_process(&set->owner);
+	for (int i = 0; i < set->nr; i++)
+		selfmon_counter__close(&set->ctr[i], ours);
+	for (int i = 0; i < set->nr; i++)
+		if (set->ctr[i].evlist)
+			selfmon_group__close(&set->ctr[i]);
+	/* The thread's last pinned set gives its affinity back; a forked child has no such thread. */
+	if (set->pinned)
+		selfmon_pin__release(&set->hold, ours);
 	perf_thread_map__put(set->threads);
+	perf_cpu_map__put(set->cpus);
 	free(set);
+}
+
+/* A group is enabled and disabled through its leader: its members follow. */
+static bool drives_ioctl(const struct selfmon_counter *c, int i)
+{
+	return c->leader < 0 || c->leader == i;
 }
 
 static int set_ioctl(struct selfmon_set *set, bool enable)
@@ -403,23 +294,24 @@ static int set_ioctl(struct selfmon_set *set, bool enable)
 
 	if (!set)
 		return selfmon__err(-EINVAL, "no set");
-	err = check_owner(set);
-	if (err)
-		return err;
-	for (int i = 0; i < set->nr; i++) {
+	err = selfmon_owner__check(&set->owner);
+	for (int i = 0; i < set->nr && !err; i++) {
 		const struct selfmon_counter *c = &set->ctr[i];
 
-		for (int k = -1; k < c->nr_more; k++) {
+		for (int k = -1; k < c->nr_more && drives_ioctl(c, i); k++) {
 			struct perf_evsel *e = k < 0 ? c->evsel : c->more[k];
 
-			err = enable ? perf_evsel__enable(e) : perf_evsel__disable(e);
-			if (err)
-				return selfmon__err(-errno ? -errno : -EIO, "event '%s': %s failed: %s",
-						    c->ev.name, enable ? "enable" : "disable", strerror(errno));
+			if (enable ? perf_evsel__enable(e) : perf_evsel__disable(e)) {
+				err = selfmon__err(-errno ? -errno : -EIO, "event '%s': %s failed: %s",
+						   c->ev.name, enable ? "enable" : "disable",
+						   strerror(errno));
+				break;
+			}
 		}
 	}
-	set->enabled = enable;
-	return 0;
+	if (!err)
+		set->enabled = enable;
+	return err;
 }
 
 int selfmon_set__enable(struct selfmon_set *set)
@@ -432,63 +324,6 @@ int selfmon_set__disable(struct selfmon_set *set)
 	return set_ioctl(set, false);
 }
 
-static int counter_read_syscall(struct selfmon_counter *c, struct selfmon_count *count)
-{
-	struct perf_counts_values v;
-	int err;
-
-	memset(count, 0, sizeof(*count));
-	for (int k = -1; k < c->nr_more; k++) {
-		err = perf_evsel__read(k < 0 ? c->evsel : c->more[k], 0, 0, &v);
-		if (err)
-			return selfmon__err(err, "event '%s': read: %s", c->ev.name, strerror(-err));
-		/*
-		 * Summed over core PMUs, each ran while the thread was on its
-		 * cores: the total ran as long as any, and was enabled as long
-		 * as the longest.
-		 */
-		count->value += v.val;
-		count->running += v.run;
-		if (v.ena > count->enabled)
-			count->enabled = v.ena;
-	}
-	if (count->running > count->enabled)
-		count->running = count->enabled;
-	count->reason = c->reason;
-	return 0;
-}
-
-/* Why the page said no, when the gates were open at open time. */
-static enum selfmon_reason page_refusal(const struct selfmon_set *set, const struct selfmon_counter *c)
-{
-	int cpu;
-
-	if (!(c->page->capabilities & SELFMON_CAP_USER_RDPMC))
-		return SELFMON_REASON_CAP;
-	cpu = set->pmu[0] ? sched_getcpu() : -1;
-	if (cpu >= 0 && !CPU_ISSET(cpu, &set->cluster))
-		return SELFMON_REASON_OFF_CLUSTER;
-	return SELFMON_REASON_INDEX;
-}
-
-static int counter_read_raw(const struct selfmon_set *set, struct selfmon_counter *c,
-			    struct selfmon_count *count)
-{
-	int err;
-
-	if (c->page && selfmon_page__read(c->page, count) == 0)
-		return 0;
-	err = counter_read_syscall(c, count);
-	if (err)
-		return err;
-	if (c->page && c->reason == SELFMON_REASON_NONE) {
-		/* The gates were open but the page said no at this moment. */
-		count->reason = page_refusal(set, c);
-		c->fallbacks++;
-	}
-	return 0;
-}
-
 /* Counts since selfmon_set__reset(): the same for both paths. */
 static void rebase(const struct selfmon_counter *c, struct selfmon_count *count)
 {
@@ -499,29 +334,23 @@ static void rebase(const struct selfmon_counter *c, struct selfmon_count *count)
 
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
-	struct selfmon_counter *c;
 	int err;
 
 	CHECK_SET(set, idx);
-	c = &set->ctr[idx];
-	err = counter_read_raw(set, c, count);
-	if (err)
-		return err;
-	rebase(c, count);
-	return 0;
+	if (!count)
+		return selfmon__err(-EINVAL, "selfmon_set__read: count is NULL");
+	err = selfmon_counter__read_raw(set, idx, count);
+	if (!err)
+		rebase(&set->ctr[idx], count);
+	return err;
 }
 
 int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
 	CHECK_SET(set, idx);
-	return counter_read_raw(set, &set->ctr[idx], count);
-}
-
-const struct perf_event_attr *selfmon_set__attr(const struct selfmon_set *set, int idx)
-{
-	if (!set || idx < 0 || idx >= set->nr)
-		return NULL;
-	return &set->ctr[idx].ev.attr;
+	if (!count)
+		return selfmon__err(-EINVAL, "selfmon_set__read_raw: count is NULL");
+	return selfmon_counter__read_raw(set, idx, count);
 }
 
 int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_count *count)
@@ -530,36 +359,114 @@ int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_c
 	int err;
 
 	CHECK_SET(set, idx);
+	if (!count)
+		return selfmon__err(-EINVAL, "selfmon_set__read_syscall: count is NULL");
 	c = &set->ctr[idx];
-	err = counter_read_syscall(c, count);
-	if (err)
-		return err;
-	rebase(c, count);
+	if (c->leader >= 0) {
+		struct selfmon_count group[CONFIG_MAX_EVENTS];
+
+		err = selfmon_group__read(set, c->leader, group);
+		*count = group[idx - c->leader];
+	} else {
+		err = selfmon_counter__read_syscall(c, count);
+	}
+	if (!err)
+		rebase(c, count);
+	return err;
+}
+
+int selfmon_set__read_group(struct selfmon_set *set, int idx, struct selfmon_count *counts)
+{
+	struct selfmon_counter *l;
+	int err;
+
+	CHECK_SET(set, idx);
+	if (!counts)
+		return selfmon__err(-EINVAL, "selfmon_set__read_group: counts is NULL");
+	if (set->ctr[idx].leader < 0)
+		return selfmon__err(-EINVAL, "selfmon_set__read_group: counter %d ('%s') is in no group",
+				    idx, set->ctr[idx].ev.name);
+	l = &set->ctr[set->ctr[idx].leader];
+	err = selfmon_group__read(set, set->ctr[idx].leader, counts);
+	for (int i = 0; i < l->nr_members && !err; i++)
+		rebase(l + i, &counts[i]);
+	return err;
+}
+
+/*
+ * Every member of the group led by @leader from one instant: all by their
+ * pages, or, if one page refuses, all by the group's read(2). A group read
+ * never mixes members on counters with members off them.
+ */
+static int read_group_raw(struct selfmon_set *set, int leader, struct selfmon_count *counts)
+{
+	const struct selfmon_counter *l = &set->ctr[leader];
+	int i;
+
+	for (i = 0; i < l->nr_members; i++) {
+		const struct selfmon_counter *c = &set->ctr[leader + i];
+
+		if (!c->page || selfmon_page__read(c->page, &counts[i]))
+			break;
+	}
+	if (i < l->nr_members)
+		return selfmon_group__read(set, leader, counts);
+	/* The kernel schedules members with their leader: its times are theirs. */
+	for (i = 1; i < l->nr_members; i++) {
+		counts[i].enabled = counts[0].enabled;
+		counts[i].running = counts[0].running;
+	}
 	return 0;
+}
+
+/* Raw counts of every counter of @set, each group from one instant. */
+static int read_all_raw(struct selfmon_set *set, struct selfmon_count *counts)
+{
+	int err = 0;
+
+	for (int i = 0; i < set->nr && !err; i++) {
+		const struct selfmon_counter *c = &set->ctr[i];
+
+		if (c->leader < 0)
+			err = selfmon_counter__read_raw(set, i, &counts[i]);
+		else if (c->leader == i)
+			err = read_group_raw(set, i, &counts[i]);
+	}
+	return err;
 }
 
 int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
 {
-	int err = 0;
+	int err;
 
-	for (int i = 0; set && i < set->nr && !err; i++)
-		err = selfmon_set__read(set, i, &counts[i]);
-	return set ? err : selfmon__err(-EINVAL, "no set");
+	if (!set || !counts)
+		return selfmon__err(-EINVAL, "selfmon_set__read_all: %s is NULL", set ? "counts" : "set");
+	err = selfmon_owner__check(&set->owner);
+	if (!err)
+		err = read_all_raw(set, counts);
+	for (int i = 0; i < set->nr && !err; i++)
+		rebase(&set->ctr[i], &counts[i]);
+	return err;
 }
 
 int selfmon_set__reset(struct selfmon_set *set)
 {
+	struct selfmon_count base[CONFIG_MAX_EVENTS];
+	int64_t fallbacks[CONFIG_MAX_EVENTS];
 	int err;
 
 	if (!set)
 		return selfmon__err(-EINVAL, "no set");
-	err = check_owner(set);
-	for (int i = 0; i < set->nr && !err; i++) {
-		int64_t fallbacks = set->ctr[i].fallbacks;
-
-		err = counter_read_raw(set, &set->ctr[i], &set->ctr[i].base);
+	err = selfmon_owner__check(&set->owner);
+	for (int i = 0; i < set->nr; i++)
+		fallbacks[i] = set->ctr[i].fallbacks;
+	if (!err)
+		err = read_all_raw(set, base);
+	for (int i = 0; i < set->nr; i++) {
+		if (!err)
+			set->ctr[i].base = base[i];
 		/* A baseline is not a measurement: its path does not count. */
-		set->ctr[i].fallbacks = fallbacks;
+		set->ctr[i].fallbacks = fallbacks[i];
 	}
 	return err;
 }
@@ -576,6 +483,20 @@ const char *selfmon_set__name(const struct selfmon_set *set, int idx)
 	return set->ctr[idx].ev.name;
 }
 
+const struct perf_event_attr *selfmon_set__attr(const struct selfmon_set *set, int idx)
+{
+	if (!set || idx < 0 || idx >= set->nr)
+		return NULL;
+	return &set->ctr[idx].ev.attr;
+}
+
+int selfmon_set__group(const struct selfmon_set *set, int idx)
+{
+	if (!set || idx < 0 || idx >= set->nr)
+		return -EINVAL;
+	return set->ctr[idx].leader;
+}
+
 int selfmon_set__path(const struct selfmon_set *set, int idx, enum selfmon_reason *why)
 {
 	const struct selfmon_counter *c;
@@ -590,7 +511,7 @@ int selfmon_set__path(const struct selfmon_set *set, int idx, enum selfmon_reaso
 		if (!selfmon_page__read_value(c->page, &v))
 			r = SELFMON_REASON_NONE;
 		else if (r == SELFMON_REASON_NONE)
-			r = page_refusal(set, c);
+			r = selfmon_counter__refusal(set, c);
 	} else if (c->page && r == SELFMON_REASON_NONE &&
 		   !(c->page->capabilities & SELFMON_CAP_USER_RDPMC)) {
 		r = SELFMON_REASON_CAP;
@@ -608,16 +529,29 @@ int selfmon_set__pmc_width(const struct selfmon_set *set, int idx)
 
 const char *selfmon_set__pmu(const struct selfmon_set *set)
 {
-	return set && set->pmu[0] ? set->pmu : NULL;
+	return set && set->pinned ? set->hold.pmu : NULL;
 }
+
+#define NOTE_LONG "the PMU refused a 64-bit counter (EOPNOTSUPP): opened as a 32-bit counter " \
+		  "(pmc_width 32); reads stay exact, the kernel folds each wrap into the offset"
+#define NOTE_USER "kernel.perf_event_paranoid forbids counting the kernel to this user: " \
+		  "counting user space only (exclude_kernel, exclude_hv), as perf does; " \
+		  "write ':u' to ask for that, or lower the sysctl to 1 (or use CAP_PERFMON) " \
+		  "to count the kernel too"
 
 const char *selfmon_set__note(const struct selfmon_set *set, int idx)
 {
+	unsigned int n;
+
 	if (!set || idx < 0 || idx >= set->nr)
 		return NULL;
-	if (set->ctr[idx].notes & SELFMON_NOTE_LONG_REFUSED)
-		return "the PMU refused a 64-bit counter (EOPNOTSUPP): opened as a 32-bit counter "
-		       "(pmc_width 32); reads stay exact, the kernel folds each wrap into the offset";
+	n = set->ctr[idx].notes;
+	if ((n & SELFMON_NOTE_LONG_REFUSED) && (n & SELFMON_NOTE_USER_ONLY))
+		return NOTE_LONG "; " NOTE_USER;
+	if (n & SELFMON_NOTE_LONG_REFUSED)
+		return NOTE_LONG;
+	if (n & SELFMON_NOTE_USER_ONLY)
+		return NOTE_USER;
 	return NULL;
 }
 

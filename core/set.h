@@ -8,8 +8,12 @@
 
 #include "cpulist.h"
 #include "event.h"
+#include "owner.h"
+#include "pin.h"
 #include "topology.h"
 
+struct perf_cpu_map;
+struct perf_evlist;
 struct perf_evsel;
 struct perf_thread_map;
 
@@ -30,25 +34,69 @@ struct selfmon_counter {
 	unsigned int notes;		/* SELFMON_NOTE_* */
 	struct selfmon_count base;	/* subtracted from reads: selfmon_set__reset() */
 	int64_t fallbacks;
+	/* Groups: the index of this counter's leader in the set; -1 for a lone event. */
+	int leader;
+	/* A leader: the events of its group (itself first), their list and its fd. */
+	int nr_members;
+	struct perf_evlist *evlist;
+	int group_fd;
 };
 
 struct selfmon_set {
 	int nr;
 	bool enabled;
-	/* Owner checks: the thread that opened it, in the process that opened it. */
-	const void *owner;
-	unsigned int fork_gen;
-	/* Pinned to one cluster: its PMU and the CPUs the thread may use. */
-	char pmu[64];
-	cpu_set_t cpus;
+	struct selfmon_owner owner;
+	/* Pinned to one cluster: the thread's hold on it (PMU, allowed CPUs). */
+	bool pinned;
+	struct selfmon_pin_hold hold;
 	/* All the CPUs of that PMU: off them its counters are not live. */
 	cpu_set_t cluster;
-	/* The affinity before pinning, given back on close. */
-	bool restore_affinity;
-	cpu_set_t saved_affinity;
 	struct perf_thread_map *threads;
+	struct perf_cpu_map *cpus;
 	struct selfmon_counter ctr[];
 };
 
+/* SELFMON_NOTE_* bits beyond the arch's (core/arch.h) */
+#define SELFMON_NOTE_USER_ONLY		(1u << 8)	/* paranoid: fell back to exclude_kernel/hv */
+
+/* ---- counter.c: one counter ---- */
+
+struct open_ctx;
+
+/* Open counter @idx of @set (its group's leader is open already). Return: 0 or -errno. */
+int selfmon_counter__open(struct selfmon_set *set, int idx, const struct open_ctx *ctx);
+/* Close its fds; unmap its page only in the process that mapped it (@unmap). */
+void selfmon_counter__close(struct selfmon_counter *c, bool unmap);
+/* read(2) of one counter (or the sum of its per-PMU copies). Return: 0 or -errno. */
+int selfmon_counter__read_syscall(struct selfmon_counter *c, struct selfmon_count *count);
+/* Why the page said no, when the gates were open at open time. */
+enum selfmon_reason selfmon_counter__refusal(const struct selfmon_set *set,
+					     const struct selfmon_counter *c);
+/* The raw count: the page if it allows, else read(2) (of the whole group). */
+int selfmon_counter__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count);
+
+/* What opening a set needs beyond the set itself. */
+struct open_ctx {
+	const char *root;
+	const struct selfmon_pmus *pmus;
+	const struct selfmon_topology *topo;
+	const struct selfmon_cluster *cluster;	/* pinned to it; NULL: not pinned */
+	bool user_read, want_long;
+	bool sum;	/* unpinned on a heterogeneous machine: one event per core PMU */
+};
+
+/* ---- group.c: perf event groups ---- */
+
+/* Tie the evsels of the group led by @idx into one perf group. Return: 0 or -errno. */
+int selfmon_group__link(struct selfmon_set *set, int idx);
+/* After its members opened: find the leader's fd for the group read. */
+int selfmon_group__ready(struct selfmon_set *set, int idx);
+/*
+ * Read the group led by @leader with one read(2) (PERF_FORMAT_GROUP): raw
+ * counts of every member, in set order, into @counts[0..nr_members).
+ * Return: 0, -SELFMON_ERRNO__PINNED or -errno.
+ */
+int selfmon_group__read(struct selfmon_set *set, int leader, struct selfmon_count *counts);
+void selfmon_group__close(struct selfmon_counter *leader);
 
 #endif

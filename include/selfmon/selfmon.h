@@ -39,6 +39,12 @@ enum {
 	 * (A kernel that refuses a well-named event gives its own errno.)
 	 */
 	SELFMON_ERRNO__NOEVENT,
+	/**
+	 * A pinned event or group (":D") could not be put on the PMU: the kernel
+	 * keeps it in error state and it counts nothing until it is disabled and
+	 * enabled again (perf_event_open(2), "pinned").
+	 */
+	SELFMON_ERRNO__PINNED,
 	SELFMON_ERRNO__END,
 };
 
@@ -101,7 +107,10 @@ struct selfmon_opts {
  * selfmon_set__open() - open events for the calling thread
  * @events: comma-separated events: generic names ("cycles", "instructions",
  *	"task-clock", ...), raw "rNNNN", or PMU terms "pmu/alias/" and
- *	"pmu/term=value,.../"; each may end in ":ukhHG" modifiers.
+ *	"pmu/term=value,.../"; each may end in ":ukhHG" modifiers, and ":D"
+ *	(pinned) or ":e" (exclusive). Braces make a group, as perf writes it:
+ *	"{cycles:u,instructions:u}", with modifiers for every member after the
+ *	brace ("{cycles,instructions}:u"; D and e go to the whole group).
  * @opts: NULL or options.
  *
  * Counters start disabled: call selfmon_set__enable().
@@ -183,6 +192,27 @@ int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_c
  * gives it: to open the same event elsewhere. NULL for a bad @idx.
  */
 const struct perf_event_attr *selfmon_set__attr(const struct selfmon_set *set, int idx);
+
+/**
+ * selfmon_set__group() - the group of counter @idx: the index of its leader
+ * (itself for a leader), or -1 for a lone event; -EINVAL for a bad @idx.
+ * A group "{a,b,...}" is opened as one perf group: its members are
+ * scheduled on the PMU together, enabled, disabled and reset as one, and
+ * selfmon_set__read_all() reads them from one instant: all from user space,
+ * or, when one page refuses, all with one read(2) (PERF_FORMAT_GROUP).
+ */
+int selfmon_set__group(const struct selfmon_set *set, int idx);
+
+/**
+ * selfmon_set__read_group() - read the whole group of counter @idx with one
+ * read(2) (PERF_FORMAT_GROUP): every member from one instant, whatever the
+ * pages allow; the reference a group's user-space reads must match.
+ * @counts: selfmon_set__group()'s leader first, one entry per member, in set
+ *	order; counts since selfmon_set__reset(), as selfmon_set__read() gives.
+ * Return: 0, -EINVAL (@idx is in no group), -SELFMON_ERRNO__PINNED (a
+ * pinned group the PMU could not schedule) or -errno.
+ */
+int selfmon_set__read_group(struct selfmon_set *set, int idx, struct selfmon_count *counts);
 
 /** selfmon_set__read_all() - read every counter; @counts has selfmon_set__nr() entries. */
 int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts);

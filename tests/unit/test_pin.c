@@ -58,6 +58,8 @@ static struct {
 	int getaffinity_err, setaffinity_err;	/* errno to fail with */
 	int sets;
 	cpu_set_t set_mask[MAX_SETS];		/* what each sched_setaffinity() asked */
+	pid_t set_pid[MAX_SETS];		/* ...and of which thread */
+	pid_t main_tid;				/* the test's thread, for a close from another */
 } mock;
 
 static struct perf_event_mmap_page sim_page __attribute__((aligned(4096)));
@@ -161,7 +163,9 @@ int __wrap_sched_getaffinity(pid_t pid, size_t size, cpu_set_t *mask)
 
 int __wrap_sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *mask)
 {
-	assert_int_equal(pid, 0);
+	/* 0: the caller; or the pinned thread by its tid, from a thread closing its set */
+	assert_true(pid == 0 || pid == mock.main_tid);
+	mock.set_pid[mock.sets] = pid;
 	assert_int_equal(size, sizeof(cpu_set_t));
 	assert_true(mock.sets < MAX_SETS);
 	mock.set_mask[mock.sets++] = *mask;
@@ -979,21 +983,72 @@ static void *close_elsewhere(void *arg)
 	return NULL;
 }
 
-static void a_set_closed_by_another_thread_gives_no_affinity_back(void **state)
+static void a_set_closed_by_another_thread_gives_the_pinned_thread_its_affinity_back(void **state)
 {
 	struct world *w = *state;
 	struct closer c;
+	cpu_set_t before;
 	pthread_t t;
 
 	use_board(w, board("rk3399"));
+	before = mock.affinity;
 	w->opts.pin = "big";
+	mock.main_tid = gettid();
 	c.set = open_ok(w, "cycles");
 	w->set = NULL;
 	assert_int_equal(mock.sets, 1);
 	assert_int_equal(pthread_create(&t, NULL, close_elsewhere, &c), 0);
 	assert_int_equal(pthread_join(t, NULL), 0);
-	/* that thread was never pinned: its affinity is not the one to restore */
+	/* by the pinned thread's tid, not the closing thread's own (pid 0) */
+	assert_int_equal(mock.sets, 2);
+	assert_int_equal(mock.set_pid[1], mock.main_tid);
+	assert_true(CPU_EQUAL(&mock.set_mask[1], &before));
+}
+
+static void a_second_set_on_the_same_cluster_shares_the_pin_and_the_last_close_restores(void **state)
+{
+	struct world *w = *state;
+	struct selfmon_set *a, *b;
+	cpu_set_t before;
+
+	use_board(w, board("rk3399"));
+	before = mock.affinity;
+	w->opts.pin = "big";
+	a = open_ok(w, "cycles");
+	w->set = NULL;
+	w->opts.pin = "current";	/* the thread now runs on big: the same cluster */
+	mock.cpu = 4;
+	b = open_ok(w, "instructions");
+	w->set = NULL;
 	assert_int_equal(mock.sets, 1);
+	assert_string_equal(selfmon_set__pmu(b), "armv8_cortex_a72");
+	selfmon_set__close(a);
+	/* b still counts on the big cores: the thread stays there */
+	assert_int_equal(mock.sets, 1);
+	selfmon_set__close(b);
+	assert_int_equal(mock.sets, 2);
+	assert_true(CPU_EQUAL(&mock.affinity, &before));
+}
+
+static void a_second_set_for_another_cluster_is_refused_while_the_first_is_open(void **state)
+{
+	struct world *w = *state;
+	struct selfmon_set *a;
+
+	use_board(w, board("rk3399"));
+	w->opts.pin = "big";
+	a = open_ok(w, "cycles");
+	w->set = NULL;
+	w->opts.pin = "little";
+	w->set = selfmon_set__open("instructions", &w->opts);
+	assert_null(w->set);
+	assert_int_equal(errno, EBUSY);
+	assert_non_null(strstr(selfmon_errmsg(), "armv8_cortex_a72"));
+	assert_non_null(strstr(selfmon_errmsg(), "armv8_cortex_a53"));
+	/* the refused set moved nothing */
+	assert_int_equal(mock.sets, 1);
+	selfmon_set__close(a);
+	assert_int_equal(mock.sets, 2);
 }
 
 /* ---- through selfmon_set__open: errors ---- */
@@ -1457,7 +1512,9 @@ int main(void)
 		T(m1_firestorm_opens_instructions_by_its_own_alias),
 		T(pmu_and_raw_events_of_the_pinned_cluster_keep_their_numbers),
 		T(only_software_events_leave_the_affinity_alone),
-		T(a_set_closed_by_another_thread_gives_no_affinity_back),
+		T(a_set_closed_by_another_thread_gives_the_pinned_thread_its_affinity_back),
+		T(a_second_set_on_the_same_cluster_shares_the_pin_and_the_last_close_restores),
+		T(a_second_set_for_another_cluster_is_refused_while_the_first_is_open),
 		/* open, errors */
 		T(a_generic_event_the_pinned_pmu_lacks_is_enoent_naming_the_pmu),
 		T(another_clusters_pmu_event_while_pinned_is_einval),

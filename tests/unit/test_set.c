@@ -501,17 +501,56 @@ static void arm64_no_long_option_asks_only_for_the_rdpmc_bit(void **state)
 
 /* ---- errors ---- */
 
-static void eacces_is_null_with_errno_and_a_message_about_perf_event_paranoid(void **state)
+static void eacces_without_chosen_levels_falls_back_to_user_space_only_and_says_so(void **state)
 {
 	struct world *w = *state;
 
 	mock.open_err[0] = -EACCES;
 	w->set = selfmon_set__open("cycles", &w->opts);
+	assert_non_null(w->set);
+	assert_int_equal(mock.opens, 2);
+	assert_int_equal(mock.attr[0].exclude_kernel, 0);
+	assert_int_equal(mock.attr[1].exclude_kernel, 1);
+	assert_int_equal(mock.attr[1].exclude_hv, 1);
+	assert_int_equal(mock.attr[1].exclude_user, 0);
+	assert_non_null(selfmon_set__note(w->set, 0));
+	assert_non_null(strstr(selfmon_set__note(w->set, 0), "user space only"));
+}
+
+static void eacces_of_chosen_kernel_counting_is_not_narrowed_and_names_the_value_that_would_do(void **state)
+{
+	struct world *w = *state;
+
+	mock.open_err[0] = -EACCES;
+	w->set = selfmon_set__open("cycles:uk", &w->opts);
 	assert_null(w->set);
 	assert_int_equal(errno, EACCES);
-	assert_non_null(strstr(selfmon_errmsg(), "perf_event_paranoid"));
-	assert_non_null(strstr(selfmon_errmsg(), "is 3"));	/* read from the root */
-	assert_non_null(strstr(selfmon_errmsg(), "cycles"));
+	assert_int_equal(mock.opens, 1);
+	assert_non_null(strstr(selfmon_errmsg(), "perf_event_paranoid is 3"));	/* read from the root */
+	assert_non_null(strstr(selfmon_errmsg(), "perf_event_paranoid=1"));
+	assert_non_null(strstr(selfmon_errmsg(), "cycles:uk"));
+}
+
+static void eacces_never_suggests_the_paranoid_value_already_in_force(void **state)
+{
+	struct world *w = *state;
+
+	/* user space only is what 2 allows: at 2 the sysctl is not the cause */
+	fakeroot__write(w->root, "/proc/sys/kernel/perf_event_paranoid", "2\n");
+	mock.open_err[0] = -EACCES;
+	w->set = selfmon_set__open("cycles:u", &w->opts);
+	assert_null(w->set);
+	assert_int_equal(errno, EACCES);
+	assert_null(strstr(selfmon_errmsg(), "perf_event_paranoid=2"));
+	assert_non_null(strstr(selfmon_errmsg(), "something else forbids it"));
+
+	/* at 3, user space only needs 2 */
+	fakeroot__write(w->root, "/proc/sys/kernel/perf_event_paranoid", "3\n");
+	mock.open_err[1] = -EACCES;
+	w->set = selfmon_set__open("cycles:u", &w->opts);
+	assert_null(w->set);
+	assert_non_null(strstr(selfmon_errmsg(), "perf_event_paranoid=2"));
+	assert_null(strstr(selfmon_errmsg(), "perf_event_paranoid=3"));
 }
 
 static void a_failure_in_the_second_event_closes_the_first(void **state)
@@ -742,7 +781,9 @@ int main(void)
 		T(the_root_can_come_from_selfmon_sysfs_root),
 		T(arm64_eopnotsupp_with_long_is_opened_again_without_the_long_bit),
 		T(arm64_no_long_option_asks_only_for_the_rdpmc_bit),
-		T(eacces_is_null_with_errno_and_a_message_about_perf_event_paranoid),
+		T(eacces_without_chosen_levels_falls_back_to_user_space_only_and_says_so),
+		T(eacces_of_chosen_kernel_counting_is_not_narrowed_and_names_the_value_that_would_do),
+		T(eacces_never_suggests_the_paranoid_value_already_in_force),
 		T(a_failure_in_the_second_event_closes_the_first),
 		T(an_unparsable_event_is_null_before_anything_is_opened),
 		T(options_of_an_older_build_keep_the_fields_their_size_covers),

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One counter of a set: opened through libperf with the arch's and the
+ * paranoid fallbacks, and read by its page or by read(2).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <perf/evsel.h>
+
+#include <generated/autoconf.h>
+#include <selfmon/read.h>
+#include "arch.h"
+#include "error.h"
+#include "set.h"
+#include "sysfs.h"
+
+static long paranoid_level(const char *root)
+{
+	long v = 2;	/* the kernel's default where the file cannot be read */
+
+	selfmon_sysfs__read_long(root, "/proc/sys/kernel/perf_event_paranoid", &v);
+	return v;
+}
+
+/*
+ * EACCES/EPERM: the levels the sysctl allows to a user without
+ * CAP_PERFMON (perf_event_open(2), "perf_event_paranoid"): 2 user space
+ * only, 1 the kernel too, and Debian's 3 nothing. Suggest the value that
+ * would do, never the one in force.
+ */
+static int access_error(const struct selfmon_counter *c, int err, const char *root)
+{
+	long now = paranoid_level(root), need = c->ev.attr.exclude_kernel ? 2 : 1;
+
+	if (now <= need)
+		return selfmon__err(err, "event '%s': perf_event_open: %s, although "
+				    "kernel.perf_event_paranoid is %ld: something else forbids it "
+				    "(a security module, lockdown, a container's seccomp profile)",
+				    c->ev.name, strerror(-err), now);
+	return selfmon__err(err, "event '%s': perf_event_open: %s: kernel.perf_event_paranoid is "
+			    "%ld; %s needs %ld or less: 'sysctl -w kernel.perf_event_paranoid=%ld', "
+			    "or run with CAP_PERFMON (root)", c->ev.name, strerror(-err), now,
+			    need == 1 ? "counting the kernel" : "counting user space", need, need);
+}
+
+static int open_error(const struct selfmon_counter *c, int err, const char *root)
+{
+	switch (err) {
+	case -EACCES:
+	case -EPERM:
+		return access_error(c, err, root);
+	case -ENOENT:
+	case -EOPNOTSUPP:
+	case -ENODEV:
+		if (c->ev.hardware && !c->ev.pmu)
+			return selfmon__err(err, "event '%s': no hardware PMU on this machine (a VM "
+					    "without a virtual PMU?): only software events can be "
+					    "counted", c->ev.name);
+		return selfmon__err(err, "event '%s': perf_event_open: %s: the PMU does not offer "
+				    "this event", c->ev.name, strerror(-err));
+	case -EMFILE:
+		return selfmon__err(err, "event '%s': out of file descriptors (ulimit -n)", c->ev.name);
+	case -EINVAL:
+		if (c->leader >= 0 && c->ev.attr.pinned)
+			return selfmon__err(err, "event '%s': perf_event_open: %s: a pinned group must "
+					    "fit the PMU's counters at once; this one cannot: fewer "
+					    "events, or no ':D'", c->ev.name, strerror(-err));
+		if (c->leader >= 0)
+			return selfmon__err(err, "event '%s': perf_event_open: %s: the kernel refused "
+					    "it in this group (more events than the PMU has counters, "
+					    "or events of different PMUs)", c->ev.name, strerror(-err));
+		return selfmon__err(err, "event '%s': perf_event_open: %s: the kernel refused this "
+				    "event's attributes (a modifier or term the PMU does not support)",
+				    c->ev.name, strerror(-err));
+	default:
+		return selfmon__err(err, "event '%s': perf_event_open: %s", c->ev.name, strerror(-err));
+	}
+}
+
+/*
+ * perf's fallback for users at perf_event_paranoid 2: an event whose
+ * privilege levels were not chosen counts user space only. Said through
+ * selfmon_set__note(); never done to an event whose caller chose ":k".
+ */
+static bool user_only_retry(struct selfmon_event *ev, int err, unsigned int *notes)
+{
+	if ((err != -EACCES && err != -EPERM) || ev->levels_given || ev->attr.exclude_kernel)
+		return false;
+	ev->attr.exclude_kernel = 1;
+	ev->attr.exclude_hv = 1;
+	*notes |= SELFMON_NOTE_USER_ONLY;
+	return true;
+}
+
+static int evsel_new(struct selfmon_counter *c, struct selfmon_event *ev, struct perf_evsel **out)
+{
+	/* Members start with their leader (perf_event_open(2), "disabled"). */
+	ev->attr.disabled = c->leader < 0 || c->nr_members > 0;
+	/*
+	 * PERF_FORMAT_ID also keeps libperf's perf_evsel__read() from trying a
+	 * user-space read of its own: our slow path is always read(2).
+	 */
+	ev->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+			       PERF_FORMAT_ID | (c->nr_members > 0 ? PERF_FORMAT_GROUP : 0);
+	*out = perf_evsel__new(&ev->attr);
+	if (!*out)
+		return selfmon__err(-ENOMEM, "event '%s': out of memory", ev->name);
+	return 0;
+}
+
+/* Open @e for the calling thread; the arch, then the paranoid fallback, may adjust and retry. */
+static int evsel_open(struct selfmon_set *set, struct selfmon_counter *c, struct selfmon_event *ev,
+		      struct perf_evsel *e, const char *root)
+{
+	const struct selfmon_arch *arch = selfmon_arch__host();
+	int err;
+
+	for (;;) {
+		err = perf_evsel__open(e, set->cpus, set->threads);
+		if (!err)
+			return 0;
+		if (!arch->retry(ev, err, &c->notes) && !user_only_retry(ev, err, &c->notes))
+			return open_error(c, err, root);
+		*perf_evsel__attr(e) = ev->attr;
+	}
+}
+
+/*
+ * The arm64 perf document ("About heterogeneous systems"): a generic event
+ * of an unpinned thread counts on the first PMU's cores only. Rather than
+ * undercount, open it on every core PMU and sum: whichever core type the
+ * thread runs on counts it. No user read: no single register holds the sum.
+ */
+static int open_sum(struct selfmon_set *set, struct selfmon_counter *c, const struct open_ctx *ctx)
+{
+	struct selfmon_event ev;
+	struct perf_evsel **e;
+	int err;
+
+	if (c->leader >= 0)
+		return selfmon__err(-EINVAL, "event '%s': a group needs its thread pinned to one core "
+				    "type on this machine (unpinned, each event is summed over every "
+				    "core PMU, which no group can be): SELFMON_PIN=current", c->ev.name);
+	c->reason = SELFMON_REASON_HETEROGENEOUS;
+	for (int k = 0; k < ctx->topo->nr; k++) {
+		ev = c->ev;
+		err = selfmon_event__for_pmu(&ev, ctx->pmus, ctx->topo->cl[k].pmu);
+		if (err)
+			return err;
+		e = k ? &c->more[k - 1] : &c->evsel;
+		err = evsel_new(c, &ev, e);
+		if (!err)
+			err = evsel_open(set, c, &ev, *e, ctx->root);
+		if (err)
+			return err;
+		c->nr_more = k;
+	}
+	return 0;
+}
+
+static enum selfmon_reason gate_reason(const struct selfmon_counter *c, const struct open_ctx *ctx,
+				       struct selfmon_counter *mut)
+{
+	if (c->ev.attr.type == PERF_TYPE_SOFTWARE || c->ev.attr.type == PERF_TYPE_TRACEPOINT)
+		return SELFMON_REASON_SOFTWARE;
+	if (!c->ev.hardware)
+		return SELFMON_REASON_NOT_CPU_PMU;
+	if (!ctx->user_read)
+		return SELFMON_REASON_CONFIG;
+	return selfmon_arch__host()->prepare(ctx->root, &mut->ev, ctx->want_long, &mut->notes);
+}
+
+int selfmon_counter__open(struct selfmon_set *set, int idx, const struct open_ctx *ctx)
+{
+	struct selfmon_counter *c = &set->ctr[idx];
+	int err;
+
+	/* A PMU's own event counts there alone. */
+	if (ctx->sum && c->ev.hardware && !c->ev.pmu_named)
+		return open_sum(set, c, ctx);
+	c->reason = gate_reason(c, ctx, c);
+	err = evsel_new(c, &c->ev, &c->evsel);
+	if (!err && c->leader >= 0)
+		err = selfmon_group__link(set, idx);
+	if (!err)
+		err = evsel_open(set, c, &c->ev, c->evsel, ctx->root);
+	if (err)
+		return err;
+
+	/* A reason that is not the page's own means the page is never used. */
+	if (c->reason != SELFMON_REASON_NONE && c->reason != SELFMON_REASON_SYSCTL &&
+	    c->reason != SELFMON_REASON_SYSFS_RDPMC)
+		return 0;
+	if (perf_evsel__mmap(c->evsel, 0)) {
+		c->reason = SELFMON_REASON_MMAP;
+		return 0;
+	}
+	c->page = perf_evsel__mmap_base(c->evsel, 0, 0);
+	if (!c->page)
+		c->reason = SELFMON_REASON_MMAP;
+	return 0;
+}
+
+void selfmon_counter__close(struct selfmon_counter *c, bool unmap)
+{
+	for (int k = 0; k < c->nr_more; k++) {
+		perf_evsel__close(c->more[k]);
+		perf_evsel__delete(c->more[k]);
+	}
+	if (!c->evsel)
+		return;
+	/*
+	 * perf pages are not inherited (VM_DONTCOPY): in a forked child their
+	 * addresses may hold the child's own mappings, so it only closes fds.
+	 */
+	if (unmap)
+		perf_evsel__munmap(c->evsel);
+	perf_evsel__close(c->evsel);
+	/* A group's evsels belong to its list, which deletes them. */
+	if (c->leader < 0)
+		perf_evsel__delete(c->evsel);
+	c->evsel = NULL;
+}
+
+/*
+ * read(2) of a pinned event in error state returns 0 bytes (end of file),
+ * which libperf's perf_evsel__read() reports as success with a zero count.
+ * errno is set to a sentinel first: a 0-byte read leaves it there.
+ */
+static int evsel_read(struct perf_evsel *e, const struct selfmon_counter *c,
+		      struct perf_counts_values *v)
+{
+	int err;
+
+	errno = ENODATA;
+	err = perf_evsel__read(e, 0, 0, v);
+	if (err == -ENODATA)
+		return selfmon__err(-SELFMON_ERRNO__PINNED, "event '%s': read(2) hit end of file: "
+				    "the pinned event could not be put on the PMU and counts nothing "
+				    "(too few free counters): fewer events, or no ':D'", c->ev.name);
+	if (err)
+		return selfmon__err(err, "event '%s': read: %s", c->ev.name, strerror(-err));
+	return 0;
+}
+
+int selfmon_counter__read_syscall(struct selfmon_counter *c, struct selfmon_count *count)
+{
+	struct perf_counts_values v;
+	int err;
+
+	memset(count, 0, sizeof(*count));
+	for (int k = -1; k < c->nr_more; k++) {
+		err = evsel_read(k < 0 ? c->evsel : c->more[k], c, &v);
+		if (err)
+			return err;
+		/*
+		 * Summed over core PMUs, each ran while the thread was on its
+		 * cores: the total ran as long as any, and was enabled as long
+		 * as the longest.
+		 */
+		count->value += v.val;
+		count->running += v.run;
+		if (v.ena > count->enabled)
+			count->enabled = v.ena;
+	}
+	if (count->running > count->enabled)
+		count->running = count->enabled;
+	count->reason = c->reason;
+	return 0;
+}
+
+enum selfmon_reason selfmon_counter__refusal(const struct selfmon_set *set,
+					     const struct selfmon_counter *c)
+{
+	int cpu;
+
+	if (!(c->page->capabilities & SELFMON_CAP_USER_RDPMC))
+		return SELFMON_REASON_CAP;
+	cpu = set->pinned ? sched_getcpu() : -1;
+	if (cpu >= 0 && !CPU_ISSET(cpu, &set->cluster))
+		return SELFMON_REASON_OFF_CLUSTER;
+	return SELFMON_REASON_INDEX;
+}
+
+int selfmon_counter__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	struct selfmon_counter *c = &set->ctr[idx];
+	struct selfmon_count group[CONFIG_MAX_EVENTS];
+	int err;
+
+	if (c->page && selfmon_page__read(c->page, count) == 0)
+		return 0;
+	if (c->leader >= 0) {
+		/* One member off its counter: the whole group is, read it as one. */
+		err = selfmon_group__read(set, c->leader, group);
+		if (!err)
+			*count = group[idx - c->leader];
+	} else {
+		err = selfmon_counter__read_syscall(c, count);
+		if (!err && c->page && c->reason == SELFMON_REASON_NONE) {
+			/* The gates were open but the page said no at this moment. */
+			count->reason = selfmon_counter__refusal(set, c);
+			c->fallbacks++;
+		}
+	}
+	return err;
+}

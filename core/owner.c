@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fork and thread checks without atfork handlers: a raw fork system call
+ * runs none, and a new thread may get the TLS block of one that exited.
+ *
+ * Fork: one page of this process is marked MADV_WIPEONFORK (madvise(2),
+ * Linux 4.14): a child, however made, sees it zero-filled. It holds the pid
+ * that last opened a set, so a set of another process never matches it.
+ * Thread: each thread caches its own tid in TLS, which every new thread
+ * starts with zero, so a reused TLS block cannot carry an exited owner's tid.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <selfmon/selfmon.h>
+#include "error.h"
+#include "owner.h"
+
+static volatile pid_t *fork_page;
+/* Before 4.14 there is no MADV_WIPEONFORK: atfork handlers are all we have. */
+static pid_t fallback_pid;
+static _Thread_local pid_t thread_tid;
+
+static void wipe_in_child(void)
+{
+	fallback_pid = 0;
+}
+
+static void owner_init_once(void)
+{
+	void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p != MAP_FAILED && !madvise(p, (size_t)sysconf(_SC_PAGESIZE), MADV_WIPEONFORK)) {
+		fork_page = p;
+		return;
+	}
+	if (p != MAP_FAILED)
+		munmap(p, (size_t)sysconf(_SC_PAGESIZE));
+	fork_page = &fallback_pid;
+	pthread_atfork(NULL, NULL, wipe_in_child);
+}
+
+static pid_t current_tid(void)
+{
+	if (!thread_tid)
+		thread_tid = gettid();
+	return thread_tid;
+}
+
+int selfmon_owner__init(struct selfmon_owner *o)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pid_t pid;
+
+	pthread_once(&once, owner_init_once);
+	/* In a child (wiped page) the first open claims the page for this process. */
+	pid = getpid();
+	if (*fork_page != pid)
+		*fork_page = pid;
+	o->pid = pid;
+	o->tid = current_tid();
+	return 0;
+}
+
+int selfmon_owner__same_process(const struct selfmon_owner *o)
+{
+	return fork_page && *fork_page == o->pid;
+}
+
+int selfmon_owner__check(const struct selfmon_owner *o)
+{
+	if (!selfmon_owner__same_process(o))
+		return selfmon__err(-SELFMON_ERRNO__FORKED,
+			"this event set was opened by process %d; its mmap pages are not mapped "
+			"after fork(): open a new set in the child", (int)o->pid);
+	if (current_tid() != o->tid)
+		return selfmon__err(-SELFMON_ERRNO__THREAD,
+			"this event set counts thread %d, which opened it, and must be read there: "
+			"open one set per thread", (int)o->tid);
+	return 0;
+}
