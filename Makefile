@@ -172,15 +172,17 @@ run: deps
 suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test $(1)/tests/selftests/*/*_test)
 CHECK := $(O)/check
 # Each check-run-* is its own make, so the wildcard sees binaries just built.
-CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-clang.tap $(CHECK)/host-asan.tap $(CHECK)/host-generic.tap
+CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-clang.tap $(CHECK)/host-asan.tap $(CHECK)/host-generic.tap \
+	     $(CHECK)/host-unpriv.tap
 
 check-host: all
 	$(Q)$(MAKE) --no-print-directory check-run-host
-	$(Q)tests/summary.sh $(CHECK)/host-gcc.tap
+	$(Q)tests/summary.sh $(CHECK)/host-gcc.tap $(CHECK)/host-unpriv.tap
 
 check-run-host:
 	$(Q)mkdir -p $(CHECK)
 	$(Q)tests/run_suites.sh $(CHECK)/host-gcc.tap $(call suites,$(O))
+	$(Q)scripts/check-unpriv.sh $(CHECK)/host-unpriv.tap $(O)/selfmon $(O)/tests/selftests/unpriv_test
 
 check-run-variants:
 	$(Q)tests/run_suites.sh $(CHECK)/host-clang.tap $(call suites,$(O)/clang)

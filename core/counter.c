@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <perf/evsel.h>
 
@@ -34,6 +35,13 @@ static int access_error(const struct selfmon_counter *c, int err, const char *ro
 {
 	long now = paranoid_level(root), need = c->ev.attr.exclude_kernel ? 2 : 1;
 
+	/* The sysctl binds users without CAP_PERFMON; root is refused for other reasons. */
+	if (geteuid() == 0)
+		return selfmon__err(err, "event '%s': perf_event_open: %s, even for root: not "
+				    "kernel.perf_event_paranoid but something else forbids it (a "
+				    "security module, lockdown, a container's seccomp profile, or an "
+				    "event that needs more, such as a tracepoint's id)",
+				    c->ev.name, strerror(-err));
 	if (now <= need)
 		return selfmon__err(err, "event '%s': perf_event_open: %s, although "
 				    "kernel.perf_event_paranoid is %ld: something else forbids it "
@@ -63,14 +71,18 @@ static int open_error(const struct selfmon_counter *c, int err, const char *root
 	case -EMFILE:
 		return selfmon__err(err, "event '%s': out of file descriptors (ulimit -n)", c->ev.name);
 	case -EINVAL:
-		if (c->leader >= 0 && c->ev.attr.pinned)
-			return selfmon__err(err, "event '%s': perf_event_open: %s: a pinned group must "
-					    "fit the PMU's counters at once; this one cannot: fewer "
-					    "events, or no ':D'", c->ev.name, strerror(-err));
+		/* The kernel checks that a whole group fits the PMU as each member joins. */
 		if (c->leader >= 0)
 			return selfmon__err(err, "event '%s': perf_event_open: %s: the kernel refused "
-					    "it in this group (more events than the PMU has counters, "
-					    "or events of different PMUs)", c->ev.name, strerror(-err));
+					    "it in its group: a group must fit the PMU's counters at "
+					    "once, and this one would have more events than the PMU has "
+					    "counters (or events of different PMUs): split the group",
+					    c->ev.name, strerror(-err));
+		if (c->ev.pmu_named && !c->ev.hardware)
+			return selfmon__err(err, "event '%s': perf_event_open: %s: its PMU is not a "
+					    "CPU's: it may count only system-wide, not one thread as "
+					    "selfmon does, or not take a modifier (:u :k :h) or term given",
+					    c->ev.name, strerror(-err));
 		return selfmon__err(err, "event '%s': perf_event_open: %s: the kernel refused this "
 				    "event's attributes (a modifier or term the PMU does not support)",
 				    c->ev.name, strerror(-err));

@@ -55,6 +55,14 @@ void *__wrap_perf_evsel__mmap_base(struct perf_evsel *evsel, int cpu_map_idx, in
 int __wrap_perf_evsel__read(struct perf_evsel *evsel, int cpu_map_idx, int thread,
 			    struct perf_counts_values *count);
 int __wrap_perf_evsel__enable(struct perf_evsel *evsel);
+/* The set's messages differ for root; these tests speak of an ordinary user unless told. */
+static uid_t mock_euid = 1000;
+uid_t __wrap_geteuid(void);
+uid_t __wrap_geteuid(void)
+{
+	return mock_euid;
+}
+
 int __wrap_perf_evsel__disable(struct perf_evsel *evsel);
 const struct selfmon_arch *__wrap_selfmon_arch__host(void);
 const struct selfmon_arch *__real_selfmon_arch__host(void);
@@ -531,6 +539,20 @@ static void eacces_of_chosen_kernel_counting_is_not_narrowed_and_names_the_value
 	assert_non_null(strstr(selfmon_errmsg(), "cycles:uk"));
 }
 
+static void eacces_as_root_blames_no_sysctl(void **state)
+{
+	struct world *w = *state;
+
+	mock_euid = 0;
+	mock.open_err[0] = -EACCES;
+	w->set = selfmon_set__open("cycles:uk", &w->opts);
+	mock_euid = 1000;
+	assert_null(w->set);
+	assert_int_equal(errno, EACCES);
+	assert_non_null(strstr(selfmon_errmsg(), "even for root"));
+	assert_null(strstr(selfmon_errmsg(), "sysctl -w"));
+}
+
 static void eacces_never_suggests_the_paranoid_value_already_in_force(void **state)
 {
 	struct world *w = *state;
@@ -784,6 +806,7 @@ int main(void)
 		T(eacces_without_chosen_levels_falls_back_to_user_space_only_and_says_so),
 		T(eacces_of_chosen_kernel_counting_is_not_narrowed_and_names_the_value_that_would_do),
 		T(eacces_never_suggests_the_paranoid_value_already_in_force),
+		T(eacces_as_root_blames_no_sysctl),
 		T(a_failure_in_the_second_event_closes_the_first),
 		T(an_unparsable_event_is_null_before_anything_is_opened),
 		T(options_of_an_older_build_keep_the_fields_their_size_covers),
