@@ -19,10 +19,10 @@
 #include "error.h"
 #include "owner.h"
 
-static volatile pid_t *fork_page;
 /* Before 4.14 there is no MADV_WIPEONFORK: atfork handlers are all we have. */
 static pid_t fallback_pid;
-static _Thread_local pid_t thread_tid;
+volatile pid_t *selfmon_owner__fork_word = &fallback_pid;
+_Thread_local pid_t selfmon_owner__tid;
 
 static void wipe_in_child(void)
 {
@@ -35,20 +35,19 @@ static void owner_init_once(void)
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p != MAP_FAILED && !madvise(p, (size_t)sysconf(_SC_PAGESIZE), MADV_WIPEONFORK)) {
-		fork_page = p;
+		selfmon_owner__fork_word = p;
 		return;
 	}
 	if (p != MAP_FAILED)
 		munmap(p, (size_t)sysconf(_SC_PAGESIZE));
-	fork_page = &fallback_pid;
 	pthread_atfork(NULL, NULL, wipe_in_child);
 }
 
 static pid_t current_tid(void)
 {
-	if (!thread_tid)
-		thread_tid = gettid();
-	return thread_tid;
+	if (!selfmon_owner__tid)
+		selfmon_owner__tid = gettid();
+	return selfmon_owner__tid;
 }
 
 int selfmon_owner__init(struct selfmon_owner *o)
@@ -59,8 +58,8 @@ int selfmon_owner__init(struct selfmon_owner *o)
 	pthread_once(&once, owner_init_once);
 	/* In a child (wiped page) the first open claims the page for this process. */
 	pid = getpid();
-	if (*fork_page != pid)
-		*fork_page = pid;
+	if (*selfmon_owner__fork_word != pid)
+		*selfmon_owner__fork_word = pid;
 	o->pid = pid;
 	o->tid = current_tid();
 	return 0;
@@ -68,7 +67,7 @@ int selfmon_owner__init(struct selfmon_owner *o)
 
 int selfmon_owner__same_process(const struct selfmon_owner *o)
 {
-	return fork_page && *fork_page == o->pid;
+	return *selfmon_owner__fork_word == o->pid;
 }
 
 int selfmon_owner__check(const struct selfmon_owner *o)

@@ -332,7 +332,9 @@ static void rebase(const struct selfmon_counter *c, struct selfmon_count *count)
 	count->running -= c->base.running;
 }
 
-int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
+/* Why a read was refused, or, if nothing refuses it after all, the read. */
+static __attribute__((noinline, cold)) int read_checked(struct selfmon_set *set, int idx,
+							 struct selfmon_count *count)
 {
 	int err;
 
@@ -343,6 +345,25 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 	if (!err)
 		rebase(&set->ctr[idx], count);
 	return err;
+}
+
+/*
+ * The path a loop of reads takes is kept short: owner and bounds checked
+ * inline, the page read inline; anything else (a refusal, read(2), an
+ * error) goes through read_checked().
+ */
+int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	const struct selfmon_counter *c;
+
+	if (__builtin_expect(!set || !count || (unsigned int)idx >= (unsigned int)set->nr ||
+			     !selfmon_owner__ok(&set->owner), 0))
+		return read_checked(set, idx, count);
+	c = &set->ctr[idx];
+	if (__builtin_expect(!c->page || selfmon_page__read(c->page, count), 0))
+		return read_checked(set, idx, count);
+	rebase(c, count);
+	return 0;
 }
 
 int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
