@@ -55,10 +55,18 @@ LDFLAGS ?=
 LDFLAGS += $(if $(CONFIG_STATIC),-static)
 LIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lpthread
 
-LIB_SRCS := $(wildcard core/*.c bench/*.c) $(addprefix arch/$(SRCARCH)/,gate.c host.c kernels.c)
+LIB_SRCS := $(wildcard core/*.c bench/*.c) $(addprefix arch/$(SRCARCH)/,gate.c host.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
-TOOL_SRCS := $(wildcard tools/*.c)
-TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/obj/%.o)
+# The CLI's own code (option parsing, writers, readcost, the built-in kernels)
+# is not the library's: an internal archive, never installed, that the CLI and
+# the tests link. It uses the public API only.
+CLI_SRCS := $(filter-out tools/selfmon.c,$(wildcard tools/*.c)) arch/$(SRCARCH)/kernels.c
+CLI_OBJS := $(CLI_SRCS:%.c=$(O)/obj/%.o)
+CLI_LIB := $(O)/libselfmon-cli.a
+TOOL_OBJS := $(O)/obj/tools/selfmon.o
+# The raw library objects, every internal symbol global: for the unit tests,
+# which call internal functions and --wrap libperf calls. Never installed.
+INTERNAL_LIB := $(O)/libselfmon-internal.a
 # Unit tests link every arch's gates: all of them are portable C.
 ALL_GATES := $(foreach a,x86 arm64 generic,$(O)/obj/arch/$(a)/gate.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -137,23 +145,33 @@ $(O)/libselfmon.a: $(LIB_OBJS)
 	$(quiet) AR $(@:$(srctree)/%=%)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(O)/selfmon: $(TOOL_OBJS) $(O)/libselfmon.a
-	$(quiet) LD $(@:$(srctree)/%=%)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(TOOL_OBJS) $(O)/libselfmon.a $(LIBS) -o $@
+$(INTERNAL_LIB): $(LIB_OBJS)
+	$(quiet) AR $(@:$(srctree)/%=%)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(O)/libselfmon.a $(ALL_GATES) $(wildcard tests/unit/*.wrap) | $(CMOCKA_STAMP)
+$(CLI_LIB): $(CLI_OBJS)
+	$(quiet) AR $(@:$(srctree)/%=%)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(O)/selfmon: $(TOOL_OBJS) $(CLI_LIB) $(O)/libselfmon.a
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(TOOL_OBJS) $(CLI_LIB) $(O)/libselfmon.a $(LIBS) -o $@
+
+$(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(CLI_LIB) $(INTERNAL_LIB) $(ALL_GATES) $(wildcard tests/unit/*.wrap) | $(CMOCKA_STAMP)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(call wraps,$*) $< \
 	  $(filter-out $(O)/obj/arch/$(SRCARCH)/gate.o,$(ALL_GATES)) \
-	  $(O)/libselfmon.a $(LIBS) $(CMOCKA_LIBS) -o $@
+	  $(CLI_LIB) $(INTERNAL_LIB) $(LIBS) $(CMOCKA_LIBS) -o $@
 
 # The harness compares literals with unsigned values by design.
 $(O)/obj/tests/selftests/%.o: CFLAGS += -I$(KSELFTEST) -Wno-unused-parameter -Wno-sign-compare
-$(O)/tests/selftests/%: $(O)/obj/tests/selftests/%.o $(O)/libselfmon.a
+# Integration tests link what a user links: the installed library (and the
+# CLI's archive for its kernels).
+$(O)/tests/selftests/%: $(O)/obj/tests/selftests/%.o $(CLI_LIB) $(O)/libselfmon.a
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< $(O)/libselfmon.a $(LIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< $(CLI_LIB) $(O)/libselfmon.a $(LIBS) -o $@
 
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
 
@@ -254,7 +272,7 @@ install: lib cli
 	@echo "  installed in $(DESTDIR)$(PREFIX)"
 
 clean:
-	$(Q)rm -rf $(O)/obj $(O)/tests $(O)/libselfmon.a $(O)/selfmon $(O)/clang $(O)/asan
+	$(Q)rm -rf $(O)/obj $(O)/tests $(O)/libselfmon*.a $(O)/selfmon $(O)/clang $(O)/asan
 
 distclean:
 	$(Q)rm -rf $(O)

@@ -11,11 +11,15 @@
 #include <time.h>
 
 #include <selfmon/bench.h>
-#include "../core/error.h"
-#include "../core/event.h"
-#include "../core/pmu.h"
-#include "../core/set.h"
-#include "../core/sysfs.h"
+#include <selfmon/selfmon.h>
+
+/*
+ * The driver is part of libselfmon and stands on its public API only. Its
+ * failures are the library's, so they go where every other failure goes:
+ * selfmon_errmsg(), through the public selfmon_errmsg__set(), which a
+ * harness of the user's own may call the same way.
+ */
+#define selfmon__err selfmon_errmsg__set
 
 /* Does @opts, of the caller's size, reach @field? (libbpf's OPTS_HAS) */
 #define OPTS_HAS(opts, field) \

@@ -14,7 +14,7 @@
 
 #include <generated/autoconf.h>
 #include <selfmon/bench.h>
-#include "../bench/internal.h"
+#include "bench_cli.h"
 #include "cmd.h"
 
 #define READCOST_EVENTS "instructions:u,instructions"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../bench/internal.h"
+#include "../../tools/bench_cli.h"
 
 /* Run @write into memory and hand back the text (free it). */
 #define CAPTURE(buf, call)							\

@@ -7,13 +7,15 @@
  * and stddev), so that its tools/compare.py reads it.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/sysfs.h"
-#include "internal.h"
+#include "bench_cli.h"
 
 void selfmon_json__string(FILE *f, const char *s)
 {
@@ -93,12 +95,36 @@ void selfmon_report__derived(const struct selfmon_bench_result *res, struct self
 
 /* ---- context ---- */
 
+/*
+ * The machine's own /sys, for the report's context only (the library's
+ * reads, SELFMON_SYSFS_ROOT included, are not involved). Regular files only,
+ * opened non-blocking: a FIFO in their place leaves the field empty.
+ */
 static void read_trim(const char *path, char *buf, size_t size)
 {
+	struct stat st;
+	ssize_t n = -1;
+	int fd;
+
 	buf[0] = '\0';
-	if (selfmon_sysfs__read("", path, buf, size) < 0)
-		buf[0] = '\0';
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		n = read(fd, buf, size - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static int read_long(const char *path, long *v)
+{
+	char buf[32], *end;
+
+	read_trim(path, buf, sizeof(buf));
+	errno = 0;
+	*v = strtol(buf, &end, 10);
+	return !buf[0] || *end || errno ? -EINVAL : 0;
 }
 
 static void fill_caches(struct selfmon_report_context *ctx)
@@ -117,7 +143,7 @@ static void fill_caches(struct selfmon_report_context *ctx)
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
 		read_trim(path, size, sizeof(size));
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-		if (!type[0] || !size[0] || selfmon_sysfs__read_long("", path, &level))
+		if (!type[0] || !size[0] || read_long(path, &level))
 			continue;
 		n = strtol(size, &end, 10);
 		if (*end == 'K')
@@ -166,7 +192,7 @@ void selfmon_report__context_fill(struct selfmon_report_context *ctx)
 	ctx->executable[n > 0 ? n : 0] = '\0';
 	ctx->num_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	ctx->mhz_per_cpu = 0;
-	if (!selfmon_sysfs__read_long("", "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", &khz))
+	if (!read_long("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", &khz))
 		ctx->mhz_per_cpu = (double)khz / 1000;
 	read_trim("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof(buf));
 	ctx->cpu_scaling_enabled = buf[0] && strcmp(buf, "performance");

@@ -19,9 +19,9 @@
 #include <perf/evsel.h>
 #include <perf/threadmap.h>
 
-#include "../core/error.h"
-#include "../core/set.h"
-#include "internal.h"
+#include <selfmon/selfmon.h>
+#include <selfmon/read.h>
+#include "bench_cli.h"
 
 struct selfmon_readcost {
 	struct selfmon_set *set;	/* selfmon's counter of the event */
@@ -46,12 +46,12 @@ static int open_libperf(struct selfmon_readcost *rc, struct perf_event_attr attr
 	if (perf_evsel__open(rc->evsel, NULL, rc->threads)) {
 		perf_evsel__delete(rc->evsel);
 		rc->evsel = NULL;
-		return selfmon__err(-errno ? -errno : -EIO, "libperf: cannot open the event: %s",
+		return selfmon_errmsg__set(-errno ? -errno : -EIO, "libperf: cannot open the event: %s",
 				    strerror(errno));
 	}
 	/* Without a mapping libperf has no page to read from: all would be read(2). */
 	if (perf_evsel__mmap(rc->evsel, 0))
-		return selfmon__err(-EIO, "libperf: cannot mmap the event");
+		return selfmon_errmsg__set(-EIO, "libperf: cannot mmap the event");
 	return perf_evsel__enable(rc->evsel) ? -EIO : 0;
 }
 
@@ -61,7 +61,7 @@ static int open_fd(struct selfmon_readcost *rc, struct perf_event_attr attr)
 	attr.disabled = 0;
 	rc->fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (rc->fd < 0)
-		return selfmon__err(-errno, "perf_event_open for read(2): %s", strerror(errno));
+		return selfmon_errmsg__set(-errno, "perf_event_open for read(2): %s", strerror(errno));
 	return 0;
 }
 
