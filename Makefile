@@ -94,7 +94,7 @@ all: lib cli tests
 # Keep objects make sees as intermediate: relinks stay cheap.
 .SECONDARY:
 
-lib: $(O)/libselfmon.a
+lib: $(O)/libselfmon.a $(INTERNAL_LIB)
 cli: $(O)/selfmon
 tests: $(UNIT_BINS) $(SELF_BINS)
 
@@ -141,9 +141,22 @@ $(O)/obj/%.o: %.c $(AUTOCONF) | $(LIBPERF)/.stamp $(CMOCKA_STAMP)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(O)/libselfmon.a: $(LIB_OBJS)
+# The installed library is one relocatable object in which only the functions
+# documented in the public headers stay global (README, "Hacking"): the
+# internal selfmon_<object>__<verb> names cannot clash with a user's or be
+# called by one. scripts/symbols.py lists them; tests/check_symbols.sh checks.
+PUBLIC_HEADERS := $(wildcard include/selfmon/*.h) arch/$(SRCARCH)/include/selfmon/arch.h
+OBJCOPY := $(CROSS_COMPILE)objcopy
+NM := $(CROSS_COMPILE)nm
+$(O)/public-symbols.txt: $(PUBLIC_HEADERS) scripts/symbols.py $(AUTOCONF)
+	$(quiet) GEN $(@:$(srctree)/%=%)
+	$(Q)$(PYTHON) scripts/symbols.py keep $(PUBLIC_HEADERS) >$@.tmp && mv $@.tmp $@
+
+$(O)/libselfmon.a: $(LIB_OBJS) $(O)/public-symbols.txt
 	$(quiet) AR $(@:$(srctree)/%=%)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
+	$(Q)$(CC) -nostdlib -r -o $(O)/obj/libselfmon.o $(LIB_OBJS)
+	$(Q)$(OBJCOPY) --keep-global-symbols=$(O)/public-symbols.txt $(O)/obj/libselfmon.o
+	$(Q)rm -f $@ && $(AR) rcs $@ $(O)/obj/libselfmon.o
 
 $(INTERNAL_LIB): $(LIB_OBJS)
 	$(quiet) AR $(@:$(srctree)/%=%)
@@ -190,15 +203,18 @@ run: deps
 suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test $(1)/tests/selftests/*/*_test)
 CHECK := $(O)/check
 # Each check-run-* is its own make, so the wildcard sees binaries just built.
-CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-clang.tap $(CHECK)/host-asan.tap $(CHECK)/host-generic.tap
+CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-symbols.tap $(CHECK)/host-clang.tap $(CHECK)/host-asan.tap $(CHECK)/host-generic.tap
 
 check-host: all
 	$(Q)$(MAKE) --no-print-directory check-run-host
-	$(Q)tests/summary.sh $(CHECK)/host-gcc.tap
+	$(Q)tests/summary.sh $(CHECK)/host-gcc.tap $(CHECK)/host-symbols.tap
 
 check-run-host:
 	$(Q)mkdir -p $(CHECK)
 	$(Q)tests/run_suites.sh $(CHECK)/host-gcc.tap $(call suites,$(O))
+	$(Q)tests/check_symbols.sh $(O)/libselfmon.a $(INTERNAL_LIB) $(NM) $(CC) $(PUBLIC_HEADERS) \
+	  >$(CHECK)/host-symbols.tap || true
+	$(Q)grep -E '^(not )?ok' $(CHECK)/host-symbols.tap
 
 check-run-variants:
 	$(Q)tests/run_suites.sh $(CHECK)/host-clang.tap $(call suites,$(O)/clang)
