@@ -87,7 +87,8 @@ static void list(const struct run *r)
 	}
 	if (wanted(r, "readcost"))
 		printf("%-20s %-13s %s\n", "readcost", "-",
-		       "one counter read: selfmon inline vs libperf perf_evsel__read vs read(2)");
+		       "one counter read: selfmon inline vs libperf perf_evsel__read vs read(2) "
+		       "vs selfmon_set__read");
 }
 
 static void bench_opts_from(const struct run *r, struct selfmon_bench_opts *o, const char *events,
@@ -306,8 +307,13 @@ static int run_readcost(struct run *r)
 		subtract_loop(e[k]->res, e[SELFMON_READCOST_EMPTY]->res);
 		e[k]->what = k == SELFMON_READCOST_SELFMON ? "selfmon_page__read_value, inline" :
 			     k == SELFMON_READCOST_LIBPERF ? "libperf perf_evsel__read, mmapped, no PERF_FORMAT_ID" :
+			     k == SELFMON_READCOST_SET ? "selfmon_set__read, the call (page, else read(2))" :
 			     "read(2) on the event's fd";
-		if (k != SELFMON_READCOST_SELFMON && inline_ok) {
+		if (k == SELFMON_READCOST_SET) {
+			/* Side by side with read(2) of the same event, measured just before. */
+			add_ratio(e[k], e[SELFMON_READCOST_SYSCALL]->res, "time", "time_vs_read2");
+			add_ratio(e[k], e[SELFMON_READCOST_SYSCALL]->res, "instructions", "instructions_vs_read2");
+		} else if (k != SELFMON_READCOST_SELFMON && inline_ok) {
 			add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "instructions:u", "instructions_vs_selfmon");
 			add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "time", "time_vs_selfmon");
 		}

@@ -38,6 +38,12 @@ enum selfmon_readcost_kind {
 	SELFMON_READCOST_SELFMON,	/* selfmon_page__read_value() */
 	SELFMON_READCOST_LIBPERF,	/* perf_evsel__read() on an mmapped evsel */
 	SELFMON_READCOST_SYSCALL,	/* read(2) on an fd of the event */
+	/*
+	 * selfmon_set__read(): the call, on every machine (where the inline
+	 * read is "not measured" too); its cost is compared with read(2)'s
+	 * in the same run, measured right before it.
+	 */
+	SELFMON_READCOST_SET,
 	SELFMON_READCOST__NR,
 };
 

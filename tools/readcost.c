@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The read cost of one event, three ways, for `selfmon bench readcost`:
+ * The read cost of one event, four ways, for `selfmon bench readcost`:
  * selfmon's inline page read, libperf's perf_evsel__read() on an mmapped
- * evsel, and read(2). All three read the same event: the attr selfmon
- * prepared (PMU type, format bits), opened three times.
+ * evsel, read(2), and the selfmon_set__read() call. All read the same event:
+ * the attr selfmon prepared (PMU type, format bits), opened three times.
  *
  * libperf reads from user space itself (perf_mmap__read_self) only when the
  * read_format has no PERF_FORMAT_ID, so its evsel here has none: what is
@@ -185,6 +185,20 @@ static void body_syscall(void *arg, uint64_t n)
 	rc->sink = sum;
 }
 
+static void body_set(void *arg, uint64_t n)
+{
+	struct selfmon_readcost *rc = arg;
+	struct selfmon_count c;
+	uint64_t sum = 0;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (selfmon_set__read(rc->set, 0, &c))
+			c.value = 0;
+		sum += c.value;
+	}
+	rc->sink = sum;
+}
+
 selfmon_bench_fn selfmon_readcost__body(enum selfmon_readcost_kind kind)
 {
 	static const selfmon_bench_fn fn[] = {
@@ -192,6 +206,7 @@ selfmon_bench_fn selfmon_readcost__body(enum selfmon_readcost_kind kind)
 		[SELFMON_READCOST_SELFMON] = body_selfmon,
 		[SELFMON_READCOST_LIBPERF] = body_libperf,
 		[SELFMON_READCOST_SYSCALL] = body_syscall,
+		[SELFMON_READCOST_SET] = body_set,
 	};
 
 	return kind < SELFMON_READCOST__NR ? fn[kind] : NULL;
@@ -204,6 +219,7 @@ const char *selfmon_readcost__name(enum selfmon_readcost_kind kind)
 		[SELFMON_READCOST_SELFMON] = "readcost/selfmon",
 		[SELFMON_READCOST_LIBPERF] = "readcost/libperf",
 		[SELFMON_READCOST_SYSCALL] = "readcost/read(2)",
+		[SELFMON_READCOST_SET] = "readcost/set_read",
 	};
 
 	return kind < SELFMON_READCOST__NR ? name[kind] : NULL;
