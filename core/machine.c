@@ -64,9 +64,16 @@ struct selfmon_machine *selfmon_machine__open(const char *root)
 		err = selfmon__err(-ENOMEM, "selfmon_machine__open: out of memory");
 		goto out;
 	}
+	selfmon__err_clear();
 	err = selfmon_pmus__load(&m->pmus, m->root);
-	if (err)
+	if (err) {
+		/* Never an empty message: say what could not be read, and under which root. */
+		if (!selfmon_errmsg()[0])
+			selfmon__err(err, "cannot read the PMUs in %s%.64s%s/sys/bus/event_source/devices: %s",
+				     *m->root ? "'" : "", m->root, strlen(m->root) > 64 ? "...'" : *m->root ? "'" : "",
+				     selfmon_strerror(err));
 		goto out;
+	}
 	/* A topology that does not load leaves what it found: probe shows it. */
 	m->topo_err = selfmon_topology__load(&m->topo, &m->pmus);
 	m->paranoid_err = selfmon_sysfs__read_long(m->root, "/proc/sys/kernel/perf_event_paranoid",

@@ -14,6 +14,7 @@
 
 #include <generated/autoconf.h>
 #include <selfmon/bench.h>
+#include <selfmon/machine.h>
 #include "bench_cli.h"
 #include "cmd.h"
 
@@ -63,7 +64,7 @@ static bool wanted(const struct run *r, const char *name)
 static void progress(const struct run *r, const char *name)
 {
 	if (r->progress)
-		fprintf(stderr, "\r\033[K  running %s ...", name);
+		fprintf(stderr, "\r\033[K  running %s ...", cli_text(name));
 }
 
 static void progress_done(const struct run *r)
@@ -120,10 +121,50 @@ static int pin_cpu(const struct run *r, struct selfmon_set *set)
 	CPU_ZERO(&cpus);
 	CPU_SET(atoi(r->cli.cpu), &cpus);
 	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
-		fprintf(stderr, "selfmon bench: --cpu %s: %s\n", r->cli.cpu, strerror(errno));
-		return -errno;
+		int err = -errno;
+
+		fprintf(stderr, "selfmon bench: --cpu %s: %s\n", cli_text(r->cli.cpu), strerror(-err));
+		return err;
 	}
 	return 0;
+}
+
+/*
+ * A pinning request that cannot be met is an error, before anything runs: a
+ * cluster the machine does not have, a CPU this thread may not run on. The
+ * library would only leave the events out and blame the hardware.
+ */
+static int check_pin(const struct run *r)
+{
+	const char *opt = r->cli.cpu ? "--cpu" : "--cluster", *val = r->cli.cpu ? r->cli.cpu : r->cli.cluster;
+	struct selfmon_machine *m = selfmon_machine__open(NULL);
+	char cpus[256];
+	cpu_set_t allowed;
+	int cl, err = 0;
+
+	if (!m) {
+		err = -errno;
+		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+		return err;
+	}
+	if (r->cli.cpu && (sched_getaffinity(0, sizeof(allowed), &allowed) ||
+			   !CPU_ISSET(atoi(r->cli.cpu), &allowed))) {
+		fprintf(stderr, "selfmon bench: --cpu %s: not a CPU this thread may run on "
+			"(see 'taskset -p $$' or nproc)\n", cli_text(r->cli.cpu));
+		err = -EINVAL;
+		goto out;
+	}
+	/* --cpu without a core PMU still pins (software events); --cluster needs one. */
+	if (r->cli.cpu && !selfmon_machine__nr_clusters(m))
+		goto out;
+	err = selfmon_machine__resolve_pin(m, val, sched_getcpu(), &cl, cpus, sizeof(cpus));
+	if (!err && cl < 0)
+		err = selfmon_errmsg__set(-EINVAL, "it pins to no cluster here");
+	if (err)
+		fprintf(stderr, "selfmon bench: %s '%s' cannot be met: %s\n", opt, cli_text(val), cli_errmsg(err));
+out:
+	selfmon_machine__close(m);
+	return err;
 }
 
 static void describe(struct run *r, struct selfmon_bench *b)
@@ -190,8 +231,9 @@ static int run_kernels(struct run *r)
 	bench_opts_from(r, &o, r->cli.events, &so);
 	b = selfmon_bench__open(&o);
 	if (!b) {
-		fprintf(stderr, "selfmon bench: %s\n", selfmon_errmsg());
-		return -errno;
+		err = -errno;
+		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+		return err;
 	}
 	err = pin_cpu(r, selfmon_bench__set(b));
 	if (err)
@@ -211,7 +253,7 @@ static int run_kernels(struct run *r)
 		err = selfmon_bench__run(b, k->name, k->fn, k->arg, e->res);
 		if (err) {
 			progress_done(r);
-			fprintf(stderr, "selfmon bench: %s\n", selfmon_errmsg());
+			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
 			goto out;
 		}
 		emit(r, e);
@@ -264,13 +306,13 @@ static int run_readcost(struct run *r)
 	rc = selfmon_readcost__open(&so);
 	if (!rc) {
 		err = -errno;
-		fprintf(stderr, "selfmon bench: readcost: %s\n", selfmon_errmsg());
+		fprintf(stderr, "selfmon bench: readcost: %s\n", cli_errmsg(err));
 		goto out;
 	}
 	b = selfmon_bench__open(&o);
 	if (!b) {
 		err = -errno;
-		fprintf(stderr, "selfmon bench: readcost: %s\n", selfmon_errmsg());
+		fprintf(stderr, "selfmon bench: readcost: %s\n", cli_errmsg(err));
 		goto out;
 	}
 	inline_ok = selfmon_readcost__inline_ok(rc, &why);
@@ -296,7 +338,7 @@ static int run_readcost(struct run *r)
 		err = selfmon_bench__run(b, selfmon_readcost__name(k), selfmon_readcost__body(k), rc, e[k]->res);
 		if (err) {
 			progress_done(r);
-			fprintf(stderr, "selfmon bench: %s\n", selfmon_errmsg());
+			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
 			goto out;
 		}
 		if (k == SELFMON_READCOST_EMPTY) {
@@ -333,7 +375,7 @@ int cmd_bench(int argc, char **argv)
 	int ret = EXIT_USAGE, rc;
 
 	if (selfmon_bench_cli__parse(argc, argv, &r->cli, err, sizeof(err))) {
-		fprintf(stderr, "selfmon bench: %s\n'selfmon bench --help' lists the options.\n", err);
+		fprintf(stderr, "selfmon bench: %s\n'selfmon bench --help' lists the options.\n", cli_text(err));
 		return EXIT_USAGE;
 	}
 	if (r->cli.help) {
@@ -344,10 +386,14 @@ int cmd_bench(int argc, char **argv)
 		rc = regcomp(&r->re, r->cli.filter, REG_EXTENDED | REG_NOSUB);
 		if (rc) {
 			regerror(rc, &r->re, err, sizeof(err));
-			fprintf(stderr, "selfmon bench: --filter '%s': %s\n", r->cli.filter, err);
+			fprintf(stderr, "selfmon bench: --filter '%s': %s\n", cli_text(r->cli.filter), err);
 			return EXIT_USAGE;
 		}
 		r->has_re = true;
+	}
+	if ((r->cli.cluster || r->cli.cpu) && check_pin(r)) {
+		ret = 1;
+		goto out;
 	}
 	if (r->cli.list) {
 		list(r);
@@ -356,7 +402,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	r->out = stdout;
 	if (r->cli.out && !(r->out = fopen(r->cli.out, "w"))) {
-		fprintf(stderr, "selfmon bench: --out %s: %s\n", r->cli.out, strerror(errno));
+		fprintf(stderr, "selfmon bench: --out %s: %s\n", cli_text(r->cli.out), strerror(errno));
 		goto out;
 	}
 	r->progress = isatty(STDERR_FILENO);
@@ -388,7 +434,10 @@ int cmd_bench(int argc, char **argv)
 out:
 	for (int i = 0; i < r->nr; i++)
 		selfmon_bench_result__fini(&r->res[i]);
-	if (r->out && r->out != stdout && fclose(r->out))
+	if (r->out && r->out != stdout && cli_fclose(r->out, "selfmon bench", r->cli.out))
+		ret = 1;
+	/* --list, the table, CSV or JSON on stdout: a write that failed is a failure. */
+	if (cli_close_stdout("selfmon bench") && ret == 0)
 		ret = 1;
 	if (r->has_re)
 		regfree(&r->re);

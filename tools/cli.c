@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <selfmon/selfmon.h>
 #include "cmd.h"
 
 #define CLI_TEXT_BUFS	8
@@ -35,12 +36,23 @@ const char *cli_text(const char *s)
 	return buf;
 }
 
+const char *cli_errmsg(int err)
+{
+	const char *msg = selfmon_errmsg();
+
+	return cli_text(msg && *msg ? msg : selfmon_strerror(err ? err : -EIO));
+}
+
 int cli_close_stdout(const char *who)
 {
+	static int reported;
 	int bad = fflush(stdout) != 0 || ferror(stdout);
 
 	if (!bad)
 		return 0;
+	/* Once: a subcommand checks, then main() again for every subcommand. */
+	if (reported++)
+		return -EIO;
 	fprintf(stderr, "%s: cannot write the output: %s\n", who, strerror(errno ? errno : EIO));
 	return -EIO;
 }
@@ -50,6 +62,8 @@ int cli_fclose(FILE *f, const char *who, const char *name)
 	int bad = ferror(f);
 
 	errno = 0;
+	/* The flush first: its errno (ENOSPC) says more than fclose's. */
+	bad |= fflush(f) != 0;
 	bad |= fclose(f) != 0;
 	if (!bad)
 		return 0;

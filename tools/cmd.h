@@ -26,6 +26,12 @@ const char *cli_text(const char *s);
  */
 int cli_close_stdout(const char *who);
 
+/*
+ * selfmon_errmsg() for a failure @err, made safe with cli_text(); where the
+ * library left no message, the errno's text: never an empty line.
+ */
+const char *cli_errmsg(int err);
+
 /* Close @f (a file of --out) and report a write error. Return: 0 or -EIO. */
 int cli_fclose(FILE *f, const char *who, const char *name);
 int cmd_bench(int argc, char **argv);

@@ -410,8 +410,9 @@ int cmd_probe(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (gather(&p)) {
-		fprintf(stderr, "selfmon probe: %s\n", cli_text(selfmon_errmsg()));
+	ret = gather(&p);
+	if (ret) {
+		fprintf(stderr, "selfmon probe: %s\n", cli_errmsg(ret));
 		return EXIT_USAGE;
 	}
 	if (json)
