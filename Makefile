@@ -228,8 +228,8 @@ check-variants:
 	$(Q)$(MAKE) --no-print-directory O=$(O)/generic ARCH=generic all
 	$(Q)$(MAKE) --no-print-directory O=$(O)/clang CC=clang all
 	$(Q)$(MAKE) --no-print-directory O=$(O)/asan CC=gcc all \
-	  EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
-	  LDFLAGS='-fsanitize=address,undefined'
+	  EXTRA_CFLAGS='-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+	  LDFLAGS='-fsanitize=address,undefined,float-cast-overflow'
 
 # ---- the test bundle: what a board (or the emulated one) runs ----
 BUNDLE := $(O)/bundle
