@@ -280,15 +280,27 @@ static void subtract_loop(struct selfmon_bench_result *res, const struct selfmon
 	}
 }
 
+/* The ratio of the medians of @col, or of the minimums with @min (the least disturbed run). */
+static void add_ratio_of(struct selfmon_report_entry *e, const struct selfmon_bench_result *ref,
+			 const char *col, const char *label, bool min)
+{
+	int a = selfmon_bench_result__col(e->res, col), b = selfmon_bench_result__col(ref, col);
+	double x, y;
+
+	if (a < 0 || b < 0 || e->nr_extra >= 4)
+		return;
+	x = min ? e->res->col[a].st.min : e->res->col[a].st.median;
+	y = min ? ref->col[b].st.min : ref->col[b].st.median;
+	if (y <= 0)
+		return;
+	snprintf(e->extra[e->nr_extra].name, sizeof(e->extra[0].name), "%s", label);
+	e->extra[e->nr_extra++].value = x / y;
+}
+
 static void add_ratio(struct selfmon_report_entry *e, const struct selfmon_bench_result *ref,
 		      const char *col, const char *label)
 {
-	int a = selfmon_bench_result__col(e->res, col), b = selfmon_bench_result__col(ref, col);
-
-	if (a < 0 || b < 0 || ref->col[b].st.median <= 0 || e->nr_extra >= 4)
-		return;
-	snprintf(e->extra[e->nr_extra].name, sizeof(e->extra[0].name), "%s", label);
-	e->extra[e->nr_extra++].value = e->res->col[a].st.median / ref->col[b].st.median;
+	add_ratio_of(e, ref, col, label, false);
 }
 
 static int run_readcost(struct run *r)
@@ -354,6 +366,7 @@ static int run_readcost(struct run *r)
 		if (k == SELFMON_READCOST_SET) {
 			/* Side by side with read(2) of the same event, measured just before. */
 			add_ratio(e[k], e[SELFMON_READCOST_SYSCALL]->res, "time", "time_vs_read2");
+			add_ratio_of(e[k], e[SELFMON_READCOST_SYSCALL]->res, "time", "time_min_vs_read2", true);
 			add_ratio(e[k], e[SELFMON_READCOST_SYSCALL]->res, "instructions", "instructions_vs_read2");
 		} else if (k != SELFMON_READCOST_SELFMON && inline_ok) {
 			add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "instructions:u", "instructions_vs_selfmon");

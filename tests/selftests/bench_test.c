@@ -198,7 +198,12 @@ TEST(readcost_measures_selfmon_set_read_on_every_machine_with_its_ratio_to_read2
 	/* The same event, read(2) underneath or a page read: never free, never 100x. */
 	EXPECT_GT(ratio->num, 0.0);
 	EXPECT_LT(ratio->num, 100.0);
-	TH_LOG("selfmon_set__read / read(2), time: %.3f", ratio->num);
+	TH_LOG("selfmon_set__read / read(2), time: %.3f (medians), %.3f (minimums)", ratio->num,
+	       json_get(m, "time_min_vs_read2") ? json_get(m, "time_min_vs_read2")->num : -1);
+	if (json_get(m, "instructions:u"))
+		TH_LOG("selfmon_set__read: %.0f user instructions, read(2): %.0f",
+		       json_get(m, "instructions:u")->num,
+		       json_get(json_bench(&root, "readcost/read(2)_median"), "instructions:u")->num);
 	json_free(&root);
 	free(out);
 }
