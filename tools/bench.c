@@ -303,6 +303,24 @@ static void add_ratio(struct selfmon_report_entry *e, const struct selfmon_bench
 	add_ratio_of(e, ref, col, label, false);
 }
 
+/* What row @k measured, and its ratios to the rows it is compared with. */
+static void label_readcost(struct selfmon_report_entry **e, int k, bool inline_ok)
+{
+	e[k]->what = k == SELFMON_READCOST_SELFMON ? "selfmon_page__read_value, inline" :
+		     k == SELFMON_READCOST_LIBPERF ? "libperf perf_evsel__read, mmapped, no PERF_FORMAT_ID" :
+		     k == SELFMON_READCOST_SET ? "selfmon_set__read, the call (page, else read(2))" :
+		     "read(2) on the event's fd";
+	if (k == SELFMON_READCOST_SET) {
+		/* Side by side with read(2) of the same event, measured just before. */
+		add_ratio(e[k], e[SELFMON_READCOST_SYSCALL]->res, "time", "time_vs_read2");
+		add_ratio_of(e[k], e[SELFMON_READCOST_SYSCALL]->res, "time", "time_min_vs_read2", true);
+		add_ratio(e[k], e[SELFMON_READCOST_SYSCALL]->res, "instructions", "instructions_vs_read2");
+	} else if (k != SELFMON_READCOST_SELFMON && inline_ok) {
+		add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "instructions:u", "instructions_vs_selfmon");
+		add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "time", "time_vs_selfmon");
+	}
+}
+
 static int run_readcost(struct run *r)
 {
 	struct selfmon_report_entry *e[SELFMON_READCOST__NR] = { 0 };
@@ -359,25 +377,28 @@ static int run_readcost(struct run *r)
 			continue;
 		}
 		subtract_loop(e[k]->res, e[SELFMON_READCOST_EMPTY]->res);
-		e[k]->what = k == SELFMON_READCOST_SELFMON ? "selfmon_page__read_value, inline" :
-			     k == SELFMON_READCOST_LIBPERF ? "libperf perf_evsel__read, mmapped, no PERF_FORMAT_ID" :
-			     k == SELFMON_READCOST_SET ? "selfmon_set__read, the call (page, else read(2))" :
-			     "read(2) on the event's fd";
-		if (k == SELFMON_READCOST_SET) {
-			/* Side by side with read(2) of the same event, measured just before. */
-			add_ratio(e[k], e[SELFMON_READCOST_SYSCALL]->res, "time", "time_vs_read2");
-			add_ratio_of(e[k], e[SELFMON_READCOST_SYSCALL]->res, "time", "time_min_vs_read2", true);
-			add_ratio(e[k], e[SELFMON_READCOST_SYSCALL]->res, "instructions", "instructions_vs_read2");
-		} else if (k != SELFMON_READCOST_SELFMON && inline_ok) {
-			add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "instructions:u", "instructions_vs_selfmon");
-			add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "time", "time_vs_selfmon");
-		}
+		label_readcost(e, k, inline_ok);
 		emit(r, e[k]);
 	}
 out:
 	selfmon_bench__close(b);
 	selfmon_readcost__close(rc);
 	return err;
+}
+
+static void init_context(struct run *r)
+{
+	selfmon_report__context_fill(&r->ctx);
+	r->ctx.arch = SELFMON_ARCH_NAME;
+	r->ctx.version = selfmon_version();
+#ifdef CONFIG_DEBUG
+	r->ctx.build_type = "debug";
+#else
+	r->ctx.build_type = "release";
+#endif
+	r->ctx.calibration = r->cli.calibration;
+	r->ctx.serialize = r->cli.serialize;
+	r->ctx.events = r->ctx.note = r->ctx.read_path = r->ctx.pinned = "";
 }
 
 int cmd_bench(int argc, char **argv)
@@ -420,17 +441,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	r->progress = isatty(STDERR_FILENO);
 	selfmon_kernels__init();
-	selfmon_report__context_fill(&r->ctx);
-	r->ctx.arch = SELFMON_ARCH_NAME;
-	r->ctx.version = selfmon_version();
-#ifdef CONFIG_DEBUG
-	r->ctx.build_type = "debug";
-#else
-	r->ctx.build_type = "release";
-#endif
-	r->ctx.calibration = r->cli.calibration;
-	r->ctx.serialize = r->cli.serialize;
-	r->ctx.events = r->ctx.note = r->ctx.read_path = r->ctx.pinned = "";
+	init_context(r);
 
 	ret = 1;
 	if (run_kernels(r))
