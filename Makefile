@@ -55,10 +55,18 @@ LDFLAGS ?=
 LDFLAGS += $(if $(CONFIG_STATIC),-static)
 LIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lpthread
 
-LIB_SRCS := $(wildcard core/*.c bench/*.c) $(addprefix arch/$(SRCARCH)/,gate.c host.c kernels.c)
+LIB_SRCS := $(wildcard core/*.c bench/*.c) $(addprefix arch/$(SRCARCH)/,gate.c host.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
-TOOL_SRCS := $(wildcard tools/*.c)
-TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/obj/%.o)
+# The CLI's own code (option parsing, writers, readcost, the built-in kernels)
+# is not the library's: an internal archive, never installed, that the CLI and
+# the tests link. It uses the public API only.
+CLI_SRCS := $(filter-out tools/selfmon.c,$(wildcard tools/*.c)) arch/$(SRCARCH)/kernels.c
+CLI_OBJS := $(CLI_SRCS:%.c=$(O)/obj/%.o)
+CLI_LIB := $(O)/libselfmon-cli.a
+TOOL_OBJS := $(O)/obj/tools/selfmon.o
+# The raw library objects, every internal symbol global: for the unit tests,
+# which call internal functions and --wrap libperf calls. Never installed.
+INTERNAL_LIB := $(O)/libselfmon-internal.a
 # Unit tests link every arch's gates: all of them are portable C.
 ALL_GATES := $(foreach a,x86 arm64 generic,$(O)/obj/arch/$(a)/gate.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -86,7 +94,7 @@ all: lib cli tests
 # Keep objects make sees as intermediate: relinks stay cheap.
 .SECONDARY:
 
-lib: $(O)/libselfmon.a
+lib: $(O)/libselfmon.a $(INTERNAL_LIB)
 cli: $(O)/selfmon
 tests: $(UNIT_BINS) $(SELF_BINS)
 
@@ -133,27 +141,50 @@ $(O)/obj/%.o: %.c $(AUTOCONF) | $(LIBPERF)/.stamp $(CMOCKA_STAMP)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(O)/libselfmon.a: $(LIB_OBJS)
+# The installed library is one relocatable object in which only the functions
+# documented in the public headers stay global (README, "Hacking"): the
+# internal selfmon_<object>__<verb> names cannot clash with a user's or be
+# called by one. scripts/symbols.py lists them; tests/check_symbols.sh checks.
+PUBLIC_HEADERS := $(wildcard include/selfmon/*.h) arch/$(SRCARCH)/include/selfmon/arch.h
+OBJCOPY := $(CROSS_COMPILE)objcopy
+NM := $(CROSS_COMPILE)nm
+$(O)/public-symbols.txt: $(PUBLIC_HEADERS) scripts/symbols.py $(AUTOCONF)
+	$(quiet) GEN $(@:$(srctree)/%=%)
+	$(Q)$(PYTHON) scripts/symbols.py keep $(PUBLIC_HEADERS) >$@.tmp && mv $@.tmp $@
+
+$(O)/libselfmon.a: $(LIB_OBJS) $(O)/public-symbols.txt
+	$(quiet) AR $(@:$(srctree)/%=%)
+	$(Q)$(CC) -nostdlib -r -o $(O)/obj/libselfmon.o $(LIB_OBJS)
+	$(Q)$(OBJCOPY) --keep-global-symbols=$(O)/public-symbols.txt $(O)/obj/libselfmon.o
+	$(Q)rm -f $@ && $(AR) rcs $@ $(O)/obj/libselfmon.o
+
+$(INTERNAL_LIB): $(LIB_OBJS)
 	$(quiet) AR $(@:$(srctree)/%=%)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(O)/selfmon: $(TOOL_OBJS) $(O)/libselfmon.a
-	$(quiet) LD $(@:$(srctree)/%=%)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(TOOL_OBJS) $(O)/libselfmon.a $(LIBS) -o $@
+$(CLI_LIB): $(CLI_OBJS)
+	$(quiet) AR $(@:$(srctree)/%=%)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(O)/libselfmon.a $(ALL_GATES) $(wildcard tests/unit/*.wrap) | $(CMOCKA_STAMP)
+$(O)/selfmon: $(TOOL_OBJS) $(CLI_LIB) $(O)/libselfmon.a
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(TOOL_OBJS) $(CLI_LIB) $(O)/libselfmon.a $(LIBS) -o $@
+
+$(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(CLI_LIB) $(INTERNAL_LIB) $(ALL_GATES) $(wildcard tests/unit/*.wrap) | $(CMOCKA_STAMP)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(call wraps,$*) $< \
 	  $(filter-out $(O)/obj/arch/$(SRCARCH)/gate.o,$(ALL_GATES)) \
-	  $(O)/libselfmon.a $(LIBS) $(CMOCKA_LIBS) -o $@
+	  $(CLI_LIB) $(INTERNAL_LIB) $(LIBS) $(CMOCKA_LIBS) -o $@
 
 # The harness compares literals with unsigned values by design.
 $(O)/obj/tests/selftests/%.o: CFLAGS += -I$(KSELFTEST) -Wno-unused-parameter -Wno-sign-compare
-$(O)/tests/selftests/%: $(O)/obj/tests/selftests/%.o $(O)/libselfmon.a
+# Integration tests link what a user links: the installed library (and the
+# CLI's archive for its kernels).
+$(O)/tests/selftests/%: $(O)/obj/tests/selftests/%.o $(CLI_LIB) $(O)/libselfmon.a
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< $(O)/libselfmon.a $(LIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< $(CLI_LIB) $(O)/libselfmon.a $(LIBS) -o $@
 
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
 
@@ -172,16 +203,19 @@ run: deps
 suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test $(1)/tests/selftests/*/*_test)
 CHECK := $(O)/check
 # Each check-run-* is its own make, so the wildcard sees binaries just built.
-CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-clang.tap $(CHECK)/host-asan.tap $(CHECK)/host-generic.tap \
+CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-symbols.tap $(CHECK)/host-clang.tap $(CHECK)/host-asan.tap $(CHECK)/host-generic.tap \
 	     $(CHECK)/host-unpriv.tap
 
 check-host: all
 	$(Q)$(MAKE) --no-print-directory check-run-host
-	$(Q)tests/summary.sh $(CHECK)/host-gcc.tap $(CHECK)/host-unpriv.tap
+	$(Q)tests/summary.sh $(CHECK)/host-gcc.tap $(CHECK)/host-symbols.tap $(CHECK)/host-unpriv.tap
 
 check-run-host:
 	$(Q)mkdir -p $(CHECK)
 	$(Q)tests/run_suites.sh $(CHECK)/host-gcc.tap $(call suites,$(O))
+	$(Q)tests/check_symbols.sh $(O)/libselfmon.a $(INTERNAL_LIB) $(NM) $(CC) $(PUBLIC_HEADERS) \
+	  >$(CHECK)/host-symbols.tap || true
+	$(Q)grep -E '^(not )?ok' $(CHECK)/host-symbols.tap
 	$(Q)scripts/check-unpriv.sh $(CHECK)/host-unpriv.tap $(O)/selfmon $(O)/tests/selftests/unpriv_test
 
 check-run-variants:
@@ -196,8 +230,8 @@ check-variants:
 	$(Q)$(MAKE) --no-print-directory O=$(O)/generic ARCH=generic all
 	$(Q)$(MAKE) --no-print-directory O=$(O)/clang CC=clang all
 	$(Q)$(MAKE) --no-print-directory O=$(O)/asan CC=gcc all \
-	  EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
-	  LDFLAGS='-fsanitize=address,undefined'
+	  EXTRA_CFLAGS='-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+	  LDFLAGS='-fsanitize=address,undefined,float-cast-overflow'
 
 # ---- the test bundle: what a board (or the emulated one) runs ----
 BUNDLE := $(O)/bundle
@@ -256,7 +290,7 @@ install: lib cli
 	@echo "  installed in $(DESTDIR)$(PREFIX)"
 
 clean:
-	$(Q)rm -rf $(O)/obj $(O)/tests $(O)/libselfmon.a $(O)/selfmon $(O)/clang $(O)/asan
+	$(Q)rm -rf $(O)/obj $(O)/tests $(O)/libselfmon*.a $(O)/selfmon $(O)/clang $(O)/asan
 
 distclean:
 	$(Q)rm -rf $(O)

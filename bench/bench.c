@@ -11,11 +11,15 @@
 #include <time.h>
 
 #include <selfmon/bench.h>
-#include "../core/error.h"
-#include "../core/event.h"
-#include "../core/pmu.h"
-#include "../core/set.h"
-#include "../core/sysfs.h"
+#include <selfmon/selfmon.h>
+
+/*
+ * The driver is part of libselfmon and stands on its public API only. Its
+ * failures are the library's, so they go where every other failure goes:
+ * selfmon_errmsg(), through the public selfmon_errmsg__set(), which a
+ * harness of the user's own may call the same way.
+ */
+#define selfmon__err selfmon_errmsg__set
 
 /* Does @opts, of the caller's size, reach @field? (libbpf's OPTS_HAS) */
 #define OPTS_HAS(opts, field) \
@@ -29,6 +33,12 @@
 /* Dropped repetitions are run again, up to this many times the repetitions asked. */
 #define RETRY_FACTOR	4
 #define MAX_ITERATIONS	1000000000ull
+/*
+ * The most iterations a caller may fix: a two-length repetition runs 3n, so
+ * n must stay far from overflowing, and at about 1 ns an iteration this is
+ * already some 50 minutes a repetition. More cannot be run: refused.
+ */
+#define MAX_FIXED_ITERATIONS	1000000000000ull
 
 /* Side events: read around a region, never inside it. */
 #define SIDE_EVENTS "task-clock,context-switches,cpu-migrations"
@@ -46,10 +56,13 @@ struct selfmon_bench {
 
 int selfmon_set__pages(struct selfmon_set *set, struct selfmon_pages *pages, int serialize)
 {
-	int nr = selfmon_set__nr(set);
+	int nr;
 
+	if (!pages)
+		return selfmon__err(-EINVAL, "selfmon_set__pages: no pages to fill (NULL)");
+	nr = selfmon_set__nr(set);
 	memset(pages, 0, sizeof(*pages));
-	if (nr < 0)
+	if (!set || nr < 0)
 		return selfmon__err(-EINVAL, "no set");
 	if (nr > SELFMON_PAGES_MAX)
 		return selfmon__err(-E2BIG, "%d counters: a region reads at most %d", nr, SELFMON_PAGES_MAX);
@@ -143,6 +156,26 @@ out:
 	return err;
 }
 
+/* Options that cannot run (a count that overflows, a time never reached) are refused. */
+static int check_limits(const struct selfmon_bench *b)
+{
+	if (b->iterations > MAX_FIXED_ITERATIONS)
+		return selfmon__err(-EINVAL, "selfmon_bench_opts.iterations = %llu: at most %llu can run "
+				    "(0 grows them to rep_time)", (unsigned long long)b->iterations,
+				    MAX_FIXED_ITERATIONS);
+	/* NaN fails every comparison: written so that it is refused too. */
+	if (!(b->min_time >= 0 && b->min_time <= 86400))
+		return selfmon__err(-EINVAL, "selfmon_bench_opts.min_time = %g: seconds, from 0 to 86400",
+				    b->min_time);
+	if (!(b->rep_time > 0 && b->rep_time <= 3600))
+		return selfmon__err(-EINVAL, "selfmon_bench_opts.rep_time = %g: seconds, from 0 to 3600",
+				    b->rep_time);
+	if (b->repetitions > MAX_REPETITIONS)
+		return selfmon__err(-EINVAL, "selfmon_bench_opts.repetitions = %d: at most %d",
+				    b->repetitions, MAX_REPETITIONS);
+	return 0;
+}
+
 struct selfmon_bench *selfmon_bench__open(const struct selfmon_bench_opts *opts)
 {
 	struct selfmon_opts so = { .sz = sizeof(so) };
@@ -176,6 +209,9 @@ struct selfmon_bench *selfmon_bench__open(const struct selfmon_bench_opts *opts)
 				   b->calibration);
 		goto out;
 	}
+	err = check_limits(b);
+	if (err)
+		goto out;
 
 	err = open_events(b, events ? events : SELFMON_BENCH_DEFAULT_EVENTS, &so);
 	if (err)
@@ -245,7 +281,7 @@ struct shot {
 
 static int side_read(struct selfmon_bench *b, uint64_t *v)
 {
-	struct selfmon_count c[SIDE_NR];
+	struct selfmon_count c[SIDE_NR] = { 0 };
 	int err;
 
 	if (!b->side)
@@ -283,6 +319,8 @@ static void shot(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg, uint64
 		s->err = r.err;
 	s->slow = r.slow;
 	s->d[0] = t1 - t0;
+	/* Without the side set nothing was counted: no switch, no migration seen. */
+	s->switches = s->migrations = 0;
 	if (b->side) {
 		s->d[1] = (double)(sb[SIDE_TASK_CLOCK] - sa[SIDE_TASK_CLOCK]);
 		s->switches = sb[SIDE_SWITCHES] - sa[SIDE_SWITCHES];
@@ -359,6 +397,8 @@ int selfmon_bench__run(struct selfmon_bench *b, const char *name, selfmon_bench_
 	struct shot s1, s2;
 	uint64_t n;
 
+	if (!res)
+		return selfmon__err(-EINVAL, "selfmon_bench__run: no result to fill (NULL)");
 	memset(res, 0, sizeof(*res));
 	if (!b || !fn)
 		return selfmon__err(-EINVAL, "selfmon_bench__run: no driver or no body");

@@ -6,13 +6,17 @@
 #include <selfmon/selfmon.h>
 
 #include "event.h"
+/* The sysfs and procfs reads an arch's gates may make (under the test root). */
+#include "sysfs.h"
 
 /* Notes an arch leaves on an event while opening it (selfmon_counter.notes). */
 #define SELFMON_NOTE_LONG_ASKED		(1u << 0)	/* 64-bit counter requested */
 #define SELFMON_NOTE_LONG_REFUSED	(1u << 1)	/* ...refused; opened as 32-bit */
 
 /*
- * The one interface between core/ and arch/<arch>/: everything here is plain
+ * The one interface between core/ and arch/<arch>/, and the only core header
+ * arch/ includes (with what it brings: events, formats, sysfs reads):
+ * everything here is plain
  * C that reads files, so every arch's gates can be unit-tested on any host.
  * The counter instructions live in arch/<arch>/include/selfmon/arch.h.
  */

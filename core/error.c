@@ -20,6 +20,16 @@ int selfmon__err(int err, const char *fmt, ...)
 	return err;
 }
 
+int selfmon_errmsg__set(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
 void selfmon__err_clear(void)
 {
 	errmsg[0] = '\0';

@@ -14,7 +14,8 @@
 
 #include <generated/autoconf.h>
 #include <selfmon/bench.h>
-#include "../bench/internal.h"
+#include <selfmon/machine.h>
+#include "bench_cli.h"
 #include "cmd.h"
 
 #define READCOST_EVENTS "instructions:u,instructions"
@@ -63,7 +64,7 @@ static bool wanted(const struct run *r, const char *name)
 static void progress(const struct run *r, const char *name)
 {
 	if (r->progress)
-		fprintf(stderr, "\r\033[K  running %s ...", name);
+		fprintf(stderr, "\r\033[K  running %s ...", cli_text(name));
 }
 
 static void progress_done(const struct run *r)
@@ -87,7 +88,8 @@ static void list(const struct run *r)
 	}
 	if (wanted(r, "readcost"))
 		printf("%-20s %-13s %s\n", "readcost", "-",
-		       "one counter read: selfmon inline vs libperf perf_evsel__read vs read(2)");
+		       "one counter read: selfmon inline vs libperf perf_evsel__read vs read(2) "
+		       "vs selfmon_set__read");
 }
 
 static void bench_opts_from(const struct run *r, struct selfmon_bench_opts *o, const char *events,
@@ -119,10 +121,50 @@ static int pin_cpu(const struct run *r, struct selfmon_set *set)
 	CPU_ZERO(&cpus);
 	CPU_SET(atoi(r->cli.cpu), &cpus);
 	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
-		fprintf(stderr, "selfmon bench: --cpu %s: %s\n", r->cli.cpu, strerror(errno));
-		return -errno;
+		int err = -errno;
+
+		fprintf(stderr, "selfmon bench: --cpu %s: %s\n", cli_text(r->cli.cpu), strerror(-err));
+		return err;
 	}
 	return 0;
+}
+
+/*
+ * A pinning request that cannot be met is an error, before anything runs: a
+ * cluster the machine does not have, a CPU this thread may not run on. The
+ * library would only leave the events out and blame the hardware.
+ */
+static int check_pin(const struct run *r)
+{
+	const char *opt = r->cli.cpu ? "--cpu" : "--cluster", *val = r->cli.cpu ? r->cli.cpu : r->cli.cluster;
+	struct selfmon_machine *m = selfmon_machine__open(NULL);
+	char cpus[256];
+	cpu_set_t allowed;
+	int cl, err = 0;
+
+	if (!m) {
+		err = -errno;
+		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+		return err;
+	}
+	if (r->cli.cpu && (sched_getaffinity(0, sizeof(allowed), &allowed) ||
+			   !CPU_ISSET(atoi(r->cli.cpu), &allowed))) {
+		fprintf(stderr, "selfmon bench: --cpu %s: not a CPU this thread may run on "
+			"(see 'taskset -p $$' or nproc)\n", cli_text(r->cli.cpu));
+		err = -EINVAL;
+		goto out;
+	}
+	/* --cpu without a core PMU still pins (software events); --cluster needs one. */
+	if (r->cli.cpu && !selfmon_machine__nr_clusters(m))
+		goto out;
+	err = selfmon_machine__resolve_pin(m, val, sched_getcpu(), &cl, cpus, sizeof(cpus));
+	if (!err && cl < 0)
+		err = selfmon_errmsg__set(-EINVAL, "it pins to no cluster here");
+	if (err)
+		fprintf(stderr, "selfmon bench: %s '%s' cannot be met: %s\n", opt, cli_text(val), cli_errmsg(err));
+out:
+	selfmon_machine__close(m);
+	return err;
 }
 
 static void describe(struct run *r, struct selfmon_bench *b)
@@ -189,8 +231,9 @@ static int run_kernels(struct run *r)
 	bench_opts_from(r, &o, r->cli.events, &so);
 	b = selfmon_bench__open(&o);
 	if (!b) {
-		fprintf(stderr, "selfmon bench: %s\n", selfmon_errmsg());
-		return -errno;
+		err = -errno;
+		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+		return err;
 	}
 	err = pin_cpu(r, selfmon_bench__set(b));
 	if (err)
@@ -210,7 +253,7 @@ static int run_kernels(struct run *r)
 		err = selfmon_bench__run(b, k->name, k->fn, k->arg, e->res);
 		if (err) {
 			progress_done(r);
-			fprintf(stderr, "selfmon bench: %s\n", selfmon_errmsg());
+			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
 			goto out;
 		}
 		emit(r, e);
@@ -237,15 +280,45 @@ static void subtract_loop(struct selfmon_bench_result *res, const struct selfmon
 	}
 }
 
+/* The ratio of the medians of @col, or of the minimums with @min (the least disturbed run). */
+static void add_ratio_of(struct selfmon_report_entry *e, const struct selfmon_bench_result *ref,
+			 const char *col, const char *label, bool min)
+{
+	int a = selfmon_bench_result__col(e->res, col), b = selfmon_bench_result__col(ref, col);
+	double x, y;
+
+	if (a < 0 || b < 0 || e->nr_extra >= 4)
+		return;
+	x = min ? e->res->col[a].st.min : e->res->col[a].st.median;
+	y = min ? ref->col[b].st.min : ref->col[b].st.median;
+	if (y <= 0)
+		return;
+	snprintf(e->extra[e->nr_extra].name, sizeof(e->extra[0].name), "%s", label);
+	e->extra[e->nr_extra++].value = x / y;
+}
+
 static void add_ratio(struct selfmon_report_entry *e, const struct selfmon_bench_result *ref,
 		      const char *col, const char *label)
 {
-	int a = selfmon_bench_result__col(e->res, col), b = selfmon_bench_result__col(ref, col);
+	add_ratio_of(e, ref, col, label, false);
+}
 
-	if (a < 0 || b < 0 || ref->col[b].st.median <= 0 || e->nr_extra >= 4)
-		return;
-	snprintf(e->extra[e->nr_extra].name, sizeof(e->extra[0].name), "%s", label);
-	e->extra[e->nr_extra++].value = e->res->col[a].st.median / ref->col[b].st.median;
+/* What row @k measured, and its ratios to the rows it is compared with. */
+static void label_readcost(struct selfmon_report_entry **e, int k, bool inline_ok)
+{
+	e[k]->what = k == SELFMON_READCOST_SELFMON ? "selfmon_page__read_value, inline" :
+		     k == SELFMON_READCOST_LIBPERF ? "libperf perf_evsel__read, mmapped, no PERF_FORMAT_ID" :
+		     k == SELFMON_READCOST_SET ? "selfmon_set__read, the call (page, else read(2))" :
+		     "read(2) on the event's fd";
+	if (k == SELFMON_READCOST_SET) {
+		/* Side by side with read(2) of the same event, measured just before. */
+		add_ratio(e[k], e[SELFMON_READCOST_SYSCALL]->res, "time", "time_vs_read2");
+		add_ratio_of(e[k], e[SELFMON_READCOST_SYSCALL]->res, "time", "time_min_vs_read2", true);
+		add_ratio(e[k], e[SELFMON_READCOST_SYSCALL]->res, "instructions", "instructions_vs_read2");
+	} else if (k != SELFMON_READCOST_SELFMON && inline_ok) {
+		add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "instructions:u", "instructions_vs_selfmon");
+		add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "time", "time_vs_selfmon");
+	}
 }
 
 static int run_readcost(struct run *r)
@@ -263,13 +336,13 @@ static int run_readcost(struct run *r)
 	rc = selfmon_readcost__open(&so);
 	if (!rc) {
 		err = -errno;
-		fprintf(stderr, "selfmon bench: readcost: %s\n", selfmon_errmsg());
+		fprintf(stderr, "selfmon bench: readcost: %s\n", cli_errmsg(err));
 		goto out;
 	}
 	b = selfmon_bench__open(&o);
 	if (!b) {
 		err = -errno;
-		fprintf(stderr, "selfmon bench: readcost: %s\n", selfmon_errmsg());
+		fprintf(stderr, "selfmon bench: readcost: %s\n", cli_errmsg(err));
 		goto out;
 	}
 	inline_ok = selfmon_readcost__inline_ok(rc, &why);
@@ -295,7 +368,7 @@ static int run_readcost(struct run *r)
 		err = selfmon_bench__run(b, selfmon_readcost__name(k), selfmon_readcost__body(k), rc, e[k]->res);
 		if (err) {
 			progress_done(r);
-			fprintf(stderr, "selfmon bench: %s\n", selfmon_errmsg());
+			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
 			goto out;
 		}
 		if (k == SELFMON_READCOST_EMPTY) {
@@ -304,13 +377,7 @@ static int run_readcost(struct run *r)
 			continue;
 		}
 		subtract_loop(e[k]->res, e[SELFMON_READCOST_EMPTY]->res);
-		e[k]->what = k == SELFMON_READCOST_SELFMON ? "selfmon_page__read_value, inline" :
-			     k == SELFMON_READCOST_LIBPERF ? "libperf perf_evsel__read, mmapped, no PERF_FORMAT_ID" :
-			     "read(2) on the event's fd";
-		if (k != SELFMON_READCOST_SELFMON && inline_ok) {
-			add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "instructions:u", "instructions_vs_selfmon");
-			add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "time", "time_vs_selfmon");
-		}
+		label_readcost(e, k, inline_ok);
 		emit(r, e[k]);
 	}
 out:
@@ -319,42 +386,8 @@ out:
 	return err;
 }
 
-int cmd_bench(int argc, char **argv)
+static void init_context(struct run *r)
 {
-	static struct run run;
-	struct run *r = &run;
-	char err[256];
-	int ret = EXIT_USAGE, rc;
-
-	if (selfmon_bench_cli__parse(argc, argv, &r->cli, err, sizeof(err))) {
-		fprintf(stderr, "selfmon bench: %s\n'selfmon bench --help' lists the options.\n", err);
-		return EXIT_USAGE;
-	}
-	if (r->cli.help) {
-		usage(stdout);
-		return 0;
-	}
-	if (r->cli.filter) {
-		rc = regcomp(&r->re, r->cli.filter, REG_EXTENDED | REG_NOSUB);
-		if (rc) {
-			regerror(rc, &r->re, err, sizeof(err));
-			fprintf(stderr, "selfmon bench: --filter '%s': %s\n", r->cli.filter, err);
-			return EXIT_USAGE;
-		}
-		r->has_re = true;
-	}
-	if (r->cli.list) {
-		list(r);
-		ret = 0;
-		goto out;
-	}
-	r->out = stdout;
-	if (r->cli.out && !(r->out = fopen(r->cli.out, "w"))) {
-		fprintf(stderr, "selfmon bench: --out %s: %s\n", r->cli.out, strerror(errno));
-		goto out;
-	}
-	r->progress = isatty(STDERR_FILENO);
-	selfmon_kernels__init();
 	selfmon_report__context_fill(&r->ctx);
 	r->ctx.arch = SELFMON_ARCH_NAME;
 	r->ctx.version = selfmon_version();
@@ -366,6 +399,49 @@ int cmd_bench(int argc, char **argv)
 	r->ctx.calibration = r->cli.calibration;
 	r->ctx.serialize = r->cli.serialize;
 	r->ctx.events = r->ctx.note = r->ctx.read_path = r->ctx.pinned = "";
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	static struct run run;
+	struct run *r = &run;
+	char err[256];
+	int ret = EXIT_USAGE, rc;
+
+	if (selfmon_bench_cli__parse(argc, argv, &r->cli, err, sizeof(err))) {
+		fprintf(stderr, "selfmon bench: %s\n'selfmon bench --help' lists the options.\n", cli_text(err));
+		return EXIT_USAGE;
+	}
+	if (r->cli.help) {
+		usage(stdout);
+		return 0;
+	}
+	if (r->cli.filter) {
+		rc = regcomp(&r->re, r->cli.filter, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			regerror(rc, &r->re, err, sizeof(err));
+			fprintf(stderr, "selfmon bench: --filter '%s': %s\n", cli_text(r->cli.filter), err);
+			return EXIT_USAGE;
+		}
+		r->has_re = true;
+	}
+	if ((r->cli.cluster || r->cli.cpu) && check_pin(r)) {
+		ret = 1;
+		goto out;
+	}
+	if (r->cli.list) {
+		list(r);
+		ret = 0;
+		goto out;
+	}
+	r->out = stdout;
+	if (r->cli.out && !(r->out = fopen(r->cli.out, "w"))) {
+		fprintf(stderr, "selfmon bench: --out %s: %s\n", cli_text(r->cli.out), strerror(errno));
+		goto out;
+	}
+	r->progress = isatty(STDERR_FILENO);
+	selfmon_kernels__init();
+	init_context(r);
 
 	ret = 1;
 	if (run_kernels(r))
@@ -382,7 +458,10 @@ int cmd_bench(int argc, char **argv)
 out:
 	for (int i = 0; i < r->nr; i++)
 		selfmon_bench_result__fini(&r->res[i]);
-	if (r->out && r->out != stdout && fclose(r->out))
+	if (r->out && r->out != stdout && cli_fclose(r->out, "selfmon bench", r->cli.out))
+		ret = 1;
+	/* --list, the table, CSV or JSON on stdout: a write that failed is a failure. */
+	if (cli_close_stdout("selfmon bench") && ret == 0)
 		ret = 1;
 	if (r->has_re)
 		regfree(&r->re);

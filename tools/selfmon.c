@@ -31,16 +31,21 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
-		return 0;
+		return cli_close_stdout("selfmon") ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("selfmon %s\n", selfmon_version());
-		return 0;
+		return cli_close_stdout("selfmon") ? 2 : 0;
 	}
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "selfmon: unknown command '%s'\n\n", argv[1]);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (!strcmp(argv[1], cmds[i].name)) {
+			int rc = cmds[i].fn(argc - 1, argv + 1);
+
+			/* Output that did not reach its file is a failure, whatever the command. */
+			return cli_close_stdout("selfmon") && !rc ? 2 : rc;
+		}
+	}
+	fprintf(stderr, "selfmon: unknown command '%s'\n\n", cli_text(argv[1]));
 	usage(stderr);
 	return 2;
 }

@@ -10,7 +10,6 @@
 #include <errno.h>
 
 #include "../../core/arch.h"
-#include "../../core/sysfs.h"
 
 static enum selfmon_reason arm64_prepare(const char *root, struct selfmon_event *ev,
 					 bool want_long, unsigned int *notes)

@@ -8,7 +8,7 @@
  */
 #include <stdint.h>
 
-#include "../../bench/arch.h"
+#include "../kernels.h"
 
 static volatile uint64_t sink;
 

@@ -6,7 +6,7 @@
  */
 #include <stdint.h>
 
-#include "../../bench/arch.h"
+#include "../kernels.h"
 
 static volatile uint64_t sink;
 

@@ -68,7 +68,8 @@ struct selfmon_region {
  *
  * A counter without a page (a software event, read(2) forced, a summed
  * heterogeneous event) makes every region take the read(2) fallback.
- * Return: 0, or -E2BIG when the set has more than SELFMON_PAGES_MAX counters.
+ * Return: 0, -E2BIG when the set has more than SELFMON_PAGES_MAX counters,
+ * or -EINVAL for a NULL @set or @pages.
  */
 int selfmon_set__pages(struct selfmon_set *set, struct selfmon_pages *pages, int serialize);
 
@@ -191,13 +192,17 @@ struct selfmon_bench_opts {
 	size_t sz;
 	/** Events to count in the region; NULL: SELFMON_BENCH_DEFAULT_EVENTS. */
 	const char *events;
-	/** Repetitions (samples) at least; 0: 10. */
+	/** Repetitions (samples) at least; 0: 10; at most 100000. */
 	int repetitions;
-	/** Keep repeating until the repetitions took this many seconds in all. */
+	/** Keep repeating until the repetitions took this many seconds in all (0 to 86400). */
 	double min_time;
 	/** Untimed runs of the body before the first repetition. */
 	int warmup;
-	/** Inner iterations per repetition; 0: grown until one lasts rep_time. */
+	/**
+	 * Inner iterations per repetition; 0: grown until one lasts rep_time.
+	 * At most 10^12: selfmon_bench__open() refuses more (-EINVAL), as they
+	 * cannot run.
+	 */
 	uint64_t iterations;
 	/** Seconds one repetition should last when iterations grow; 0: 0.001. */
 	double rep_time;
@@ -275,7 +280,7 @@ struct selfmon_set *selfmon_bench__set(const struct selfmon_bench *b);
  * selfmon_bench__run() - measure @fn(@arg, iters) and summarize it
  * @name: copied into the result
  * @res: filled; free its samples with selfmon_bench_result__fini()
- * Return: 0 or -errno.
+ * Return: 0 or -errno; -EINVAL for a NULL @b, @fn or @res.
  */
 int selfmon_bench__run(struct selfmon_bench *b, const char *name, selfmon_bench_fn fn, void *arg,
 		       struct selfmon_bench_result *res);

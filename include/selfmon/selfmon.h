@@ -285,6 +285,19 @@ const char *selfmon_strerror(int err);
  */
 const char *selfmon_errmsg(void);
 
+/**
+ * selfmon_errmsg__set() - leave the message selfmon_errmsg() returns next in
+ * this thread, as selfmon's own calls do on failure
+ * @err: returned unchanged, so that "return selfmon_errmsg__set(-EINVAL, ...)"
+ *	fails and explains in one step
+ * @fmt: printf format of the message: the cause and the fix
+ *
+ * For code built on selfmon (the bench driver of <selfmon/bench.h>, a
+ * harness of your own) whose callers read one place for every failure.
+ * Return: @err.
+ */
+int selfmon_errmsg__set(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /** selfmon_version() - "MAJOR.MINOR.PATCH" of the library. */
 const char *selfmon_version(void);
 

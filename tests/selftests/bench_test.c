@@ -174,6 +174,40 @@ TEST(without_hardware_counters_bench_measures_time_and_says_why)
 	free(out);
 }
 
+/* Issue 8: the call's cost next to read(2)'s, even where the inline read is not measured. */
+TEST(readcost_measures_selfmon_set_read_on_every_machine_with_its_ratio_to_read2)
+{
+	const struct jval *m, *ratio;
+	struct jval root;
+	char err[160];
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	out = bench(_metadata, "--format json --filter '^readcost' " QUICK, &status);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s", err);
+	m = json_bench(&root, "readcost/set_read_median");
+	ASSERT_NE(NULL, m) TH_LOG("no readcost/set_read row: %.400s", out);
+	EXPECT_GT(json_get(m, "real_time")->num, 0);
+	ASSERT_NE(NULL, json_bench(&root, "readcost/read(2)_median"));
+	ratio = json_get(m, "time_vs_read2");
+	ASSERT_NE(NULL, ratio) TH_LOG("the set_read row has no ratio to read(2)");
+	/* The same event, read(2) underneath or a page read: never free, never 100x. */
+	EXPECT_GT(ratio->num, 0.0);
+	EXPECT_LT(ratio->num, 100.0);
+	TH_LOG("selfmon_set__read / read(2), time: %.3f (medians), %.3f (minimums)", ratio->num,
+	       json_get(m, "time_min_vs_read2") ? json_get(m, "time_min_vs_read2")->num : -1);
+	if (json_get(m, "instructions:u"))
+		TH_LOG("selfmon_set__read: %.0f user instructions, read(2): %.0f",
+		       json_get(m, "instructions:u")->num,
+		       json_get(json_bench(&root, "readcost/read(2)_median"), "instructions:u")->num);
+	json_free(&root);
+	free(out);
+}
+
 static void nothing(void *arg, uint64_t n)
 {
 	(void)arg;

@@ -4,6 +4,7 @@
  * command line: what a script or compare.py reads must be well formed.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../bench/internal.h"
+#include "../../tools/bench_cli.h"
 
 /* Run @write into memory and hand back the text (free it). */
 #define CAPTURE(buf, call)							\
@@ -48,6 +49,22 @@ static void json_numbers_are_exact_integers_or_null_when_not_finite(void **state
 		    selfmon_json__number(f, 0.0 / 0.0), fputc(' ', f), selfmon_json__number(f, 1e300 * 1e10),
 		    fputc(' ', f), selfmon_json__number(f, 1e20)));
 	assert_string_equal(s, "10 -3 0.5 null null 1e+20");
+	free(s);
+}
+
+/*
+ * Beyond long long a cast is undefined: the range is checked before it (UBSan's
+ * float-cast-overflow, in the ASan+UBSan build, fails this test otherwise;
+ * fuzz_writers found it).
+ */
+static void json_numbers_beyond_long_long_are_written_without_an_undefined_cast(void **state)
+{
+	char *s = NULL;
+
+	(void)state;
+	CAPTURE(s, (selfmon_json__number(f, 8.12719e+228), fputc(' ', f), selfmon_json__number(f, -1e19),
+		    fputc(' ', f), selfmon_json__number(f, 9.3e18)));
+	assert_string_equal(s, "8.12719e+228 -1e+19 9.3e+18");
 	free(s);
 }
 
@@ -181,6 +198,28 @@ static void csv_has_a_header_and_one_row_per_benchmark_and_event(void **state)
 	free(s);
 }
 
+/* A NaN or infinite time (a body that broke the clock) has no bin: the rest are drawn. */
+static void the_table_histogram_draws_finite_times_and_skips_nan_and_infinity(void **state)
+{
+	double odd[] = { NAN, 3.0, INFINITY, 5.0 };
+	struct selfmon_report_entry e = { .expected_insns = -1 };
+	struct selfmon_bench_result res;
+	char *s = NULL;
+
+	(void)state;
+	fake_result(&res, "odd");
+	res.kept = res.repetitions = 4;
+	res.nr_cols = 1;
+	res.samples = odd;
+	e.res = &res;
+	CAPTURE(s, selfmon_report__table_entry(f, &e));
+	assert_non_null(strstr(s, "(4 repetitions)"));
+	/* Bins from the finite values only: 3 to 5. */
+	assert_non_null(strstr(s, "3.000 ns |"));
+	assert_non_null(strstr(s, "| 5.000 ns"));
+	free(s);
+}
+
 static void derived_metrics_need_both_events_and_a_nonzero_denominator(void **state)
 {
 	struct selfmon_bench_result res;
@@ -277,10 +316,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_strings_escape_quotes_backslashes_and_control_characters),
 		cmocka_unit_test(json_numbers_are_exact_integers_or_null_when_not_finite),
+		cmocka_unit_test(json_numbers_beyond_long_long_are_written_without_an_undefined_cast),
 		cmocka_unit_test(csv_fields_are_quoted_only_when_they_must_be),
 		cmocka_unit_test(json_has_the_google_benchmark_fields_per_repetition_and_aggregate),
 		cmocka_unit_test(a_skipped_benchmark_is_left_out_of_json_and_csv),
 		cmocka_unit_test(csv_has_a_header_and_one_row_per_benchmark_and_event),
+		cmocka_unit_test(the_table_histogram_draws_finite_times_and_skips_nan_and_infinity),
 		cmocka_unit_test(derived_metrics_need_both_events_and_a_nonzero_denominator),
 		cmocka_unit_test(options_parse_with_space_or_equals),
 		cmocka_unit_test(defaults_are_ten_repetitions_one_warmup_a_table_and_two_length),

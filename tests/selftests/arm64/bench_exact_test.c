@@ -17,7 +17,7 @@
 
 #include <selfmon/bench.h>
 #include <selfmon/selfmon.h>
-#include "../../../bench/internal.h"
+#include "../../../tools/bench_cli.h"
 #include "../json_check.h"
 #include "kselftest_harness.h"
 #include "board.h"

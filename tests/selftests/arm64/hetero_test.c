@@ -14,9 +14,8 @@
 
 #include <selfmon/bench.h>
 #include <selfmon/read.h>
+#include <selfmon/machine.h>
 #include <selfmon/selfmon.h>
-#include "../../../core/pmu.h"
-#include "../../../core/topology.h"
 #include "kselftest_harness.h"
 #include "board.h"
 
@@ -31,20 +30,41 @@ static int near(uint64_t got, uint64_t want)
 	return got >= want - want / 10 && got <= want + want / 10;
 }
 
+/* A cluster as the public <selfmon/machine.h> shows it, with its CPUs as a set. */
+struct cluster {
+	struct selfmon_cluster_info info;
+	cpu_set_t cpus;
+};
+
 struct board {
-	struct selfmon_pmus pmus;
-	struct selfmon_topology topo;
-	const struct selfmon_cluster *big, *little;
+	struct selfmon_machine *m;
+	int nr;		/* clusters */
+	struct cluster cl[8];
+	const struct cluster *big, *little;
 	cpu_set_t all;
 };
 
 static int load_board(struct board *b)
 {
 	memset(b, 0, sizeof(*b));
-	if (selfmon_pmus__load(&b->pmus, "") || selfmon_topology__load(&b->topo, &b->pmus))
+	b->m = selfmon_machine__open(NULL);
+	if (!b->m)
 		return -1;
-	b->big = selfmon_topology__big(&b->topo);
-	b->little = selfmon_topology__little(&b->topo);
+	b->nr = selfmon_machine__nr_clusters(b->m);
+	for (int i = 0; i < b->nr && i < 8; i++) {
+		struct cluster *c = &b->cl[i];
+
+		if (selfmon_machine__cluster(b->m, i, &c->info))
+			return -1;
+		CPU_ZERO(&c->cpus);
+		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (selfmon_machine__cluster_of_cpu(b->m, cpu) == i)
+				CPU_SET(cpu, &c->cpus);
+		if (c->info.big)
+			b->big = c;
+		if (c->info.little)
+			b->little = c;
+	}
 	return sched_getaffinity(0, sizeof(b->all), &b->all);
 }
 
@@ -62,7 +82,7 @@ FIXTURE(hetero) {
 FIXTURE_SETUP(hetero)
 {
 	ASSERT_EQ(0, load_board(&self->b));
-	if (self->b.topo.nr < 1)
+	if (self->b.nr < 1)
 		SKIP(return, "no CPU PMU on this board");
 	if (read_sysctl(USER_ACCESS) != 1)
 		SKIP(return, "kernel.perf_user_access is not 1 (run through run_tests.sh as root)");
@@ -71,33 +91,29 @@ FIXTURE_SETUP(hetero)
 FIXTURE_TEARDOWN(hetero)
 {
 	sched_setaffinity(0, sizeof(self->b.all), &self->b.all);
-	selfmon_pmus__free(&self->b.pmus);
+	selfmon_machine__close(self->b.m);
 }
 
 TEST_F(hetero, discovery_finds_each_core_pmu_with_its_cpus_and_tells_big_from_little)
 {
 	const char *board = getenv("SELFMON_BOARD");
-	char cpus[64];
-
 	if (!board || strcmp(board, "biglittle"))
 		SKIP(return, "SELFMON_BOARD=biglittle not set: this board's layout is not known");
-	ASSERT_EQ(2, self->b.topo.nr);
+	ASSERT_EQ(2, self->b.nr);
 	ASSERT_NE(NULL, self->b.little);
 	ASSERT_NE(NULL, self->b.big);
-	EXPECT_STREQ("armv8_cortex_a53", self->b.little->pmu->name);
-	EXPECT_STREQ("armv8_cortex_a72", self->b.big->pmu->name);
-	selfmon_cpulist__format(&self->b.little->cpus, cpus, sizeof(cpus));
-	EXPECT_STREQ("0-1", cpus);
-	selfmon_cpulist__format(&self->b.big->cpus, cpus, sizeof(cpus));
-	EXPECT_STREQ("2-3", cpus);
+	EXPECT_STREQ("armv8_cortex_a53", self->b.little->info.name);
+	EXPECT_STREQ("armv8_cortex_a72", self->b.big->info.name);
+	EXPECT_STREQ("0-1", self->b.little->info.cpus);
+	EXPECT_STREQ("2-3", self->b.big->info.cpus);
 	/* The device tree's capacity-dmips-mhz, 485 and 1024, as an RK3399 has. */
-	EXPECT_STREQ("cpu_capacity", self->b.topo.ranked_by);
-	EXPECT_LT(self->b.little->capacity, self->b.big->capacity);
+	EXPECT_STREQ("cpu_capacity", selfmon_machine__ranked_by(self->b.m));
+	EXPECT_LT(self->b.little->info.capacity, self->b.big->info.capacity);
 }
 
 /* Open "instructions:u" pinned by @policy; check where it runs and that it counts by mrs. */
 static void check_policy(struct __test_metadata *_metadata, const char *policy,
-			 const struct selfmon_cluster *want, const cpu_set_t *all)
+			 const struct cluster *want, const cpu_set_t *all)
 {
 	struct selfmon_opts opts = { .sz = sizeof(opts), .pin = policy };
 	const struct perf_event_mmap_page *pg;
@@ -108,7 +124,7 @@ static void check_policy(struct __test_metadata *_metadata, const char *policy,
 	set = selfmon_set__open("instructions:u", &opts);
 	ASSERT_NE(NULL, set) TH_LOG("pin %s: %s", policy, selfmon_errmsg());
 	ASSERT_NE(NULL, selfmon_set__pmu(set));
-	EXPECT_STREQ(want->pmu->name, selfmon_set__pmu(set)) TH_LOG("pin %s", policy);
+	EXPECT_STREQ(want->info.name, selfmon_set__pmu(set)) TH_LOG("pin %s", policy);
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(now), &now));
 	CPU_AND(&now, &now, &want->cpus);
 	EXPECT_NE(0, CPU_COUNT(&now));
@@ -127,20 +143,18 @@ static void check_policy(struct __test_metadata *_metadata, const char *policy,
 
 TEST_F(hetero, every_policy_pins_to_its_cluster_and_counts_there_by_mrs)
 {
-	const struct selfmon_cluster *cur;
-	char list[64];
+	const struct cluster *cur;
 
-	cur = selfmon_topology__of_cpu(&self->b.topo, sched_getcpu());
-	ASSERT_NE(NULL, cur);
+	ASSERT_LE(0, selfmon_machine__cluster_of_cpu(self->b.m, sched_getcpu()));
+	cur = &self->b.cl[selfmon_machine__cluster_of_cpu(self->b.m, sched_getcpu())];
 	check_policy(_metadata, "current", cur, &self->b.all);
-	if (self->b.topo.nr < 2)
+	if (self->b.nr < 2)
 		SKIP(return, "one core PMU: big, little and the rest are the same cluster");
 	check_policy(_metadata, "big", self->b.big, &self->b.all);
 	check_policy(_metadata, "little", self->b.little, &self->b.all);
-	check_policy(_metadata, self->b.little->pmu->name, self->b.little, &self->b.all);
-	check_policy(_metadata, self->b.big->pmu->name, self->b.big, &self->b.all);
-	selfmon_cpulist__format(&self->b.big->cpus, list, sizeof(list));
-	check_policy(_metadata, list, self->b.big, &self->b.all);
+	check_policy(_metadata, self->b.little->info.name, self->b.little, &self->b.all);
+	check_policy(_metadata, self->b.big->info.name, self->b.big, &self->b.all);
+	check_policy(_metadata, self->b.big->info.cpus, self->b.big, &self->b.all);
 }
 
 TEST_F(hetero, a_generic_event_pinned_to_the_big_cores_counts_there)
@@ -154,7 +168,7 @@ TEST_F(hetero, a_generic_event_pinned_to_the_big_cores_counts_there)
 	struct selfmon_count a, b;
 	struct selfmon_set *set;
 
-	if (self->b.topo.nr < 2)
+	if (self->b.nr < 2)
 		SKIP(return, "needs two core PMUs");
 	set = selfmon_set__open("instructions:u,cycles:u", &opts);
 	ASSERT_NE(NULL, set) TH_LOG("%s", selfmon_errmsg());
@@ -174,7 +188,7 @@ TEST_F(hetero, moved_off_its_cluster_a_read_falls_back_with_the_reason_and_no_ga
 	enum selfmon_reason why;
 	struct selfmon_set *set;
 
-	if (self->b.topo.nr < 2)
+	if (self->b.nr < 2)
 		SKIP(return, "needs two core PMUs");
 	set = selfmon_set__open("instructions:u", &opts);
 	ASSERT_NE(NULL, set) TH_LOG("%s", selfmon_errmsg());
@@ -211,7 +225,7 @@ TEST_F(hetero, unpinned_the_event_counts_on_both_clusters_summed_by_read2)
 	enum selfmon_reason why;
 	struct selfmon_set *set;
 
-	if (self->b.topo.nr < 2)
+	if (self->b.nr < 2)
 		SKIP(return, "needs two core PMUs");
 	set = selfmon_set__open("instructions:u", &opts);
 	ASSERT_NE(NULL, set) TH_LOG("%s", selfmon_errmsg());
@@ -240,31 +254,31 @@ static void body_loop3(void *arg, uint64_t iters)
 /* What `selfmon bench --cluster NAME` does: the driver's set pinned to that cluster. */
 TEST_F(hetero, a_benchmark_on_a_chosen_cluster_runs_and_counts_there)
 {
-	const struct selfmon_cluster *cl[2] = { self->b.little, self->b.big };
+	const struct cluster *cl[2] = { self->b.little, self->b.big };
 
-	if (self->b.topo.nr < 2)
+	if (self->b.nr < 2)
 		SKIP(return, "needs two core PMUs");
 	for (int k = 0; k < 2; k++) {
 		struct selfmon_bench_opts o = {
 			.sz = sizeof(o), .events = "instructions:u", .repetitions = 3,
 			.iterations = 100000, .calibration = SELFMON_CALIB_TWO_LENGTH,
-			.set_opts = { .sz = sizeof(o.set_opts), .pin = cl[k]->pmu->name },
+			.set_opts = { .sz = sizeof(o.set_opts), .pin = cl[k]->info.name },
 		};
 		struct selfmon_bench_result res;
 		struct selfmon_bench *b = selfmon_bench__open(&o);
 		int col;
 
-		ASSERT_NE(NULL, b) TH_LOG("%s: %s", cl[k]->pmu->name, selfmon_errmsg());
-		EXPECT_STREQ(cl[k]->pmu->name, selfmon_set__pmu(selfmon_bench__set(b)));
+		ASSERT_NE(NULL, b) TH_LOG("%s: %s", cl[k]->info.name, selfmon_errmsg());
+		EXPECT_STREQ(cl[k]->info.name, selfmon_set__pmu(selfmon_bench__set(b)));
 		ASSERT_EQ(0, selfmon_bench__run(b, "loop3", body_loop3, NULL, &res));
 		EXPECT_TRUE(CPU_ISSET(sched_getcpu(), &cl[k]->cpus));
 		col = selfmon_bench_result__col(&res, "instructions");
 		ASSERT_GE(col, 0);
 		EXPECT_EQ(SELFMON_PATH_USER, res.col[col].path)
-			TH_LOG("%s: %s", cl[k]->pmu->name, selfmon_reason__str(res.col[col].reason));
+			TH_LOG("%s: %s", cl[k]->info.name, selfmon_reason__str(res.col[col].reason));
 		/* 3 instructions an iteration, within what icount leaks on this board. */
 		EXPECT_TRUE(res.col[col].st.median > 2.7 && res.col[col].st.median < 3.3)
-			TH_LOG("%s: %.3f instructions/iteration", cl[k]->pmu->name, res.col[col].st.median);
+			TH_LOG("%s: %.3f instructions/iteration", cl[k]->info.name, res.col[col].st.median);
 		selfmon_bench_result__fini(&res);
 		selfmon_bench__close(b);
 	}
@@ -276,7 +290,7 @@ TEST_F(hetero, a_cpu_list_across_two_clusters_is_refused_with_both_named)
 	char list[64];
 	int lo = -1, hi = -1;
 
-	if (self->b.topo.nr < 2)
+	if (self->b.nr < 2)
 		SKIP(return, "needs two core PMUs");
 	for (int c = 0; c < CPU_SETSIZE && (lo < 0 || hi < 0); c++) {
 		if (lo < 0 && CPU_ISSET(c, &self->b.little->cpus))
@@ -288,8 +302,8 @@ TEST_F(hetero, a_cpu_list_across_two_clusters_is_refused_with_both_named)
 	opts.pin = list;
 	EXPECT_EQ(NULL, selfmon_set__open("instructions:u", &opts));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_NE(NULL, strstr(selfmon_errmsg(), self->b.little->pmu->name)) TH_LOG("%s", selfmon_errmsg());
-	EXPECT_NE(NULL, strstr(selfmon_errmsg(), self->b.big->pmu->name));
+	EXPECT_NE(NULL, strstr(selfmon_errmsg(), self->b.little->info.name)) TH_LOG("%s", selfmon_errmsg());
+	EXPECT_NE(NULL, strstr(selfmon_errmsg(), self->b.big->info.name));
 }
 
 TEST_HARNESS_MAIN

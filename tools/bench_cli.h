@@ -2,10 +2,12 @@
 /*
  * What `selfmon bench` is made of beyond the public <selfmon/bench.h>: the
  * built-in kernels, the read-cost bodies, option parsing and the writers.
- * In the library so that the tests (unit and on boards) reach them.
+ * The CLI's own code, not the library's: it is built into the internal,
+ * not-installed archive libselfmon-cli.a that the CLI and the tests link,
+ * and uses only the public <selfmon/...> API.
  */
-#ifndef SELFMON_BENCH_INTERNAL_H
-#define SELFMON_BENCH_INTERNAL_H
+#ifndef SELFMON_TOOLS_BENCH_CLI_H
+#define SELFMON_TOOLS_BENCH_CLI_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -36,6 +38,12 @@ enum selfmon_readcost_kind {
 	SELFMON_READCOST_SELFMON,	/* selfmon_page__read_value() */
 	SELFMON_READCOST_LIBPERF,	/* perf_evsel__read() on an mmapped evsel */
 	SELFMON_READCOST_SYSCALL,	/* read(2) on an fd of the event */
+	/*
+	 * selfmon_set__read(): the call, on every machine (where the inline
+	 * read is "not measured" too); its cost is compared with read(2)'s
+	 * in the same run, measured right before it.
+	 */
+	SELFMON_READCOST_SET,
 	SELFMON_READCOST__NR,
 };
 

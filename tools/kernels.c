@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "arch.h"
-#include "internal.h"
+#include "../arch/kernels.h"
+#include "bench_cli.h"
 
 #define PATTERN	SELFMON_KERNEL_PATTERN
 #define RING	512	/* pointers in the load chain: 4 KiB, L1-resident everywhere */

@@ -7,13 +7,17 @@
  * and stddev), so that its tools/compare.py reads it.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/sysfs.h"
-#include "internal.h"
+#include "bench_cli.h"
+#include "cmd.h"
 
 void selfmon_json__string(FILE *f, const char *s)
 {
@@ -40,7 +44,8 @@ void selfmon_json__number(FILE *f, double v)
 	/* JSON has no NaN or infinity. */
 	if (v != v || v > 1.7e308 || v < -1.7e308)
 		fputs("null", f);
-	else if (v == (double)(long long)v && v < 9e15 && v > -9e15)
+	/* Range first: casting a double beyond long long is undefined (found by fuzz_writers). */
+	else if (v < 9e15 && v > -9e15 && v == (double)(long long)v)
 		fprintf(f, "%lld", (long long)v);
 	else
 		fprintf(f, "%.9g", v);
@@ -93,12 +98,36 @@ void selfmon_report__derived(const struct selfmon_bench_result *res, struct self
 
 /* ---- context ---- */
 
+/*
+ * The machine's own /sys, for the report's context only (the library's
+ * reads, SELFMON_SYSFS_ROOT included, are not involved). Regular files only,
+ * opened non-blocking: a FIFO in their place leaves the field empty.
+ */
 static void read_trim(const char *path, char *buf, size_t size)
 {
+	struct stat st;
+	ssize_t n = -1;
+	int fd;
+
 	buf[0] = '\0';
-	if (selfmon_sysfs__read("", path, buf, size) < 0)
-		buf[0] = '\0';
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		n = read(fd, buf, size - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static int read_long(const char *path, long *v)
+{
+	char buf[32], *end;
+
+	read_trim(path, buf, sizeof(buf));
+	errno = 0;
+	*v = strtol(buf, &end, 10);
+	return !buf[0] || *end || errno ? -EINVAL : 0;
 }
 
 static void fill_caches(struct selfmon_report_context *ctx)
@@ -117,7 +146,7 @@ static void fill_caches(struct selfmon_report_context *ctx)
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
 		read_trim(path, size, sizeof(size));
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-		if (!type[0] || !size[0] || selfmon_sysfs__read_long("", path, &level))
+		if (!type[0] || !size[0] || read_long(path, &level))
 			continue;
 		n = strtol(size, &end, 10);
 		if (*end == 'K')
@@ -166,7 +195,7 @@ void selfmon_report__context_fill(struct selfmon_report_context *ctx)
 	ctx->executable[n > 0 ? n : 0] = '\0';
 	ctx->num_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	ctx->mhz_per_cpu = 0;
-	if (!selfmon_sysfs__read_long("", "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", &khz))
+	if (!read_long("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", &khz))
 		ctx->mhz_per_cpu = (double)khz / 1000;
 	read_trim("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof(buf));
 	ctx->cpu_scaling_enabled = buf[0] && strcmp(buf, "performance");
@@ -370,15 +399,17 @@ int selfmon_report__csv(FILE *f, const struct selfmon_report_context *ctx,
 
 void selfmon_report__table_header(FILE *f, const struct selfmon_report_context *ctx)
 {
-	fprintf(f, "selfmon bench %s on %s: %d CPU%s%s%s\n", ctx->version, ctx->arch, ctx->num_cpus,
+	fprintf(f, "selfmon bench %s on %s: %d CPU%s%s%s\n", cli_text(ctx->version), cli_text(ctx->arch),
+		ctx->num_cpus,
 		ctx->num_cpus == 1 ? "" : "s", ctx->pinned && *ctx->pinned ? ", pinned to " : "",
-		ctx->pinned && *ctx->pinned ? ctx->pinned : "");
+		ctx->pinned && *ctx->pinned ? cli_text(ctx->pinned) : "");
+	/* Event names and the library's notes quote what the user and sysfs gave. */
 	if (ctx->hardware)
-		fprintf(f, "events: %s (reads: %s)\n", ctx->events, ctx->read_path);
+		fprintf(f, "events: %s (reads: %s)\n", cli_text(ctx->events), cli_text(ctx->read_path));
 	else
 		fprintf(f, "events: wall time and task-clock only: hardware counters are unavailable\n");
 	if (ctx->note && *ctx->note)
-		fprintf(f, "  note: %s\n", ctx->note);
+		fprintf(f, "  note: %s\n", cli_text(ctx->note));
 	if (ctx->calibration == SELFMON_CALIB_TWO_LENGTH)
 		fprintf(f, "calibration: two-length: each repetition runs L and 2L iterations; "
 			"(d(2L) - d(L)) / L cancels every fixed cost\n");
@@ -402,19 +433,26 @@ static void histogram(FILE *f, const char *label, const double *v, int n, const 
 	static const char levels[] = " .:-=+*#";
 	enum { BINS = 24 };
 	int bin[BINS] = { 0 }, top = 0;
-	double lo = v[0], hi = v[0];
+	double lo = INFINITY, hi = -INFINITY;
 	char a[32], b[32];
 
-	for (int i = 1; i < n; i++) {
+	/* Finite values only: a NaN or an infinity has no bin (and no cast to int; fuzz_writers). */
+	for (int i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
 		if (v[i] < lo)
 			lo = v[i];
 		if (v[i] > hi)
 			hi = v[i];
 	}
+	if (lo > hi)
+		return;
 	for (int i = 0; i < n; i++) {
-		int k = hi > lo ? (int)((v[i] - lo) / (hi - lo) * BINS) : 0;
+		double x = hi > lo ? (v[i] - lo) / (hi - lo) * BINS : 0;
+		int k = x >= BINS ? BINS - 1 : x > 0 ? (int)x : 0;
 
-		k = k >= BINS ? BINS - 1 : k;
+		if (!isfinite(v[i]))
+			continue;
 		if (++bin[k] > top)
 			top = bin[k];
 	}
@@ -433,11 +471,12 @@ void selfmon_report__table_entry(FILE *f, const struct selfmon_report_entry *e)
 	char num[8][32];
 
 	if (e->skipped) {
-		fprintf(f, "\n%s: not measured: %s\n", res && res->name[0] ? res->name : "?", e->skipped);
+		fprintf(f, "\n%s: not measured: %s\n", res && res->name[0] ? cli_text(res->name) : "?",
+			cli_text(e->skipped));
 		return;
 	}
-	fprintf(f, "\n%s%s%s: %llu iterations x %d repetitions (%d kept)\n", res->name,
-		e->what ? " - " : "", e->what ? e->what : "",
+	fprintf(f, "\n%s%s%s: %llu iterations x %d repetitions (%d kept)\n", cli_text(res->name),
+		e->what ? " - " : "", e->what ? cli_text(e->what) : "",
 		(unsigned long long)res->iterations, res->repetitions, res->kept);
 	if (!res->kept) {
 		fprintf(f, "  every repetition was dropped (%d context switch, %d migration, %d fallback): "
@@ -455,7 +494,7 @@ void selfmon_report__table_entry(FILE *f, const struct selfmon_report_entry *e)
 
 		for (int k = 0; k < 7; k++)
 			fmt_value(num[k], sizeof(num[k]), vals[k]);
-		snprintf(label, sizeof(label), "%.14s%s%s%s", col->name, col->unit[0] ? " (" : "", col->unit,
+		snprintf(label, sizeof(label), "%.14s%s%s%s", cli_text(col->name), col->unit[0] ? " (" : "", col->unit,
 			 col->unit[0] ? ")" : "");
 		if (!strncmp(col->name, "instructions", 12) && e->expected_insns >= 0)
 			snprintf(expect, sizeof(expect), "%g %s", e->expected_insns,
@@ -471,7 +510,7 @@ void selfmon_report__table_entry(FILE *f, const struct selfmon_report_entry *e)
 	for (int i = 0; i < d.nr; i++)
 		fprintf(f, "  %s %.3f", d.m[i].name, d.m[i].value);
 	for (int i = 0; i < e->nr_extra; i++)
-		fprintf(f, "  %s %.2f", e->extra[i].name, e->extra[i].value);
+		fprintf(f, "  %s %.2f", cli_text(e->extra[i].name), e->extra[i].value);
 	if (e->expected_insns >= 0 && selfmon_bench_result__col(res, "instructions") < 0)
 		fprintf(f, "  (expected %g instructions, not counted here)", e->expected_insns);
 	fputc('\n', f);

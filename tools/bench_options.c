@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "bench_cli.h"
 
 static int complain(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int complain(char *err, size_t errsz, const char *fmt, ...)

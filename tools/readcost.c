@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The read cost of one event, three ways, for `selfmon bench readcost`:
+ * The read cost of one event, four ways, for `selfmon bench readcost`:
  * selfmon's inline page read, libperf's perf_evsel__read() on an mmapped
- * evsel, and read(2). All three read the same event: the attr selfmon
- * prepared (PMU type, format bits), opened three times.
+ * evsel, read(2), and the selfmon_set__read() call. All read the same event:
+ * the attr selfmon prepared (PMU type, format bits), opened three times.
  *
  * libperf reads from user space itself (perf_mmap__read_self) only when the
  * read_format has no PERF_FORMAT_ID, so its evsel here has none: what is
@@ -19,9 +19,9 @@
 #include <perf/evsel.h>
 #include <perf/threadmap.h>
 
-#include "../core/error.h"
-#include "../core/set.h"
-#include "internal.h"
+#include <selfmon/selfmon.h>
+#include <selfmon/read.h>
+#include "bench_cli.h"
 
 struct selfmon_readcost {
 	struct selfmon_set *set;	/* selfmon's counter of the event */
@@ -46,12 +46,12 @@ static int open_libperf(struct selfmon_readcost *rc, struct perf_event_attr attr
 	if (perf_evsel__open(rc->evsel, NULL, rc->threads)) {
 		perf_evsel__delete(rc->evsel);
 		rc->evsel = NULL;
-		return selfmon__err(-errno ? -errno : -EIO, "libperf: cannot open the event: %s",
+		return selfmon_errmsg__set(-errno ? -errno : -EIO, "libperf: cannot open the event: %s",
 				    strerror(errno));
 	}
 	/* Without a mapping libperf has no page to read from: all would be read(2). */
 	if (perf_evsel__mmap(rc->evsel, 0))
-		return selfmon__err(-EIO, "libperf: cannot mmap the event");
+		return selfmon_errmsg__set(-EIO, "libperf: cannot mmap the event");
 	return perf_evsel__enable(rc->evsel) ? -EIO : 0;
 }
 
@@ -61,7 +61,7 @@ static int open_fd(struct selfmon_readcost *rc, struct perf_event_attr attr)
 	attr.disabled = 0;
 	rc->fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (rc->fd < 0)
-		return selfmon__err(-errno, "perf_event_open for read(2): %s", strerror(errno));
+		return selfmon_errmsg__set(-errno, "perf_event_open for read(2): %s", strerror(errno));
 	return 0;
 }
 
@@ -185,6 +185,20 @@ static void body_syscall(void *arg, uint64_t n)
 	rc->sink = sum;
 }
 
+static void body_set(void *arg, uint64_t n)
+{
+	struct selfmon_readcost *rc = arg;
+	struct selfmon_count c;
+	uint64_t sum = 0;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (selfmon_set__read(rc->set, 0, &c))
+			c.value = 0;
+		sum += c.value;
+	}
+	rc->sink = sum;
+}
+
 selfmon_bench_fn selfmon_readcost__body(enum selfmon_readcost_kind kind)
 {
 	static const selfmon_bench_fn fn[] = {
@@ -192,6 +206,7 @@ selfmon_bench_fn selfmon_readcost__body(enum selfmon_readcost_kind kind)
 		[SELFMON_READCOST_SELFMON] = body_selfmon,
 		[SELFMON_READCOST_LIBPERF] = body_libperf,
 		[SELFMON_READCOST_SYSCALL] = body_syscall,
+		[SELFMON_READCOST_SET] = body_set,
 	};
 
 	return kind < SELFMON_READCOST__NR ? fn[kind] : NULL;
@@ -204,6 +219,7 @@ const char *selfmon_readcost__name(enum selfmon_readcost_kind kind)
 		[SELFMON_READCOST_SELFMON] = "readcost/selfmon",
 		[SELFMON_READCOST_LIBPERF] = "readcost/libperf",
 		[SELFMON_READCOST_SYSCALL] = "readcost/read(2)",
+		[SELFMON_READCOST_SET] = "readcost/set_read",
 	};
 
 	return kind < SELFMON_READCOST__NR ? name[kind] : NULL;

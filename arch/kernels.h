@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef SELFMON_BENCH_ARCH_H
-#define SELFMON_BENCH_ARCH_H
+#ifndef SELFMON_ARCH_KERNELS_H
+#define SELFMON_ARCH_KERNELS_H
 
 #include <stdint.h>
 
@@ -8,6 +8,11 @@
  * What each arch gives `selfmon bench`: the bodies whose instruction count is
  * fixed, in arch/<arch>/kernels.c, built only for the configured arch. Each
  * loops n times and may be called with n = 0.
+ *
+ * The contract lives here, in arch/, so that arch/ includes nothing above it:
+ * the CLI (tools/kernels.c) includes this header, never the other way round.
+ * The kernels are the CLI's, not the library's: they go into the CLI's
+ * internal archive, not into libselfmon.a.
  */
 
 /* Bytes of a branch pattern: a power of two, the index is masked with it. */

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The selfmon CLI as a hostile user drives it (issue 12): untrusted text in
+ * JSON and on the terminal, write errors, a missing sysctl, a pinning request
+ * that cannot be met, an overlong SELFMON_SYSFS_ROOT. Sysfs trees are built
+ * here, in a temporary directory, so that the same test runs on a board.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json_check.h"
+#include "kselftest_harness.h"
+
+#define QUICK "--filter '^empty$' --repetitions 3 --warmup 0 --iterations 100"
+
+/* Run the CLI with @env (may be ""), stdout and stderr together. */
+static char *cli(struct __test_metadata *_metadata, const char *env, const char *args, int *status)
+{
+	char cmd[12000];
+	char *out;
+
+	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1", env, selfmon_cli(), args);
+	out = run_capture(cmd, status);
+	TH_LOG("%.300s: exit status %d", cmd, *status);
+	return out;
+}
+
+static void put(const char *dir, const char *path, const char *text)
+{
+	char p[512], cmd[1024];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, path);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
+	if (system(cmd))
+		return;
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* A machine with one software PMU, one PMU of an odd name, and no perf_event_paranoid. */
+static void make_tree(char *dir)
+{
+	const char *dev = "sys/bus/event_source/devices";
+	char p[256];
+
+	put(dir, "sys/bus/event_source/devices/software/type", "1\n");
+	snprintf(p, sizeof(p), "%s/we\"ird\\pmu/type", dev);
+	put(dir, p, "42\n");
+	snprintf(p, sizeof(p), "%s/we\"ird\\pmu/format/ev\"nt", dev);
+	put(dir, p, "config:0-7\n");
+	put(dir, "sys/devices/system/cpu/online", "0-1\n");
+	put(dir, "proc/sys/kernel/.keep", "");
+}
+
+TEST(probe_shows_a_missing_paranoid_file_as_absent_never_as_minus_one)
+{
+	char dir[] = "/tmp/selfmon-cli-XXXXXX", env[128];
+	struct jval root;
+	char err[160];
+	int status = -1;
+	char *out;
+
+	(void)json_bench;
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	make_tree(dir);
+	snprintf(env, sizeof(env), "SELFMON_SYSFS_ROOT=%s", dir);
+	out = cli(_metadata, env, "probe", &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(NULL, strstr(out, "-1 (no restrictions)")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "perf_event_paranoid: absent")) TH_LOG("%s", out);
+	free(out);
+	out = cli(_metadata, env, "probe --json", &status);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s: %s", err, out);
+	ASSERT_NE(NULL, json_get(&root, "gates"));
+	ASSERT_NE(NULL, json_get(json_get(&root, "gates"), "perf_event_paranoid"));
+	EXPECT_EQ(J_NULL, json_get(json_get(&root, "gates"), "perf_event_paranoid")->t);
+	json_free(&root);
+	free(out);
+	snprintf(env, sizeof(env), "rm -rf '%s'", dir);
+	EXPECT_EQ(0, system(env));
+}
+
+TEST(probe_json_escapes_every_string_it_prints)
+{
+	char dir[] = "/tmp/selfmon-cli-XXXXXX", env[256];
+	const struct jval *pmus, *pin;
+	struct jval root;
+	char err[160];
+	int status = -1, found = 0;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	make_tree(dir);
+	/* A quote, a backslash and a tab in the pinning policy; the PMU and format names hold " and \. */
+	snprintf(env, sizeof(env), "SELFMON_SYSFS_ROOT=%s SELFMON_PIN=\"$(printf 'a\\042b\\134c\\011d')\"", dir);
+	out = cli(_metadata, env, "probe --json", &status);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s: %s", err, out);
+	pin = json_get(&root, "pinning");
+	ASSERT_NE(NULL, pin);
+	EXPECT_STREQ("a\"b\\c\td", json_str(pin, "policy"));
+	pmus = json_get(&root, "pmus");
+	ASSERT_NE(NULL, pmus);
+	for (int i = 0; i < pmus->n; i++) {
+		const char *name = json_str(&pmus->kids[i], "name");
+
+		if (name && !strcmp(name, "we\"ird\\pmu")) {
+			found = 1;
+			EXPECT_NE(NULL, json_get(json_get(&pmus->kids[i], "format"), "ev\"nt"));
+		}
+	}
+	EXPECT_TRUE(found) TH_LOG("the PMU we\"ird\\pmu is not in: %s", out);
+	json_free(&root);
+	free(out);
+	snprintf(env, sizeof(env), "rm -rf '%s'", dir);
+	EXPECT_EQ(0, system(env));
+}
+
+TEST(control_characters_from_the_command_line_never_reach_the_terminal_raw)
+{
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	out = cli(_metadata, "", "bench --events \"$(printf 'task-clock\\033[2J')\" " QUICK, &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(0, status);
+	EXPECT_EQ(NULL, strchr(out, '\033')) TH_LOG("ESC reached the terminal");
+	EXPECT_NE(NULL, strstr(out, "task-clock\\x1b[2J")) TH_LOG("%s", out);
+	free(out);
+	out = cli(_metadata, "", "bench --filter \"$(printf '\\033[2J(')\" --list", &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(NULL, strchr(out, '\033')) TH_LOG("ESC reached the terminal");
+	free(out);
+}
+
+TEST(write_errors_fail_with_a_message)
+{
+	static const char *const args[] = {
+		"bench --out /dev/full " QUICK,
+		"bench --format csv " QUICK " >/dev/full",
+		"bench --format json " QUICK " >/dev/full",
+		"bench " QUICK " >/dev/full",
+		"bench --list >/dev/full",
+		"probe >/dev/full",
+		"probe --json >/dev/full",
+	};
+	char cmd[512];
+	int status;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	if (access("/dev/full", W_OK))
+		SKIP(return, "no /dev/full here");
+	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		/* The exit status printed after stderr; stdout goes to the full device. */
+		snprintf(cmd, sizeof(cmd), "sh -c '%s %s; echo \"exit $?\"' 2>&1", selfmon_cli(), args[i]);
+		out = run_capture(cmd, &status);
+		ASSERT_NE(NULL, out);
+		EXPECT_EQ(NULL, strstr(out, "exit 0")) TH_LOG("%s: %s", args[i], out);
+		EXPECT_NE(NULL, strstr(out, "cannot write")) TH_LOG("%s: %s", args[i], out);
+		free(out);
+	}
+}
+
+TEST(a_pinning_request_that_cannot_be_met_is_an_error)
+{
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	out = cli(_metadata, "", "bench --cluster nosuch " QUICK, &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(0, status);
+	EXPECT_NE(NULL, strstr(out, "--cluster 'nosuch' cannot be met")) TH_LOG("%s", out);
+	free(out);
+	out = cli(_metadata, "", "bench --cpu 4095 " QUICK, &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(0, status);
+	EXPECT_NE(NULL, strstr(out, "--cpu 4095")) TH_LOG("%s", out);
+	free(out);
+}
+
+TEST(an_overlong_sysfs_root_gives_a_message_never_an_empty_line)
+{
+	static const char *const args[] = { "probe", "bench --cluster big " QUICK };
+	char env[10100];
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	memcpy(env, "SELFMON_SYSFS_ROOT=", 19);
+	memset(env + 19, 'x', 10000);
+	env[10019] = '\0';
+	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		out = cli(_metadata, env, args[i], &status);
+		ASSERT_NE(NULL, out);
+		EXPECT_NE(0, status);
+		/* "selfmon probe: " then the cause, never the prefix alone. */
+		EXPECT_EQ(NULL, strstr(out, ": \n")) TH_LOG("%s", out);
+		EXPECT_TRUE(strlen(out) > 40) TH_LOG("%s", out);
+		free(out);
+	}
+}
+
+TEST_HARNESS_MAIN

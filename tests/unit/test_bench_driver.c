@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The bench driver's edges (issue 12): a side set that cannot open (a user at
+ * perf_event_paranoid=2 cannot count context switches with the kernel's
+ * help), options that cannot run, NULL arguments. selfmon_set__open is
+ * wrapped: the side set's open can be made to fail as the kernel would.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <selfmon/bench.h>
+#include <selfmon/selfmon.h>
+
+struct selfmon_set *__real_selfmon_set__open(const char *events, const struct selfmon_opts *opts);
+
+static int refuse_side;
+
+/* The side set is the one with context-switches: refuse it as paranoid 2 refuses a user. */
+struct selfmon_set *__wrap_selfmon_set__open(const char *events, const struct selfmon_opts *opts)
+{
+	if (refuse_side && strstr(events, "context-switches")) {
+		selfmon_errmsg__set(-EACCES, "mock: perf_event_paranoid refuses this user");
+		errno = EACCES;
+		return NULL;
+	}
+	return __real_selfmon_set__open(events, opts);
+}
+
+static volatile uint64_t sink;
+
+static void body(void *arg, uint64_t n)
+{
+	(void)arg;
+	for (uint64_t i = 0; i < n; i++)
+		sink += i;
+}
+
+/* Leave non-zero garbage where the next calls' locals will live. */
+static __attribute__((noinline)) void dirty_stack(void)
+{
+	volatile unsigned char junk[32768];
+
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = 0xa5;
+}
+
+static void without_the_side_set_no_repetition_is_dropped_for_a_switch_never_counted(void **state)
+{
+	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "task-clock", .repetitions = 5,
+					 .iterations = 1000 };
+	struct selfmon_bench_result res;
+	struct selfmon_bench *b;
+
+	(void)state;
+	refuse_side = 1;
+	b = selfmon_bench__open(&o);
+	refuse_side = 0;
+	assert_non_null(b);
+	assert_non_null(strstr(selfmon_bench__note(b), "repetitions are not filtered"));
+	dirty_stack();
+	assert_int_equal(selfmon_bench__run(b, "body", body, NULL, &res), 0);
+	assert_int_equal(res.dropped_switch, 0);
+	assert_int_equal(res.dropped_migration, 0);
+	assert_int_equal(res.kept, 5);
+	/* No side set: no task-clock column either, time and the event only. */
+	assert_int_equal(res.nr_cols, 2);
+	selfmon_bench_result__fini(&res);
+	selfmon_bench__close(b);
+}
+
+static void iterations_that_cannot_run_are_refused_at_open(void **state)
+{
+	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "task-clock", .iterations = UINT64_MAX };
+
+	(void)state;
+	assert_null(selfmon_bench__open(&o));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(selfmon_errmsg(), "iterations"));
+	o.iterations = 1000;
+	o.min_time = NAN;
+	assert_null(selfmon_bench__open(&o));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(selfmon_errmsg(), "min_time"));
+	o.min_time = 0;
+	o.rep_time = INFINITY;
+	assert_null(selfmon_bench__open(&o));
+	assert_int_equal(errno, EINVAL);
+}
+
+static void null_results_and_pages_are_einval_not_a_crash(void **state)
+{
+	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "task-clock", .repetitions = 1,
+					 .iterations = 10 };
+	struct selfmon_set *set = __real_selfmon_set__open("task-clock", NULL);
+	struct selfmon_pages pages;
+	struct selfmon_bench *b;
+
+	(void)state;
+	assert_non_null(set);
+	assert_int_equal(selfmon_set__pages(set, NULL, 0), -EINVAL);
+	assert_int_equal(selfmon_set__pages(NULL, &pages, 0), -EINVAL);
+	selfmon_set__close(set);
+	b = selfmon_bench__open(&o);
+	assert_non_null(b);
+	assert_int_equal(selfmon_bench__run(b, "body", body, NULL, NULL), -EINVAL);
+	assert_non_null(strstr(selfmon_errmsg(), "NULL"));
+	selfmon_bench__close(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(without_the_side_set_no_repetition_is_dropped_for_a_switch_never_counted),
+		cmocka_unit_test(iterations_that_cannot_run_are_refused_at_open),
+		cmocka_unit_test(null_results_and_pages_are_einval_not_a_crash),
+	};
+
+	return cmocka_run_group_tests_name("bench_driver", tests, NULL, NULL);
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/* What every subcommand shares: safe text for the terminal, checked output. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <selfmon/selfmon.h>
+#include "cmd.h"
+
+#define CLI_TEXT_BUFS	8
+#define CLI_TEXT_MAX	2048
+
+const char *cli_text(const char *s)
+{
+	static char bufs[CLI_TEXT_BUFS][CLI_TEXT_MAX];
+	static unsigned int next;
+	char *buf = bufs[next++ % CLI_TEXT_BUFS];
+	size_t len = 0;
+
+	if (!s)
+		return "(null)";
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		/* Room for the longest escape, "...", and the NUL. */
+		if (len + 8 >= CLI_TEXT_MAX) {
+			memcpy(buf + len, "...", 4);
+			return buf;
+		}
+		if (*p < 0x20 || *p == 0x7f)
+			len += (size_t)snprintf(buf + len, CLI_TEXT_MAX - len, "\\x%02x", *p);
+		else if (*p == '\\')
+			len += (size_t)snprintf(buf + len, CLI_TEXT_MAX - len, "\\\\");
+		else
+			buf[len++] = (char)*p;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+const char *cli_errmsg(int err)
+{
+	const char *msg = selfmon_errmsg();
+
+	return cli_text(msg && *msg ? msg : selfmon_strerror(err ? err : -EIO));
+}
+
+int cli_close_stdout(const char *who)
+{
+	static int reported;
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+
+	if (!bad)
+		return 0;
+	/* Once: a subcommand checks, then main() again for every subcommand. */
+	if (reported++)
+		return -EIO;
+	fprintf(stderr, "%s: cannot write the output: %s\n", who, strerror(errno ? errno : EIO));
+	return -EIO;
+}
+
+int cli_fclose(FILE *f, const char *who, const char *name)
+{
+	int bad = ferror(f);
+
+	errno = 0;
+	/* The flush first: its errno (ENOSPC) says more than fclose's. */
+	bad |= fflush(f) != 0;
+	bad |= fclose(f) != 0;
+	if (!bad)
+		return 0;
+	fprintf(stderr, "%s: cannot write %s: %s\n", who, cli_text(name), strerror(errno ? errno : EIO));
+	return -EIO;
+}
