@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include <selfmon/bench.h>
+#include <selfmon/machine.h>
 #include <selfmon/selfmon.h>
 
 /*
@@ -47,6 +48,8 @@ enum { SIDE_TASK_CLOCK, SIDE_SWITCHES, SIDE_MIGRATIONS, SIDE_NR };
 struct selfmon_bench {
 	struct selfmon_set *set;	/* the region's events; NULL when none opened */
 	struct selfmon_set *side;	/* SIDE_EVENTS; NULL when they did not open */
+	/* Read once: every set the driver opens reuses it rather than scanning sysfs again. */
+	struct selfmon_machine *machine;
 	struct selfmon_pages pages;
 	int repetitions, warmup, calibration, keep_noisy;
 	double min_time, rep_time;
@@ -212,6 +215,15 @@ struct selfmon_bench *selfmon_bench__open(const struct selfmon_bench_opts *opts)
 	err = check_limits(b);
 	if (err)
 		goto out;
+	/* Without a view the sets scan sysfs themselves, and say what fails there. */
+	/* Fields past the caller's size are not the caller's: zero them before adding one. */
+	if (so.sz < sizeof(so))
+		memset((char *)&so + so.sz, 0, sizeof(so) - so.sz);
+	if (!so.machine) {
+		b->machine = selfmon_machine__open(so.sz > offsetof(struct selfmon_opts, root) ? so.root : NULL);
+		so.machine = b->machine;
+		so.sz = sizeof(so);
+	}
 
 	err = open_events(b, events ? events : SELFMON_BENCH_DEFAULT_EVENTS, &so);
 	if (err)
@@ -253,6 +265,7 @@ void selfmon_bench__close(struct selfmon_bench *b)
 		return;
 	selfmon_set__close(b->set);
 	selfmon_set__close(b->side);
+	selfmon_machine__close(b->machine);
 	free(b);
 }
 

@@ -12,6 +12,7 @@
 #include <selfmon/machine.h>
 #include <selfmon/selfmon.h>
 #include "error.h"
+#include "machine.h"
 #include "event.h"
 #include "pin.h"
 #include "pmu.h"
@@ -238,4 +239,15 @@ const char *selfmon_events__standard(int idx)
 		if (!selfmon_event__standard[i])
 			return NULL;
 	return idx < 0 ? NULL : selfmon_event__standard[idx];
+}
+
+const struct selfmon_pmus *selfmon_machine__pmus_of(const struct selfmon_machine *m)
+{
+	return &m->pmus;
+}
+
+int selfmon_machine__topology_of(const struct selfmon_machine *m, const struct selfmon_topology **t)
+{
+	*t = &m->topo;
+	return m->topo_err;
 }

@@ -21,6 +21,7 @@
 #include "arch.h"
 #include "error.h"
 #include "list.h"
+#include "machine.h"
 #include "set.h"
 #include "sysfs.h"
 
@@ -102,10 +103,23 @@ static int open_options(const char *events, const struct selfmon_opts *opts, str
 	return selfmon_pin__parse(policy, pin);
 }
 
-/* Step 2: what the machine has: its PMUs and their clusters. */
-static int open_machine(struct open_ctx *ctx, struct selfmon_pmus *pmus, struct selfmon_topology *topo)
+/* Step 2: what the machine has: its PMUs and their clusters, the caller's view if given. */
+static int open_machine(const struct selfmon_opts *opts, struct open_ctx *ctx,
+			struct selfmon_pmus *pmus, struct selfmon_topology *topo)
 {
-	int err = selfmon_pmus__load(pmus, ctx->root);
+	const struct selfmon_machine *m = OPTS_HAS(opts, machine) ? opts->machine : NULL;
+	int err;
+
+	if (m) {
+		ctx->root = selfmon_machine__root(m);
+		ctx->pmus = selfmon_machine__pmus_of(m);
+		err = selfmon_machine__topology_of(m, &ctx->topo);
+		if (err)
+			return selfmon__err(err, "cannot tell which CPUs the CPU PMUs cover: %s",
+					    strerror(-err));
+		return 0;
+	}
+	err = selfmon_pmus__load(pmus, ctx->root);
 
 	if (err)
 		return selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s", ctx->root,
@@ -238,7 +252,7 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 		goto out;
 	specs = calloc(CONFIG_MAX_EVENTS, sizeof(*specs));
 	nr = specs ? selfmon_list__split(events, specs, CONFIG_MAX_EVENTS) : -ENOMEM;
-	err = nr < 0 ? nr : open_machine(&ctx, &pmus, &topo);
+	err = nr < 0 ? nr : open_machine(opts, &ctx, &pmus, &topo);
 	if (err)
 		goto out;
 	set = set_new(nr);
@@ -246,7 +260,7 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 		err = selfmon__err(-ENOMEM, "out of memory");
 		goto out;
 	}
-	err = open_parse(set, specs, nr, &pmus);
+	err = open_parse(set, specs, nr, ctx.pmus);
 	if (!err)
 		err = open_pin(set, &pin, &ctx);
 	if (!err)

@@ -62,12 +62,14 @@ static unsigned long long cap_effective(void)
 	return caps;
 }
 
-static void probe_event(struct probe_event *pe)
+static void probe_event(struct probe_event *pe, const struct selfmon_machine *m)
 {
+	struct selfmon_opts so = { .sz = sizeof(so), .machine = m };
 	struct selfmon_count c;
 	struct selfmon_set *set;
 
-	set = selfmon_set__open(pe->name, NULL);
+	/* The view read once above: eleven events, one scan of sysfs. */
+	set = selfmon_set__open(pe->name, &so);
 	if (!set) {
 		snprintf(pe->error, sizeof(pe->error), "%s", selfmon_errmsg());
 		return;
@@ -122,7 +124,7 @@ static int gather(struct probe *p)
 		struct probe_event *pe = &p->ev[p->nr_ev++];
 
 		pe->name = name;
-		probe_event(pe);
+		probe_event(pe, p->m);
 		p->nr_user += pe->opened && pe->path == SELFMON_PATH_USER;
 	}
 	return 0;

@@ -20,6 +20,7 @@ extern "C" {
 
 struct perf_event_mmap_page;
 struct perf_event_attr;
+struct selfmon_machine;
 
 /** An event set: counters opened together for the calling thread. Opaque. */
 struct selfmon_set;
@@ -101,6 +102,12 @@ struct selfmon_opts {
 	 * PMU's name or a CPU list; NULL: $SELFMON_PIN, else CONFIG_PIN_POLICY.
 	 */
 	const char *pin;
+	/**
+	 * A machine view (<selfmon/machine.h>) to open on, instead of reading
+	 * the PMUs and clusters from sysfs again: a caller that opens many sets
+	 * loads it once. Its root replaces @root. NULL: read sysfs.
+	 */
+	const struct selfmon_machine *machine;
 };
 
 /**

@@ -32,6 +32,18 @@ struct selfmon_set *__wrap_selfmon_set__open(const char *events, const struct se
 	return __real_selfmon_set__open(events, opts);
 }
 
+struct selfmon_pmus;
+int __real_selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root);
+int __wrap_selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root);
+static int sysfs_scans;
+
+/* Every scan of the PMUs in sysfs goes through here. */
+int __wrap_selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root)
+{
+	sysfs_scans++;
+	return __real_selfmon_pmus__load(pmus, root);
+}
+
 static volatile uint64_t sink;
 
 static void body(void *arg, uint64_t n)
@@ -113,12 +125,28 @@ static void null_results_and_pages_are_einval_not_a_crash(void **state)
 	selfmon_bench__close(b);
 }
 
+static void a_driver_scans_sysfs_once_however_many_sets_it_opens(void **state)
+{
+	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "task-clock,page-faults,cpu-clock" };
+	struct selfmon_bench *b;
+
+	(void)state;
+	refuse_side = 0;
+	sysfs_scans = 0;
+	b = selfmon_bench__open(&o);
+	assert_non_null(b);
+	/* a probe set per event, the region's set and the side set: five opens, one scan */
+	assert_int_equal(sysfs_scans, 1);
+	selfmon_bench__close(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(without_the_side_set_no_repetition_is_dropped_for_a_switch_never_counted),
 		cmocka_unit_test(iterations_that_cannot_run_are_refused_at_open),
 		cmocka_unit_test(null_results_and_pages_are_einval_not_a_crash),
+		cmocka_unit_test(a_driver_scans_sysfs_once_however_many_sets_it_opens),
 	};
 
 	return cmocka_run_group_tests_name("bench_driver", tests, NULL, NULL);
