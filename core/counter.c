@@ -3,9 +3,12 @@
  * One counter of a set: opened through libperf with the arch's and the
  * paranoid fallbacks, and read by its page or by read(2).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <perf/evsel.h>
@@ -257,11 +260,110 @@ static int evsel_read(struct perf_evsel *e, const struct selfmon_counter *c,
 	return 0;
 }
 
+/* Which counters need an fd of their own: lone ones read alone, and groups' leaders. */
+static bool wants_fd(const struct selfmon_counter *c, int i)
+{
+	return c->evsel && !c->nr_more && (c->leader < 0 || c->leader == i);
+}
+
+/* Is @fd a perf event (its link in /proc/self/fd), and which is its id (PERF_EVENT_IOC_ID)? */
+static bool perf_fd_id(int fd, uint64_t *id)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	return !strcmp(target, "anon_inode:[perf_event]") && !ioctl(fd, PERF_EVENT_IOC_ID, id);
+}
+
+/* Give each counter of @set with id @ids[i] the fd that answers to it. */
+static int match_fds(struct selfmon_set *set, const uint64_t *ids)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *d;
+	uint64_t id;
+
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir))) {
+		int fd = atoi(d->d_name);
+
+		if (d->d_name[0] < '0' || d->d_name[0] > '9' || fd == dirfd(dir) || !perf_fd_id(fd, &id))
+			continue;
+		for (int i = 0; i < set->nr; i++)
+			if (ids[i] == id && wants_fd(&set->ctr[i], i))
+				set->ctr[i].fd = fd;
+	}
+	closedir(dir);
+	return 0;
+}
+
+/*
+ * libperf keeps its fds to itself, and its perf_evsel__read() returns a
+ * group's leader alone. The kernel names each event by an id
+ * (PERF_FORMAT_ID, perf_event_open(2) "read_format"): a counter's fd is the
+ * perf fd of this process that answers PERF_EVENT_IOC_ID with its id. One
+ * scan of /proc/self/fd per set, at open; then the fallback read is a bare
+ * read(2), and a group's reads every member at once.
+ */
+int selfmon_counter__find_fds(struct selfmon_set *set)
+{
+	uint64_t ids[CONFIG_MAX_EVENTS] = { 0 };
+	struct perf_counts_values v;
+	int err, n = 0;
+
+	for (int i = 0; i < set->nr; i++) {
+		if (!wants_fd(&set->ctr[i], i) || perf_evsel__read(set->ctr[i].evsel, 0, 0, &v))
+			continue;
+		ids[i] = v.id;
+		n++;
+	}
+	err = n ? match_fds(set, ids) : 0;
+	for (int i = 0; i < set->nr && !err; i++) {
+		const struct selfmon_counter *c = &set->ctr[i];
+
+		/* A lone counter can still be read through libperf; a group cannot. */
+		if (c->leader == i && c->fd < 0)
+			err = -ENOENT;
+	}
+	if (err)
+		return selfmon__err(err, "cannot find the fds of the set's events in /proc/self/fd "
+				    "(is /proc mounted?): %s", strerror(-err));
+	return 0;
+}
+
+int selfmon_counter__read_fd(const struct selfmon_counter *c, struct selfmon_count *count)
+{
+	uint64_t buf[4];
+	ssize_t n = read(c->fd, buf, sizeof(buf));
+
+	if (n == (ssize_t)sizeof(buf)) {
+		count->value = buf[0];
+		count->enabled = buf[1];
+		count->running = buf[2];
+		count->flags = 0;
+		count->reason = c->reason;
+		return 0;
+	}
+	if (n == 0)
+		return selfmon__err(-SELFMON_ERRNO__PINNED, "event '%s': read(2) hit end of file: "
+				    "the pinned event could not be put on the PMU and counts nothing "
+				    "(too few free counters): fewer events, or no ':D'", c->ev.name);
+	return selfmon__err(n < 0 ? -errno : -EIO, "event '%s': read: %s", c->ev.name,
+			    n < 0 ? strerror(errno) : "short read");
+}
+
 int selfmon_counter__read_syscall(struct selfmon_counter *c, struct selfmon_count *count)
 {
 	struct perf_counts_values v;
 	int err;
 
+	if (c->fd >= 0)
+		return selfmon_counter__read_fd(c, count);
 	memset(count, 0, sizeof(*count));
 	for (int k = -1; k < c->nr_more; k++) {
 		err = evsel_read(k < 0 ? c->evsel : c->more[k], c, &v);

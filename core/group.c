@@ -7,7 +7,6 @@
  * PERF_FORMAT_GROUP gives every member from the same instant, while
  * libperf's perf_evsel__read() returns the leader's value alone.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +26,6 @@ int selfmon_group__link(struct selfmon_set *set, int idx)
 	struct selfmon_counter *c = &set->ctr[idx], *l = &set->ctr[c->leader];
 
 	if (idx == c->leader) {
-		c->group_fd = -1;
 		c->evlist = perf_evlist__new();
 		if (!c->evlist) {
 			/* Not in a list yet: nothing else would delete it. */
@@ -39,63 +37,6 @@ int selfmon_group__link(struct selfmon_set *set, int idx)
 	perf_evlist__add(l->evlist, c->evsel);
 	/* Makes the list's first evsel the leader of all, this one included. */
 	perf_evlist__set_leader(l->evlist);
-	return 0;
-}
-
-/* Is @fd a perf event whose id is @id (perf_event_open(2), PERF_EVENT_IOC_ID)? */
-static bool fd_has_id(int fd, uint64_t id)
-{
-	char path[64], target[64];
-	uint64_t v = 0;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n <= 0)
-		return false;
-	target[n] = '\0';
-	return !strcmp(target, "anon_inode:[perf_event]") &&
-	       !ioctl(fd, PERF_EVENT_IOC_ID, &v) && v == id;
-}
-
-/*
- * libperf keeps its fds to itself. The kernel names each event by an id
- * (PERF_FORMAT_ID): the leader's fd is the perf fd of this process that
- * answers PERF_EVENT_IOC_ID with it.
- */
-static int find_fd(uint64_t id)
-{
-	struct dirent *d;
-	int fd = -1;
-	DIR *dir = opendir("/proc/self/fd");
-
-	if (!dir)
-		return -errno;
-	while (fd < 0 && (d = readdir(dir))) {
-		int n = atoi(d->d_name);
-
-		if (d->d_name[0] >= '0' && d->d_name[0] <= '9' && n != dirfd(dir) && fd_has_id(n, id))
-			fd = n;
-	}
-	closedir(dir);
-	return fd >= 0 ? fd : -ENOENT;
-}
-
-int selfmon_group__ready(struct selfmon_set *set, int idx)
-{
-	struct selfmon_counter *l = &set->ctr[idx];
-	struct perf_counts_values v;
-	int err;
-
-	/* The leader's own read: libperf parses its id out of the group's. */
-	err = perf_evsel__read(l->evsel, 0, 0, &v);
-	if (err)
-		return selfmon__err(err, "group of '%s': first read: %s", l->ev.name, strerror(-err));
-	l->group_fd = find_fd(v.id);
-	if (l->group_fd < 0)
-		return selfmon__err(l->group_fd, "group of '%s': cannot find the leader's fd in "
-				    "/proc/self/fd (is /proc mounted?): %s", l->ev.name,
-				    strerror(-l->group_fd));
 	return 0;
 }
 
@@ -124,7 +65,7 @@ int selfmon_group__read(struct selfmon_set *set, int leader, struct selfmon_coun
 	const struct selfmon_counter *l = &set->ctr[leader];
 	uint64_t buf[3 + 2 * CONFIG_MAX_EVENTS];
 	size_t size = (3 + 2 * (size_t)l->nr_members) * sizeof(uint64_t);
-	ssize_t n = read(l->group_fd, buf, size);
+	ssize_t n = read(l->fd, buf, size);
 
 	if (n == 0)
 		return selfmon__err(-SELFMON_ERRNO__PINNED, "group of '%s': read(2) hit end of file: "

@@ -157,7 +157,7 @@ static int open_parse(struct selfmon_set *set, const struct selfmon_spec *specs,
 		if (!err)
 			err = check_member(&specs[i], &c->ev);
 		c->leader = specs[i].group < 0 ? -1 : specs[i].leader ? i : set->ctr[i - 1].leader;
-		c->group_fd = -1;
+		c->fd = -1;
 		if (specs[i].leader) {
 			c->ev.attr.pinned |= specs[i].pinned;
 			c->ev.attr.exclusive |= specs[i].exclusive;
@@ -213,10 +213,8 @@ static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx 
 		err = selfmon_counter__open(set, i, ctx);
 		/* The PMU list goes away after open; the attr has what the kernel needs. */
 		c->ev.pmu = NULL;
-		if (!err && c->leader >= 0 && i == c->leader + set->ctr[c->leader].nr_members - 1)
-			err = selfmon_group__ready(set, c->leader);
 	}
-	return err;
+	return err ? err : selfmon_counter__find_fds(set);
 }
 
 /* The set and the maps libperf opens it with: this thread, on any CPU. */
@@ -374,8 +372,18 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 			     !selfmon_owner__ok(&set->owner), 0))
 		return read_checked(set, idx, count);
 	c = &set->ctr[idx];
-	if (__builtin_expect(!c->page || selfmon_page__read(c->page, count), 0))
+	if (__builtin_expect(c->page != NULL, 1)) {
+		if (__builtin_expect(selfmon_page__read(c->page, count), 0))
+			return read_checked(set, idx, count);
+	} else if (c->fd >= 0 && c->leader < 0) {
+		/* No page (a software event): a bare read(2), nothing between it and the caller. */
+		int err = selfmon_counter__read_fd(c, count);
+
+		if (err)
+			return err;
+	} else {
 		return read_checked(set, idx, count);
+	}
 	rebase(c, count);
 	return 0;
 }

@@ -36,10 +36,11 @@ struct selfmon_counter {
 	int64_t fallbacks;
 	/* Groups: the index of this counter's leader in the set; -1 for a lone event. */
 	int leader;
-	/* A leader: the events of its group (itself first), their list and its fd. */
+	/* A leader: the events of its group (itself first) and their list. */
 	int nr_members;
 	struct perf_evlist *evlist;
-	int group_fd;
+	/* Its fd, for read(2) (a group's leader reads the group); -1: ask libperf. */
+	int fd;
 };
 
 struct selfmon_set {
@@ -67,8 +68,15 @@ struct open_ctx;
 int selfmon_counter__open(struct selfmon_set *set, int idx, const struct open_ctx *ctx);
 /* Close its fds; unmap its page only in the process that mapped it (@unmap). */
 void selfmon_counter__close(struct selfmon_counter *c, bool unmap);
+/* One lone counter by its own fd (c->fd >= 0): value, enabled, running. Return: 0 or -errno. */
+int selfmon_counter__read_fd(const struct selfmon_counter *c, struct selfmon_count *count);
 /* read(2) of one counter (or the sum of its per-PMU copies). Return: 0 or -errno. */
 int selfmon_counter__read_syscall(struct selfmon_counter *c, struct selfmon_count *count);
+/*
+ * The fds of the set's lone counters and group leaders, which libperf
+ * keeps to itself. Return: 0, or -errno when a group's leader has none.
+ */
+int selfmon_counter__find_fds(struct selfmon_set *set);
 /* Why the page said no, when the gates were open at open time. */
 enum selfmon_reason selfmon_counter__refusal(const struct selfmon_set *set,
 					     const struct selfmon_counter *c);
@@ -89,8 +97,6 @@ struct open_ctx {
 
 /* Tie the evsels of the group led by @idx into one perf group. Return: 0 or -errno. */
 int selfmon_group__link(struct selfmon_set *set, int idx);
-/* After its members opened: find the leader's fd for the group read. */
-int selfmon_group__ready(struct selfmon_set *set, int idx);
 /*
  * Read the group led by @leader with one read(2) (PERF_FORMAT_GROUP): raw
  * counts of every member, in set order, into @counts[0..nr_members).
