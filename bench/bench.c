@@ -83,17 +83,17 @@ int selfmon_set__pages(struct selfmon_set *set, struct selfmon_pages *pages, int
 
 int selfmon_pages__read_slow(const struct selfmon_pages *pages, uint64_t *values)
 {
-	struct selfmon_count c;
+	struct selfmon_count c[SELFMON_PAGES_MAX];
 	int err;
 
-	for (int i = 0; i < pages->nr; i++) {
-		/* Raw, not rebased: the quantity the inline read gives. */
-		err = selfmon_set__read_raw(pages->set, i, &c);
-		if (err)
-			return err;
-		values[i] = c.value;
-	}
-	return 0;
+	if (!pages || !values)
+		return selfmon_errmsg__set(-EINVAL, "selfmon_pages__read_slow: %s is NULL",
+					   pages ? "values" : "pages");
+	/* Raw, not rebased: the quantity the inline read gives; each group from one instant. */
+	err = selfmon_set__read_raw_all(pages->set, c);
+	for (int i = 0; i < pages->nr && !err; i++)
+		values[i] = c[i].value;
+	return err;
 }
 
 static double now_ns(void)

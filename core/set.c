@@ -478,6 +478,16 @@ static int read_all_raw(struct selfmon_set *set, struct selfmon_count *counts)
 	return err;
 }
 
+int selfmon_set__read_raw_all(struct selfmon_set *set, struct selfmon_count *counts)
+{
+	int err;
+
+	if (!set || !counts)
+		return selfmon__err(-EINVAL, "selfmon_set__read_raw_all: %s is NULL", set ? "counts" : "set");
+	err = selfmon_owner__check(&set->owner);
+	return err ? err : read_all_raw(set, counts);
+}
+
 int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
 {
 	int err;

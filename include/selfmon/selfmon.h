@@ -194,6 +194,15 @@ int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count
 int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_count *count);
 
 /**
+ * selfmon_set__read_raw_all() - every counter as selfmon_set__read_raw()
+ * reads one, each group from one instant (all by their pages, or all by the
+ * group's one read(2)), as selfmon_set__read_all() does: the fallback of a
+ * region read inline. @counts has selfmon_set__nr() entries.
+ * Return: 0 or -errno.
+ */
+int selfmon_set__read_raw_all(struct selfmon_set *set, struct selfmon_count *counts);
+
+/**
  * selfmon_set__attr() - the perf_event_attr counter @idx was opened with
  * (PMU type, config, format bits, modifiers), as libperf's perf_evsel__attr()
  * gives it: to open the same event elsewhere. NULL for a bad @idx.
