@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <perf/core.h>
+#include <perf/cpumap.h>
 #include <perf/evsel.h>
 #include <perf/threadmap.h>
 
@@ -122,6 +123,26 @@ struct open_ctx {
 	bool sum;	/* unpinned on a heterogeneous machine: one event per core PMU */
 };
 
+/*
+ * The "any CPU" map (-1) every counter opens with. Passing NULL instead makes
+ * libperf build its own static map lazily, unlocked: threads opening their
+ * first set at once race there. Built once under a lock; a failed allocation
+ * is tried again by the next open.
+ */
+static struct perf_cpu_map *any_cpu_map(void)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct perf_cpu_map *map;
+	struct perf_cpu_map *m;
+
+	pthread_mutex_lock(&lock);
+	if (!map)
+		map = perf_cpu_map__dummy_new();
+	m = map;
+	pthread_mutex_unlock(&lock);
+	return m;
+}
+
 /* Open @ev for the calling thread into *@out; the arch may adjust and retry. */
 static int evsel_open(struct selfmon_set *set, struct selfmon_counter *c, struct selfmon_event *ev,
 		      const char *root, struct perf_evsel **out)
@@ -136,11 +157,13 @@ static int evsel_open(struct selfmon_set *set, struct selfmon_counter *c, struct
 	 */
 	ev->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 			       PERF_FORMAT_ID;
+	if (!any_cpu_map())
+		return selfmon__err(-ENOMEM, "event '%s': out of memory", ev->name);
 	for (;;) {
 		*out = perf_evsel__new(&ev->attr);
 		if (!*out)
 			return selfmon__err(-ENOMEM, "event '%s': out of memory", ev->name);
-		err = perf_evsel__open(*out, NULL, set->threads);
+		err = perf_evsel__open(*out, any_cpu_map(), set->threads);
 		if (!err)
 			return 0;
 		perf_evsel__delete(*out);
@@ -502,6 +525,8 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 	struct selfmon_counter *c;
 	int err;
 
+	if (!count)
+		return selfmon__err(-EINVAL, "%s: no selfmon_count to read into", __func__);
 	CHECK_SET(set, idx);
 	c = &set->ctr[idx];
 	err = counter_read_raw(set, c, count);
@@ -513,6 +538,8 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 
 int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
+	if (!count)
+		return selfmon__err(-EINVAL, "%s: no selfmon_count to read into", __func__);
 	CHECK_SET(set, idx);
 	return counter_read_raw(set, &set->ctr[idx], count);
 }
@@ -529,6 +556,8 @@ int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_c
 	struct selfmon_counter *c;
 	int err;
 
+	if (!count)
+		return selfmon__err(-EINVAL, "%s: no selfmon_count to read into", __func__);
 	CHECK_SET(set, idx);
 	c = &set->ctr[idx];
 	err = counter_read_syscall(c, count);
@@ -542,6 +571,8 @@ int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
 {
 	int err = 0;
 
+	if (!counts)
+		return selfmon__err(-EINVAL, "%s: no selfmon_count array to read into", __func__);
 	for (int i = 0; set && i < set->nr && !err; i++)
 		err = selfmon_set__read(set, i, &counts[i]);
 	return set ? err : selfmon__err(-EINVAL, "no set");
@@ -636,6 +667,10 @@ int64_t selfmon_set__fallbacks(const struct selfmon_set *set, int idx)
 
 int selfmon_count__scale(const struct selfmon_count *count, uint64_t *scaled)
 {
+	unsigned __int128 full;
+
+	if (!count || !scaled)
+		return selfmon__err(-EINVAL, "selfmon_count__scale: %s is NULL", count ? "scaled" : "count");
 	if (!count->running) {
 		*scaled = 0;
 		return -ENODATA;
@@ -644,7 +679,15 @@ int selfmon_count__scale(const struct selfmon_count *count, uint64_t *scaled)
 		*scaled = count->value;
 		return 0;
 	}
-	*scaled = (uint64_t)((unsigned __int128)count->value * count->enabled / count->running);
+	/* value * enabled < 2^128: the product is exact, only the quotient can overflow. */
+	full = (unsigned __int128)count->value * count->enabled / count->running;
+	if (full > UINT64_MAX) {
+		*scaled = UINT64_MAX;
+		return selfmon__err(-EOVERFLOW, "selfmon_count__scale: %llu * %llu / %llu exceeds 64 bits",
+				    (unsigned long long)count->value, (unsigned long long)count->enabled,
+				    (unsigned long long)count->running);
+	}
+	*scaled = (uint64_t)full;
 	return 1;
 }
 
