@@ -319,7 +319,7 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 
 	specs = calloc(CONFIG_MAX_EVENTS, sizeof(*specs));
 	if (!specs) {
-		err = -ENOMEM;
+		err = selfmon__err(-ENOMEM, "out of memory for %d event names", CONFIG_MAX_EVENTS);
 		goto out;
 	}
 	nr = selfmon_list__split(events, specs, CONFIG_MAX_EVENTS);
@@ -342,7 +342,7 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 
 	set = calloc(1, sizeof(*set) + (size_t)nr * sizeof(set->ctr[0]));
 	if (!set) {
-		err = -ENOMEM;
+		err = selfmon__err(-ENOMEM, "out of memory for a set of %d counters", nr);
 		goto out;
 	}
 	set->owner = &thread_token;
@@ -350,7 +350,7 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 	/* pid 0 in the thread map: the calling thread, on whatever CPU it runs. */
 	set->threads = perf_thread_map__new_dummy();
 	if (!set->threads) {
-		err = -ENOMEM;
+		err = selfmon__err(-ENOMEM, "out of memory for the thread map");
 		goto out;
 	}
 	perf_thread_map__set_pid(set->threads, 0, 0);

@@ -103,7 +103,8 @@ static void soak(struct __test_metadata *_metadata, const char *events)
 	rss1 = rss_kib();
 	TH_LOG("%s: %ld open/close cycles in %.2f s (%.1f us each); fds %ld -> %ld, RSS %ld -> %ld KiB",
 	       events, done, now() - t0, (now() - t0) * 1e6 / (double)done, fds0, fds1, rss0, rss1);
-	ASSERT_LE(MIN_CYCLES, done) TH_LOG("too slow to tell a leak from noise");
+	if (done < MIN_CYCLES)
+		SKIP(return, "only %ld cycles in %.0f s: too few to tell a leak from noise", done, seconds);
 	EXPECT_EQ(fds0, fds1);
 	EXPECT_GT(rss0 + RSS_SLACK_KIB, rss1);
 }
@@ -124,7 +125,8 @@ TEST(failed_opens_keep_fds_and_rss_flat)
 	rss0 = rss_kib();
 	for (i = 0; i < cycles && now() < deadline; i++)
 		ASSERT_EQ(NULL, selfmon_set__open("task-clock,cpu/event=zz/", NULL));
-	ASSERT_LE(MIN_CYCLES, i) TH_LOG("too slow to tell a leak from noise");
+	if (i < MIN_CYCLES)
+		SKIP(return, "only %ld cycles: too few to tell a leak from noise", i);
 	EXPECT_EQ(fds0, open_fds());
 	EXPECT_GT(rss0 + RSS_SLACK_KIB, rss_kib());
 }

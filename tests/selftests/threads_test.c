@@ -78,7 +78,7 @@ TEST(eight_threads_opening_their_first_set_at_once_do_not_race)
 
 TEST(eight_threads_opening_reading_and_closing_sets_in_a_loop_do_not_race)
 {
-	run_workers(_metadata, 200);
+	run_workers(_metadata, 50);
 }
 
 static void *fail_main(void *arg)

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -21,9 +22,13 @@
 
 static void strerror_of_int_min_is_a_defined_text(void **state)
 {
+	char want[128];
+
 	(void)state;
 	assert_string_equal(selfmon_strerror(INT_MIN), "unknown error");
-	assert_string_equal(selfmon_strerror(INT_MAX), strerror(INT_MAX));
+	/* glibc reuses one buffer for unknown numbers: compare with a copy */
+	snprintf(want, sizeof(want), "%s", strerror(INT_MAX));
+	assert_string_equal(selfmon_strerror(INT_MAX), want);
 	assert_string_equal(selfmon_strerror(-EINVAL), strerror(EINVAL));
 	assert_string_equal(selfmon_strerror(-SELFMON_ERRNO__SYNTAX), selfmon_strerror(SELFMON_ERRNO__SYNTAX));
 }
