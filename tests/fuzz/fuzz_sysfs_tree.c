@@ -54,6 +54,7 @@ static void cleanup(void)
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+
 static void mkdirs(char *path)
 {
 	for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
@@ -63,27 +64,53 @@ static void mkdirs(char *path)
 	}
 }
 
-/* Put at @rel what @kind says, holding @data if it is a regular file. */
-static void place(const char *rel, uint8_t kind, const uint8_t *data, size_t len)
+/* What each slot holds now: a slot the input leaves as it was is not rewritten. */
+static struct {
+	int kind;		/* -1: unknown */
+	size_t len;
+	uint8_t *data;
+} last[NR_SLOTS];
+
+static int kind_of(uint8_t byte)
+{
+	switch (byte % 8) {
+	case 5: return 1;	/* absent */
+	case 6: return 2;	/* a FIFO */
+	case 7: return 3;	/* a directory */
+	default: return 0;	/* mostly regular files */
+	}
+}
+
+/* Put at slot @i what @kind says, holding @data if it is a regular file. */
+static void place(size_t i, int kind, const uint8_t *data, size_t len)
 {
 	char path[256];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	if (last[i].kind == kind && (kind || (last[i].len == len && (!len || !memcmp(last[i].data, data, len)))))
+		return;
+	snprintf(path, sizeof(path), "%s%s", root, slots[i]);
+	if (unlink(path) && errno != ENOENT)
+		rmdir(path);
 	mkdirs(path);
-	switch (kind % 8) {
-	case 5: return;			/* absent */
-	case 6: mkfifo(path, 0600); return;
-	case 7: mkdir(path, 0755); return;
-	default: break;			/* mostly regular files */
+	if (kind == 2)
+		mkfifo(path, 0600);
+	else if (kind == 3)
+		mkdir(path, 0755);
+	if (kind == 0) {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			abort();
+		if (len && write(fd, data, len) != (ssize_t)len)
+			abort();
+		close(fd);
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		abort();
-	if (len && write(fd, data, len) != (ssize_t)len)
-		abort();
-	close(fd);
+	free(last[i].data);
+	last[i].data = kind == 0 && len ? malloc(len) : NULL;
+	if (last[i].data)
+		memcpy(last[i].data, data, len);
+	last[i].len = last[i].data ? len : 0;
+	last[i].kind = kind;
 }
 
 static void build_tree(const uint8_t *data, size_t size)
@@ -95,9 +122,9 @@ static void build_tree(const uint8_t *data, size_t size)
 		size_t len = end ? (size_t)(end - data) - at : size > at ? size - at : 0;
 
 		if (len)
-			place(slots[slot], data[at], data + at + 1, len - 1);
+			place(slot, kind_of(data[at]), data + at + 1, len - 1);
 		else
-			place(slots[slot], 5, NULL, 0);
+			place(slot, 1, NULL, 0);
 		slot++;
 		at += len + 1;
 	}
@@ -144,6 +171,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(root, sizeof(root), "%s/selfmon-fuzz-XXXXXX", base);
 		if (!mkdtemp(root))
 			abort();
+		for (size_t i = 0; i < NR_SLOTS; i++)
+			last[i].kind = -1;
 		atexit(cleanup);
 	}
 	build_tree(data, size);
