@@ -332,6 +332,7 @@ help:
 	@echo 'Set-up and tests (fresh Debian 12):'
 	@echo '  run            install what is missing, build, run selfmon probe and a short selfmon bench'
 	@echo '  check          everything CI runs: host tests (gcc, clang, ASan+UBSan)'
+	@echo '  fuzz           FUZZ_S=60 : fuzz each tests/fuzz harness (libFuzzer, ASan+UBSan) for FUZZ_S seconds'
 	@echo 'Build:'
 	@echo '  all            libselfmon.a, the selfmon CLI and the test binaries (default)'
 	@echo '  install        DESTDIR= PREFIX= : library, headers, CLI, selfmon.pc'

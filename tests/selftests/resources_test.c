@@ -2,10 +2,11 @@
 /*
  * Resources on the running kernel (issue 12): opening and closing a set
  * again and again leaks nothing. After a warm-up, the open file descriptors
- * are the same in number and the resident set grows by less than 1 MiB.
+ * are the same in number and the resident set grows by less than 1 MiB
+ * (not checked under ASan, whose quarantine grows it; LSan checks there).
  *
  * SELFMON_SOAK_CYCLES (default 10000) cycles, or SELFMON_SOAK_SECONDS
- * (default 5) of them, whichever ends first, so that `make check` stays
+ * (default 2) of them, whichever ends first, so that `make check` stays
  * short on a slow board; `SELFMON_SOAK_CYCLES=100000 SELFMON_SOAK_SECONDS=600`
  * runs the audit's 1e5 cycles.
  */
@@ -18,6 +19,21 @@
 
 #include <selfmon/selfmon.h>
 #include "kselftest_harness.h"
+
+/*
+ * ASan holds freed memory in its quarantine (256 MiB by default): RSS grows
+ * without a leak. There LeakSanitizer checks the heap at exit instead.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define RSS_CHECKED 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RSS_CHECKED 0
+#endif
+#endif
+#ifndef RSS_CHECKED
+#define RSS_CHECKED 1
+#endif
 
 #define WARMUP 200
 #define MIN_CYCLES 1000
@@ -89,7 +105,7 @@ static int cycle(const char *events, long n, long *done, double deadline)
 static void soak(struct __test_metadata *_metadata, const char *events)
 {
 	long cycles = env_long("SELFMON_SOAK_CYCLES", 10000);
-	double seconds = (double)env_long("SELFMON_SOAK_SECONDS", 5), t0;
+	double seconds = (double)env_long("SELFMON_SOAK_SECONDS", 2), t0;
 	long done, fds0, fds1, rss0, rss1;
 
 	ASSERT_EQ(0, cycle(events, WARMUP, &done, 0)) TH_LOG("%s: %s", events, selfmon_errmsg());
@@ -106,7 +122,8 @@ static void soak(struct __test_metadata *_metadata, const char *events)
 	if (done < MIN_CYCLES)
 		SKIP(return, "only %ld cycles in %.0f s: too few to tell a leak from noise", done, seconds);
 	EXPECT_EQ(fds0, fds1);
-	EXPECT_GT(rss0 + RSS_SLACK_KIB, rss1);
+	if (RSS_CHECKED)
+		EXPECT_GT(rss0 + RSS_SLACK_KIB, rss1);
 }
 
 TEST(open_close_cycles_of_a_software_set_keep_fds_and_rss_flat)
@@ -117,7 +134,7 @@ TEST(open_close_cycles_of_a_software_set_keep_fds_and_rss_flat)
 TEST(failed_opens_keep_fds_and_rss_flat)
 {
 	long cycles = env_long("SELFMON_SOAK_CYCLES", 10000), fds0, rss0, i;
-	double deadline = now() + (double)env_long("SELFMON_SOAK_SECONDS", 5);
+	double deadline = now() + (double)env_long("SELFMON_SOAK_SECONDS", 2);
 
 	for (i = 0; i < WARMUP; i++)
 		ASSERT_EQ(NULL, selfmon_set__open("task-clock,no-such-event", NULL));
@@ -128,7 +145,8 @@ TEST(failed_opens_keep_fds_and_rss_flat)
 	if (i < MIN_CYCLES)
 		SKIP(return, "only %ld cycles: too few to tell a leak from noise", i);
 	EXPECT_EQ(fds0, open_fds());
-	EXPECT_GT(rss0 + RSS_SLACK_KIB, rss_kib());
+	if (RSS_CHECKED)
+		EXPECT_GT(rss0 + RSS_SLACK_KIB, rss_kib());
 }
 
 TEST_HARNESS_MAIN
