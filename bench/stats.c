@@ -42,6 +42,9 @@ double selfmon_stats__quantile(const double *sorted, size_t n, double q)
 
 	if (!n)
 		return 0;
+	/* NaN passes neither test below, and (size_t)NaN is undefined. */
+	if (q != q)
+		return q;
 	if (q <= 0)
 		return sorted[0];
 	if (q >= 1)

@@ -1,9 +1,28 @@
 // SPDX-License-Identifier: MIT
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cpulist.h"
+
+/* A CPU number: decimal digits only (strtol would take blanks, '+' and '-'). */
+static int cpu_number(const char **p, long *cpu)
+{
+	const char *s = *p;
+	long v = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*s); s++) {
+		v = v * 10 + (*s - '0');
+		if (v >= CPU_SETSIZE)
+			return -EINVAL;
+	}
+	*cpu = v;
+	*p = s;
+	return 0;
+}
 
 int selfmon_cpulist__parse(const char *list, cpu_set_t *set)
 {
@@ -11,25 +30,21 @@ int selfmon_cpulist__parse(const char *list, cpu_set_t *set)
 
 	CPU_ZERO(set);
 	while (*p && *p != '\n') {
-		char *end;
 		long lo, hi;
 
-		lo = strtol(p, &end, 10);
-		if (end == p || lo < 0 || lo >= CPU_SETSIZE)
+		if (cpu_number(&p, &lo))
 			return -EINVAL;
 		hi = lo;
-		p = end;
 		if (*p == '-') {
-			hi = strtol(++p, &end, 10);
-			if (end == p || hi < lo || hi >= CPU_SETSIZE)
+			p++;
+			if (cpu_number(&p, &hi) || hi < lo)
 				return -EINVAL;
-			p = end;
 		}
 		for (long c = lo; c <= hi; c++)
 			CPU_SET(c, set);
 		if (*p == ',' && p[1] && p[1] != '\n')
 			p++;
-		else if (*p && *p != '\n')
+		else if (*p && (*p != '\n' || p[1]))
 			return -EINVAL;
 	}
 	return 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,11 +54,14 @@ static const char *const selfmon_errstr[] = {
 
 const char *selfmon_strerror(int err)
 {
-	if (err < 0)
-		err = -err;
-	if (err >= SELFMON_ERRNO__START && err < SELFMON_ERRNO__END)
-		return selfmon_errstr[err - SELFMON_ERRNO__START];
-	return strerror(err);
+	/* In unsigned: -INT_MIN does not exist as an int. */
+	unsigned int e = err < 0 ? 0u - (unsigned int)err : (unsigned int)err;
+
+	if (e >= SELFMON_ERRNO__START && e < SELFMON_ERRNO__END)
+		return selfmon_errstr[e - SELFMON_ERRNO__START];
+	if (e > INT_MAX)
+		return "unknown error";
+	return strerror((int)e);
 }
 
 static const struct {

@@ -105,21 +105,64 @@ static int apply_all_modifiers(const char *own, const char *extra, struct selfmo
 	return apply_modifiers(all, ev);
 }
 
+/*
+ * A term's value as perf's event lexer reads it (tools/perf/util/
+ * parse-events.l, num_dec and num_hex): decimal digits, or "0x" and hex
+ * digits. So "010" is ten and "08" eight; a sign, a blank, "0X" or a value
+ * wider than 64 bits is not a number.
+ */
 static int parse_u64(const char *s, uint64_t *v)
 {
-	char *end;
+	int base = 10;
+	uint64_t n = 0;
 
-	if (!*s || *s == '-')
+	if (s[0] == '0' && s[1] == 'x') {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
 		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return errno || *end ? -EINVAL : 0;
+	for (; *s; s++) {
+		int d = isdigit((unsigned char)*s) ? *s - '0' :
+			base == 16 && isxdigit((unsigned char)*s) ? tolower((unsigned char)*s) - 'a' + 10 : -1;
+
+		if (d < 0)
+			return -EINVAL;
+		if (n > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return -ERANGE;
+		n = n * (uint64_t)base + (uint64_t)d;
+	}
+	*v = n;
+	return 0;
+}
+
+/*
+ * The bits each of config, config1 and config2 got from the terms so far: a
+ * term that sets bits an earlier one set (the same term twice, config= and a
+ * format term over it, or an alias's term given again) is a typo perf would
+ * silently OR; here it is a syntax error naming the term.
+ */
+struct terms_used {
+	uint64_t bits[3];
+};
+
+static int claim(struct terms_used *used, struct selfmon_event *ev, int field, uint64_t mask,
+		 const char *term, int depth)
+{
+	if (used->bits[field] & mask)
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': term '%s' %s: give each term once",
+				    ev->name, term, depth ? "of the alias sets bits an earlier term set" :
+				    "given twice, or sets bits an earlier term (or alias) set");
+	used->bits[field] |= mask;
+	return 0;
 }
 
 /* Apply one "term[=value]" of a PMU event; a bare term means term=1 or an alias. */
-static int apply_term(const struct selfmon_pmus *pmus, struct selfmon_event *ev, char *term, int depth);
+static int apply_term(const struct selfmon_pmus *pmus, struct selfmon_event *ev, char *term,
+		      struct terms_used *used, int depth);
 
-static int apply_terms(const struct selfmon_pmus *pmus, struct selfmon_event *ev, char *terms, int depth)
+static int apply_terms(const struct selfmon_pmus *pmus, struct selfmon_event *ev, char *terms,
+		       struct terms_used *used, int depth)
 {
 	char *save = NULL, *t;
 	size_t len = strlen(terms);
@@ -130,14 +173,15 @@ static int apply_terms(const struct selfmon_pmus *pmus, struct selfmon_event *ev
 		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': empty term in '%s'", ev->name, terms);
 
 	for (t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		err = apply_term(pmus, ev, t, depth);
+		err = apply_term(pmus, ev, t, used, depth);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static int apply_term(const struct selfmon_pmus *pmus, struct selfmon_event *ev, char *term, int depth)
+static int apply_term(const struct selfmon_pmus *pmus, struct selfmon_event *ev, char *term,
+		      struct terms_used *used, int depth)
 {
 	const struct selfmon_pmu *pmu = ev->pmu;
 	const struct selfmon_format *fmt;
@@ -149,18 +193,30 @@ static int apply_term(const struct selfmon_pmus *pmus, struct selfmon_event *ev,
 		term++;
 	if (eq) {
 		*eq = '\0';
-		if (parse_u64(eq + 1, &val))
-			return selfmon__err(-SELFMON_ERRNO__SYNTAX,
-				"event '%s': value of '%s' is not a number: '%s'", ev->name, term, eq + 1);
+		err = parse_u64(eq + 1, &val);
+		if (err == -ERANGE)
+			return selfmon__err(-ERANGE, "event '%s': value of '%s' is wider than 64 bits: '%s'",
+					    ev->name, term, eq + 1);
+		if (err)
+			return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': value of '%s' is not a number: "
+					    "'%s' (decimal, or hex after 0x)", ev->name, term, eq + 1);
 	}
 	if (!strcmp(term, "config") || !strcmp(term, "config1") || !strcmp(term, "config2")) {
-		uint64_t *f = term[6] == '1' ? (uint64_t *)&ev->attr.config1 :
-			      term[6] == '2' ? (uint64_t *)&ev->attr.config2 : (uint64_t *)&ev->attr.config;
-		*f |= val;
-		return 0;
+		int field = term[6] == '1' ? 1 : term[6] == '2' ? 2 : 0;
+		uint64_t *f = field == 1 ? (uint64_t *)&ev->attr.config1 :
+			      field == 2 ? (uint64_t *)&ev->attr.config2 : (uint64_t *)&ev->attr.config;
+
+		/* config= sets the whole field: nothing may have set any of it before. */
+		err = claim(used, ev, field, UINT64_MAX, term, depth);
+		if (!err)
+			*f |= val;
+		return err;
 	}
 	fmt = selfmon_pmu__format(pmu, term);
 	if (fmt) {
+		err = claim(used, ev, fmt->field, selfmon_format__mask(fmt), term, depth);
+		if (err)
+			return err;
 		err = selfmon_format__apply(fmt, val, &ev->attr);
 		if (err)
 			return selfmon__err(err, "event '%s': value 0x%llx does not fit term '%s' (%d bits)",
@@ -169,7 +225,7 @@ static int apply_term(const struct selfmon_pmus *pmus, struct selfmon_event *ev,
 	}
 	/* Not a format term: an alias from events/, which holds terms itself. */
 	if (!eq && depth == 0 && selfmon_pmu__alias(pmus, pmu, term, alias, sizeof(alias)) >= 0)
-		return apply_terms(pmus, ev, alias, depth + 1);
+		return apply_terms(pmus, ev, alias, used, depth + 1);
 	return selfmon__err(-SELFMON_ERRNO__NOEVENT, "event '%s': PMU '%s' has no event or format term '%s' "
 			    "(see /sys/bus/event_source/devices/%s/events and format)",
 			    ev->name, pmu->name, term, pmu->name);
@@ -181,6 +237,7 @@ static int parse_pmu_event(const char *spec, const char *extra, const struct sel
 	char buf[SELFMON_EVENT_NAME_MAX];
 	const char *slash = strchr(spec, '/'), *close;
 	size_t len = (size_t)(slash - spec);
+	struct terms_used used = { { 0 } };
 	const char *mods;
 	int err;
 
@@ -205,7 +262,7 @@ static int parse_pmu_event(const char *spec, const char *extra, const struct sel
 	buf[len] = '\0';
 	if (!len)
 		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': no terms between the slashes", spec);
-	err = apply_terms(pmus, ev, buf, 0);
+	err = apply_terms(pmus, ev, buf, &used, 0);
 	if (err)
 		return err;
 	mods = close + 1;
@@ -292,6 +349,7 @@ int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *
 			   const struct selfmon_pmu *pmu)
 {
 	uint64_t hw = ev->attr.config;
+	struct terms_used used = { { 0 } };
 	char terms[256];
 
 	if (!ev->hardware)
@@ -328,7 +386,7 @@ int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *
 		const char *alias = hw_aliases[hw][i];
 
 		if (alias && selfmon_pmu__alias(pmus, pmu, alias, terms, sizeof(terms)) >= 0)
-			return apply_terms(pmus, ev, terms, 1);
+			return apply_terms(pmus, ev, terms, &used, 1);
 	}
 	return selfmon__err(-ENOENT, "event '%s': PMU '%s' does not offer it (no matching alias in "
 			    "/sys/bus/event_source/devices/%s/events)", ev->name, pmu->name, pmu->name);

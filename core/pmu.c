@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +17,43 @@ static bool is_core_name(const char *name)
 	return !strcmp(name, "cpu") || !strcmp(name, "cpu_core") || !strcmp(name, "cpu_atom");
 }
 
-static void load_formats(struct selfmon_pmu *pmu, const char *root)
+/* Append one line to the notes probe shows; a full buffer ends with "...". */
+static void __attribute__((format(printf, 2, 3)))
+note(struct selfmon_pmus *pmus, const char *fmt, ...)
 {
-	char path[PATH_MAX], spec[128];
+	size_t len = strlen(pmus->notes), room = sizeof(pmus->notes) - len;
+	va_list ap;
+	int n;
+
+	if (room < 5)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(pmus->notes + len, room - 4, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= room - 4)
+		strcpy(pmus->notes + sizeof(pmus->notes) - 5, "...\n");
+	else
+		strcpy(pmus->notes + len + n, "\n");
+}
+
+/* A directory name is untrusted text: control characters become '?'. */
+static const char *printable(const char *name, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < size; i++)
+		buf[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+static void load_formats(struct selfmon_pmus *pmus, struct selfmon_pmu *pmu)
+{
+	char path[PATH_MAX], spec[128], q[80];
 	struct dirent *de;
 	DIR *dir;
 
-	snprintf(path, sizeof(path), "%s" DEVICES "/%s/format", root, pmu->name);
+	snprintf(path, sizeof(path), "%s" DEVICES "/%s/format", pmus->root, pmu->name);
 	dir = opendir(path);
 	if (!dir)
 		return;
@@ -33,51 +64,110 @@ static void load_formats(struct selfmon_pmu *pmu, const char *root)
 			continue;
 		snprintf(path, sizeof(path), DEVICES "/%s/format/%s", pmu->name, de->d_name);
 		/* A term we cannot parse cannot be used; the rest of the PMU still can. */
-		if (selfmon_sysfs__read(root, path, spec, sizeof(spec)) < 0 ||
-		    selfmon_format__parse(spec, f))
+		if (selfmon_sysfs__read(pmus->root, path, spec, sizeof(spec)) < 0 ||
+		    selfmon_format__parse(spec, f)) {
+			note(pmus, "PMU '%s': format term '%s' unreadable or not 'config[12]:bits': term left out",
+			     pmu->name, printable(de->d_name, q, sizeof(q)));
 			continue;
+		}
 		strcpy(f->name, de->d_name);
 		pmu->nr_formats++;
 	}
 	closedir(dir);
 }
 
-static int load_one(struct selfmon_pmu *pmu, const char *root, const char *name)
+/*
+ * The CPUs of @pmu from its 'cpus' (core PMUs) or 'cpumask' (uncore) file.
+ * Return: 0 (no file: every CPU), or a reason the file is wrong. A wrong file
+ * leaves the PMU out: guessing "every CPU" would widen a cluster over its
+ * neighbour's cores.
+ */
+static const char *load_cpus(struct selfmon_pmu *pmu, const char *root, const cpu_set_t *possible)
 {
+	static const char *const files[] = { "cpus", "cpumask" };
 	char path[PATH_MAX], buf[4096];
+	cpu_set_t both;
+	int err = -ENOENT;
+
+	for (int i = 0; i < 2 && err == -ENOENT; i++) {
+		snprintf(path, sizeof(path), DEVICES "/%s/%s", pmu->name, files[i]);
+		err = selfmon_sysfs__read(root, path, buf, sizeof(buf));
+		pmu->core = err != -ENOENT && i == 0;
+	}
+	if (err == -ENOENT)
+		return NULL;
+	if (err < 0)
+		return pmu->core ? "its 'cpus' file is unreadable" : "its 'cpumask' file is unreadable";
+	if (selfmon_cpulist__parse(buf, &pmu->cpus))
+		return "its CPU list is not a CPU list";
+	if (!CPU_COUNT(&pmu->cpus))
+		return "its CPU list is empty";
+	CPU_AND(&both, &pmu->cpus, possible);
+	if (!CPU_EQUAL(&both, &pmu->cpus))
+		return "its CPU list names CPUs beyond /sys/devices/system/cpu/possible";
+	pmu->has_cpus = true;
+	return NULL;
+}
+
+static int load_one(struct selfmon_pmus *pmus, struct selfmon_pmu *pmu, const char *name,
+		    const cpu_set_t *possible)
+{
+	const char *why;
+	char path[PATH_MAX], q[80];
 	long val;
 	int err;
 
 	memset(pmu, 0, sizeof(*pmu));
-	if (strlen(name) >= sizeof(pmu->name))
+	if (strlen(name) >= sizeof(pmu->name)) {
+		note(pmus, "PMU '%.40s...': name too long: left out", printable(name, q, sizeof(q)));
 		return -ENAMETOOLONG;
+	}
 	strcpy(pmu->name, name);
 
 	snprintf(path, sizeof(path), DEVICES "/%s/type", name);
-	err = selfmon_sysfs__read_long(root, path, &val);
-	if (err)
+	err = selfmon_sysfs__read_long(pmus->root, path, &val);
+	if (!err && (val < 0 || val > UINT32_MAX))
+		err = -ERANGE;
+	if (err) {
+		/* A PMU whose type cannot be read cannot be opened. */
+		note(pmus, "PMU '%s': its 'type' file is %s: left out", printable(name, q, sizeof(q)),
+		     err == -ENOENT ? "missing" : "unreadable or not a type number");
 		return err;
+	}
 	pmu->type = (uint32_t)val;
 
-	/* Core PMUs name their CPUs in 'cpus'; uncore ones in 'cpumask'. */
-	snprintf(path, sizeof(path), DEVICES "/%s/cpus", name);
-	err = selfmon_sysfs__read(root, path, buf, sizeof(buf));
-	if (err >= 0) {
-		pmu->core = true;
-	} else {
-		snprintf(path, sizeof(path), DEVICES "/%s/cpumask", name);
-		err = selfmon_sysfs__read(root, path, buf, sizeof(buf));
+	why = load_cpus(pmu, pmus->root, possible);
+	if (why) {
+		note(pmus, "PMU '%s': %s: left out", printable(name, q, sizeof(q)), why);
+		return -EINVAL;
 	}
-	if (err >= 0 && !selfmon_cpulist__parse(buf, &pmu->cpus))
-		pmu->has_cpus = true;
 	if (is_core_name(name))
 		pmu->core = true;
 
 	snprintf(path, sizeof(path), DEVICES "/%s/rdpmc", name);
-	pmu->rdpmc = selfmon_sysfs__read_long(root, path, &val) ? -1 : (int)val;
+	err = selfmon_sysfs__read_long(pmus->root, path, &val);
+	pmu->rdpmc = err || val < 0 || val > 2 ? -1 : (int)val;
+	if (err != -ENOENT && pmu->rdpmc < 0)
+		note(pmus, "PMU '%s': its 'rdpmc' file is unreadable or not 0, 1 or 2: taken as absent",
+		     pmu->name);
 
-	load_formats(pmu, root);
+	load_formats(pmus, pmu);
 	return 0;
+}
+
+/* The CPUs a PMU may name: 'possible', or any a cpu_set_t holds if that is unreadable. */
+static void load_possible(struct selfmon_pmus *pmus, cpu_set_t *possible)
+{
+	char buf[4096];
+
+	if (selfmon_sysfs__read(pmus->root, "/sys/devices/system/cpu/possible", buf, sizeof(buf)) >= 0 &&
+	    !selfmon_cpulist__parse(buf, possible) && CPU_COUNT(possible))
+		return;
+	note(pmus, "/sys/devices/system/cpu/possible is missing or not a CPU list: "
+	     "PMU CPU lists checked against %d CPUs", CPU_SETSIZE);
+	CPU_ZERO(possible);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		CPU_SET(c, possible);
 }
 
 static int by_type(const void *a, const void *b)
@@ -92,16 +182,19 @@ int selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root)
 	char path[PATH_MAX];
 	struct dirent *de;
 	int err = 0, cap = 0;
+	cpu_set_t possible;
 	DIR *dir;
 
 	pmus->root = root;
 	pmus->nr = 0;
 	pmus->pmu = NULL;
+	pmus->notes[0] = '\0';
 	snprintf(path, sizeof(path), "%s" DEVICES, root);
 	dir = opendir(path);
 	if (!dir)
 		return errno == ENOENT ? 0 : -errno;
 
+	load_possible(pmus, &possible);
 	while ((de = readdir(dir))) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -116,8 +209,8 @@ int selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root)
 			}
 			pmus->pmu = n;
 		}
-		/* A PMU whose type cannot be read cannot be opened: skip it. */
-		if (!load_one(&pmus->pmu[pmus->nr], root, de->d_name))
+		/* A PMU with a wrong file is left out, with a note: never guessed. */
+		if (!load_one(pmus, &pmus->pmu[pmus->nr], de->d_name, &possible))
 			pmus->nr++;
 	}
 	/* readdir order is not type order; the kernel's "first PMU" is the lowest type. */
@@ -127,6 +220,11 @@ out:
 	if (err)
 		selfmon_pmus__free(pmus);
 	return err;
+}
+
+const char *selfmon_pmus__notes(const struct selfmon_pmus *pmus)
+{
+	return pmus->notes;
 }
 
 void selfmon_pmus__free(struct selfmon_pmus *pmus)

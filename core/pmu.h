@@ -29,11 +29,22 @@ struct selfmon_pmus {
 	const char *root;	/* as selfmon_root__get() returned it */
 	int nr;
 	struct selfmon_pmu *pmu;	/* sorted by type */
+	/* What was left out and why, a line each (selfmon_pmus__notes()). */
+	char notes[2048];
 };
 
 /* Discover the PMUs under @root. Return: 0 or -errno (none found is not an error). */
 int selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root);
 void selfmon_pmus__free(struct selfmon_pmus *pmus);
+
+/*
+ * What the last load left out and why, for probe: one line per PMU (or
+ * format term) whose sysfs files are unreadable or wrong: a 'type' that is
+ * not a number, a 'cpus'/'cpumask' that is not a CPU list, is empty or names
+ * CPUs beyond 'possible'; such a PMU is not in the list at all, so it can
+ * neither be opened nor change another PMU's cluster. "" when nothing was.
+ */
+const char *selfmon_pmus__notes(const struct selfmon_pmus *pmus);
 
 const struct selfmon_pmu *selfmon_pmus__find(const struct selfmon_pmus *pmus, const char *name);
 const struct selfmon_pmu *selfmon_pmus__by_type(const struct selfmon_pmus *pmus, uint32_t type);

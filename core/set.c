@@ -249,13 +249,14 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 	if (err)
 		goto out;
 	specs = calloc(CONFIG_MAX_EVENTS, sizeof(*specs));
-	nr = specs ? selfmon_list__split(events, specs, CONFIG_MAX_EVENTS) : -ENOMEM;
+	nr = specs ? selfmon_list__split(events, specs, CONFIG_MAX_EVENTS) :
+		     selfmon__err(-ENOMEM, "out of memory for %d event names", CONFIG_MAX_EVENTS);
 	err = nr < 0 ? nr : open_machine(opts, &ctx, &pmus, &topo);
 	if (err)
 		goto out;
 	set = set_new(nr);
 	if (!set || !set->threads || !set->cpus) {
-		err = selfmon__err(-ENOMEM, "out of memory");
+		err = selfmon__err(-ENOMEM, "out of memory for a set of %d counters", nr);
 		goto out;
 	}
 	err = open_parse(set, specs, nr, ctx.pmus);
@@ -623,6 +624,10 @@ int64_t selfmon_set__fallbacks(const struct selfmon_set *set, int idx)
 
 int selfmon_count__scale(const struct selfmon_count *count, uint64_t *scaled)
 {
+	unsigned __int128 full;
+
+	if (!count || !scaled)
+		return selfmon__err(-EINVAL, "selfmon_count__scale: %s is NULL", count ? "scaled" : "count");
 	if (!count->running) {
 		*scaled = 0;
 		return -ENODATA;
@@ -631,7 +636,15 @@ int selfmon_count__scale(const struct selfmon_count *count, uint64_t *scaled)
 		*scaled = count->value;
 		return 0;
 	}
-	*scaled = (uint64_t)((unsigned __int128)count->value * count->enabled / count->running);
+	/* value * enabled < 2^128: the product is exact, only the quotient can overflow. */
+	full = (unsigned __int128)count->value * count->enabled / count->running;
+	if (full > UINT64_MAX) {
+		*scaled = UINT64_MAX;
+		return selfmon__err(-EOVERFLOW, "selfmon_count__scale: %llu * %llu / %llu exceeds 64 bits",
+				    (unsigned long long)count->value, (unsigned long long)count->enabled,
+				    (unsigned long long)count->running);
+	}
+	*scaled = (uint64_t)full;
 	return 1;
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sysfs.h"
@@ -28,20 +30,38 @@ int selfmon_root__path(const char *root, const char *path, char *buf, size_t siz
 int selfmon_sysfs__read(const char *root, const char *path, char *buf, size_t size)
 {
 	char full[4096];
+	struct stat st;
+	char extra;
 	ssize_t n;
-	int fd, err;
+	int fd, err = 0;
 
 	err = selfmon_root__path(root, path, full, sizeof(full));
 	if (err)
 		return err;
-	fd = open(full, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK: a FIFO planted in place of an attribute must not block
+	 * the open; sysfs and procfs attributes are regular files, anything
+	 * else (FIFO, device, socket) is refused before it is read.
+	 */
+	fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, size - 1);
-	err = n < 0 ? -errno : 0;
+	if (fstat(fd, &st))
+		err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		err = -EINVAL;
+	n = err ? -1 : read(fd, buf, size - 1);
+	if (!err && n < 0)
+		err = -errno;
+	/* A file longer than @buf would be parsed cut short: refuse it. */
+	if (!err && (size_t)n == size - 1 && read(fd, &extra, 1) > 0)
+		err = -EFBIG;
 	close(fd);
 	if (err)
 		return err;
+	/* Text attributes hold no NUL: one would hide what follows it from the parsers. */
+	if (memchr(buf, '\0', (size_t)n))
+		return -EINVAL;
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		n--;
 	buf[n] = '\0';
@@ -55,6 +75,9 @@ int selfmon_sysfs__read_long(const char *root, const char *path, long *val)
 
 	if (n < 0)
 		return n;
+	/* strtol would also take blanks and a '+' that no kernel writes. */
+	if (!isdigit((unsigned char)buf[0]) && !(buf[0] == '-' && isdigit((unsigned char)buf[1])))
+		return -EINVAL;
 	errno = 0;
 	*val = strtol(buf, &end, 10);
 	if (errno || end == buf || *end)

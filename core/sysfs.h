@@ -16,7 +16,11 @@ const char *selfmon_root__get(const char *override);
 /* Join @root and the absolute @path into @buf. Return: 0 or -ENAMETOOLONG. */
 int selfmon_root__path(const char *root, const char *path, char *buf, size_t size);
 
-/* Read a small file, trailing newline removed. Return: length or -errno. */
+/*
+ * Read a small regular file, trailing newline removed. Opened O_NONBLOCK, and
+ * anything but a regular file (a FIFO, a device) is -EINVAL unread, so that
+ * a corrupt tree cannot block. Return: length or -errno.
+ */
 int selfmon_sysfs__read(const char *root, const char *path, char *buf, size_t size);
 
 /* Read a file holding one decimal integer. Return: 0 or -errno. */

@@ -42,10 +42,27 @@ static unsigned long cluster_capacity(const char *root, const cpu_set_t *cpus)
 	return best;
 }
 
+/*
+ * The CPUs of a core PMU without a CPU list (x86 'cpu'): every online CPU,
+ * else every possible one. Return: 0, or -ENOENT when neither file reads as a
+ * CPU list (the cluster is then left out, and only hardware sets notice).
+ */
+static int all_cpus(const char *root, cpu_set_t *cpus)
+{
+	static const char *const files[] = { "/sys/devices/system/cpu/online",
+					     "/sys/devices/system/cpu/possible" };
+	char buf[4096];
+
+	for (int i = 0; i < 2; i++)
+		if (selfmon_sysfs__read(root, files[i], buf, sizeof(buf)) >= 0 &&
+		    !selfmon_cpulist__parse(buf, cpus) && CPU_COUNT(cpus))
+			return 0;
+	return -ENOENT;
+}
+
 int selfmon_topology__load(struct selfmon_topology *t, const struct selfmon_pmus *pmus)
 {
 	bool by_capacity = false, by_name = false;
-	char online[4096];
 
 	memset(t, 0, sizeof(*t));
 	for (int i = 0; i < pmus->nr && t->nr < SELFMON_MAX_CLUSTERS; i++) {
@@ -57,10 +74,11 @@ int selfmon_topology__load(struct selfmon_topology *t, const struct selfmon_pmus
 		cl->pmu = pmu;
 		if (pmu->has_cpus) {
 			cl->cpus = pmu->cpus;
-		} else if (selfmon_sysfs__read(pmus->root, "/sys/devices/system/cpu/online",
-					       online, sizeof(online)) < 0 ||
-			   selfmon_cpulist__parse(online, &cl->cpus)) {
-			return -ENOENT;
+		} else if (all_cpus(pmus->root, &cl->cpus)) {
+			snprintf(t->notes, sizeof(t->notes), "PMU '%s' names no CPUs and "
+				 "/sys/devices/system/cpu/online and possible are missing or not CPU lists: "
+				 "its cluster is left out", pmu->name);
+			continue;
 		}
 		cl->capacity = cluster_capacity(pmus->root, &cl->cpus);
 		t->nr++;
@@ -83,6 +101,11 @@ int selfmon_topology__load(struct selfmon_topology *t, const struct selfmon_pmus
 	}
 	t->ranked_by = t->nr < 2 ? NULL : by_capacity ? "cpu_capacity" : by_name ? "PMU name" : NULL;
 	return 0;
+}
+
+const char *selfmon_topology__notes(const struct selfmon_topology *t)
+{
+	return t->notes;
 }
 
 const struct selfmon_cluster *selfmon_topology__of_cpu(const struct selfmon_topology *t, int cpu)

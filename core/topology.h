@@ -22,6 +22,8 @@ struct selfmon_topology {
 	struct selfmon_cluster cl[SELFMON_MAX_CLUSTERS];
 	/* How big and little were told apart: "cpu_capacity", "PMU name", or NULL. */
 	const char *ranked_by;
+	/* A cluster left out and why ("" if none): selfmon_topology__notes(). */
+	char notes[256];
 };
 
 /*
@@ -30,9 +32,14 @@ struct selfmon_topology {
  * CPU). Big and little come from cpu_capacity where the CPUs differ in it,
  * else from what the PMU's name says of the core (cpu_atom, icestorm,
  * cortex_a53/a55/a510/a520 are the little ones).
- * Return: 0 or -errno; no core PMU gives nr == 0.
+ * A PMU without a CPU list whose machine has no readable 'online' nor
+ * 'possible' is left out with a note: software-only sets never need it.
+ * Return: 0 (no core PMU gives nr == 0).
  */
 int selfmon_topology__load(struct selfmon_topology *t, const struct selfmon_pmus *pmus);
+
+/* Why a core PMU got no cluster, for probe; "" when every one did. */
+const char *selfmon_topology__notes(const struct selfmon_topology *t);
 
 const struct selfmon_cluster *selfmon_topology__of_cpu(const struct selfmon_topology *t, int cpu);
 const struct selfmon_cluster *selfmon_topology__find(const struct selfmon_topology *t, const char *pmu);

@@ -141,7 +141,8 @@ struct selfmon_stats {
 /**
  * selfmon_stats__quantile() - the @q quantile (0..1) of @n sorted values:
  * rank h = (n - 1) q, interpolated between floor(h) and floor(h) + 1.
- * Return: the value, or 0 for n = 0.
+ * A @q below 0 gives the smallest value, above 1 the largest.
+ * Return: the value, 0 for n = 0, NaN for a NaN @q.
  */
 double selfmon_stats__quantile(const double *sorted, size_t n, double q);
 

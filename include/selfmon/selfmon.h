@@ -169,7 +169,7 @@ const char *selfmon_set__name(const struct selfmon_set *set, int idx);
  * Reads from user space when the mmap page allows it, else with read(2);
  * @count->flags and @count->reason say which and why. Both give the same
  * quantity: events since the last selfmon_set__reset() (or open).
- * Return: 0 or -errno.
+ * Return: 0 or -errno (-EINVAL for a NULL @set or @count, or a bad @idx).
  */
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count);
 
@@ -182,14 +182,14 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
  * selfmon_set__read() it reads from user space when the page allows it, else
  * with read(2), and @count->flags and @count->reason say which.
  * selfmon_set__reset() does not change what it returns.
- * Return: 0 or -errno.
+ * Return: 0 or -errno (-EINVAL for a NULL @set or @count, or a bad @idx).
  */
 int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count);
 
 /**
  * selfmon_set__read_syscall() - read counter @idx with read(2) on its fd,
  * whatever the page allows: the reference the user-space read must match.
- * Return: 0 or -errno.
+ * Return: 0 or -errno (-EINVAL for a NULL @set or @count, or a bad @idx).
  */
 int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_count *count);
 
@@ -230,7 +230,10 @@ int selfmon_set__group(const struct selfmon_set *set, int idx);
  */
 int selfmon_set__read_group(struct selfmon_set *set, int idx, struct selfmon_count *counts);
 
-/** selfmon_set__read_all() - read every counter; @counts has selfmon_set__nr() entries. */
+/**
+ * selfmon_set__read_all() - read every counter; @counts has selfmon_set__nr() entries.
+ * Return: 0 or -errno (-EINVAL for a NULL @set or @counts).
+ */
 int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts);
 
 /**
@@ -265,6 +268,10 @@ const char *selfmon_set__note(const struct selfmon_set *set, int idx);
  * selfmon_set__page() - the mmap page of counter @idx, for the inline reads
  * of <selfmon/read.h>; NULL when this counter has no user-space read.
  * Valid until selfmon_set__close(), in the opening thread only.
+ * The inline reads (selfmon_page__read_value(), selfmon_page__read()) are the
+ * hot path and check nothing: a NULL page or result pointer is undefined
+ * behaviour there. Check this function's result once, outside the region;
+ * the selfmon_set__read*() functions check every argument (-EINVAL).
  */
 const struct perf_event_mmap_page *selfmon_set__page(const struct selfmon_set *set, int idx);
 
@@ -279,7 +286,9 @@ int64_t selfmon_set__fallbacks(const struct selfmon_set *set, int idx);
  * selfmon_count__scale() - estimate the full count of a multiplexed counter
  * @scaled: value * enabled / running
  * Return: 0 if @count ran all the time it was enabled (@scaled = value),
- * 1 if it was scaled, -ENODATA if it never ran (@scaled = 0).
+ * 1 if it was scaled, -ENODATA if it never ran (@scaled = 0), -EOVERFLOW if
+ * the estimate exceeds 64 bits (@scaled = UINT64_MAX, saturated: never a
+ * wrapped value), -EINVAL if either argument is NULL (@scaled untouched).
  */
 int selfmon_count__scale(const struct selfmon_count *count, uint64_t *scaled);
 
@@ -292,7 +301,10 @@ const char *selfmon_reason__str(enum selfmon_reason reason);
  */
 const char *selfmon_reason__fix(enum selfmon_reason reason);
 
-/** selfmon_strerror() - text for a negative or positive errno or SELFMON_ERRNO__*. */
+/**
+ * selfmon_strerror() - text for a negative or positive errno or SELFMON_ERRNO__*;
+ * "unknown error" for INT_MIN, whose negation is no int.
+ */
 const char *selfmon_strerror(int err);
 
 /**

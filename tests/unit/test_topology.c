@@ -497,7 +497,7 @@ static void the_name_ranks_three_core_types_when_capacities_tie(void **state)
 	fakeroot__free(root);
 }
 
-static void a_core_pmu_without_cpus_on_a_machine_without_an_online_list_is_enoent(void **state)
+static void a_core_pmu_without_cpus_on_a_machine_without_online_or_possible_is_left_out_with_a_note(void **state)
 {
 	char *root = fakeroot__new();
 	struct selfmon_pmus pmus;
@@ -507,7 +507,17 @@ static void a_core_pmu_without_cpus_on_a_machine_without_an_online_list_is_enoen
 	fakeroot__x86_cpu(root, 1);
 	fakeroot__remove_path(root, FAKEROOT_DEVICES "/cpu/cpus");
 	assert_int_equal(selfmon_pmus__load(&pmus, root), 0);
-	assert_int_equal(selfmon_topology__load(&t, &pmus), -ENOENT);
+	assert_int_equal(selfmon_topology__load(&t, &pmus), 0);
+	assert_int_equal(t.nr, 0);
+	assert_non_null(strstr(selfmon_topology__notes(&t), "'cpu'"));
+	selfmon_pmus__free(&pmus);
+
+	/* 'possible' stands in for a missing 'online' */
+	fakeroot__write(root, "/sys/devices/system/cpu/possible", "0-7\n");
+	load_root(root, &pmus, &t);
+	assert_int_equal(t.nr, 1);
+	cpus_equal("fake", "cpu", &t.cl[0].cpus, "0-7");
+	assert_string_equal(selfmon_topology__notes(&t), "");
 	selfmon_pmus__free(&pmus);
 
 	/* with the online list it covers every online CPU */
@@ -556,7 +566,7 @@ int main(void)
 		cmocka_unit_test(cpu_capacity_outranks_what_the_pmu_name_says),
 		cmocka_unit_test(a_clusters_capacity_is_the_largest_of_its_cpus),
 		cmocka_unit_test(the_name_ranks_three_core_types_when_capacities_tie),
-		cmocka_unit_test(a_core_pmu_without_cpus_on_a_machine_without_an_online_list_is_enoent),
+		cmocka_unit_test(a_core_pmu_without_cpus_on_a_machine_without_online_or_possible_is_left_out_with_a_note),
 		cmocka_unit_test(no_more_clusters_than_selfmon_max_clusters_are_kept),
 	};
 
