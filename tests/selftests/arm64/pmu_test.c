@@ -114,56 +114,253 @@ static void check_exact(struct __test_metadata *_metadata, const struct selfmon_
 }
 
 /*
- * The budget of the foundation issue: a hand-written seqlock read costs 23
- * user instructions on this board (libperf's perf_evsel__read 143, read(2)
- * about 1,450 with the kernel). Measured as 1000 reads in a loop minus the
- * same loop with an empty body.
+ * What one read costs, in user instructions, exactly: a loop of n reads and
+ * the same loop with an empty asm in place of the read, each run for n and
+ * 2n iterations and counted by the inline read of a meter counter. The
+ * difference d(2n) - d(n) cancels every fixed cost (calls, the meter's own
+ * reads), and the reads' loop minus the empty loop leaves n reads exactly.
+ * Both loops add a value to a sum that reaches a volatile sink, so the
+ * compiler keeps the same loop around the read.
  */
 enum { READS = 1000 };
+static volatile uint64_t sink;
 
-static __attribute__((noinline)) uint64_t loop_reads(const struct perf_event_mmap_page *pg)
+static __attribute__((noinline)) void loop_reads(void *arg, int n)
 {
+	const struct perf_event_mmap_page *pg = arg;
 	uint64_t v, sum = 0;
 
-	for (int i = 0; i < READS; i++) {
+	for (int i = 0; i < n; i++) {
 		if (selfmon_page__read_value(pg, &v))
-			break;
+			v = 0;
 		sum += v;
 	}
-	return sum;
+	sink = sum;
 }
 
-static __attribute__((noinline)) uint64_t loop_empty(const struct perf_event_mmap_page *pg)
+static __attribute__((noinline)) void loop_empty(void *arg, int n)
 {
+	const struct perf_event_mmap_page *pg = arg;
 	uint64_t v, sum = 0;
 
-	for (int i = 0; i < READS; i++) {
+	for (int i = 0; i < n; i++) {
 		__asm__ __volatile__("" : "=r"(v) : "r"(pg));
 		sum += v;
 	}
-	return sum;
+	sink = sum;
 }
 
-TEST(an_inline_read_costs_at_most_23_instructions)
+/* User instructions of @loop(@arg, @n), counted by @meter; -1 if a meter read fails. */
+static __attribute__((noinline)) int64_t metered(const struct perf_event_mmap_page *meter,
+						 void (*loop)(void *, int), void *arg, int n)
 {
-	const struct perf_event_mmap_page *pg;
+	uint64_t a, b;
+
+	if (selfmon_page__read_value(meter, &a))
+		return -1;
+	loop(arg, n);
+	if (selfmon_page__read_value(meter, &b))
+		return -1;
+	return (int64_t)(b - a);
+}
+
+/* Instructions per read of @pg, times READS (exact: it must divide). */
+static int64_t read_cost_x1000(const struct perf_event_mmap_page *meter, const struct perf_event_mmap_page *pg)
+{
+	void *arg = (void *)pg;
+	int64_t r1 = metered(meter, loop_reads, arg, READS), r2 = metered(meter, loop_reads, arg, 2 * READS);
+	int64_t e1 = metered(meter, loop_empty, arg, READS), e2 = metered(meter, loop_empty, arg, 2 * READS);
+
+	if (r1 < 0 || r2 < 0 || e1 < 0 || e2 < 0)
+		return -1;
+	return (r2 - r1) - (e2 - e1);
+}
+
+/*
+ * The event counters this board has (PMCR_EL0.N, which EL0 cannot read): one
+ * instructions:u event more at a time until one finds no counter right after
+ * enable (index 0; the kernel rotates only at its next multiplexing tick).
+ */
+static int event_counters(void)
+{
+	char ev[31 * 16] = "";
+
+	for (int n = 1; n <= 31; n++) {
+		struct selfmon_set *set;
+		int off = 0;
+
+		strcat(ev, n > 1 ? ",instructions:u" : "instructions:u");
+		set = selfmon_set__open(ev, NULL);
+		if (!set || selfmon_set__enable(set)) {
+			selfmon_set__close(set);
+			return -1;
+		}
+		for (int i = 0; i < n; i++)
+			off += selfmon_set__page(set, i) && selfmon_set__page(set, i)->index == 0;
+		selfmon_set__close(set);
+		if (off)
+			return n - 1;
+	}
+	return 31;
+}
+
+/*
+ * The budget of issue 8: an inline read costs at most 22 user instructions at
+ * every page index, 1..31 and 32 (PMCCNTR_EL0). Every counter this board has
+ * is occupied (cycles:u on the cycle counter, instructions:u on each event
+ * counter) and measured; each must cost the same, as the arm64 dispatch's
+ * shape says (equal mrs blocks, arch/arm64/include/selfmon/arch.h), so the
+ * indices no board here reaches cost what these do. Each counter also
+ * measures a known region exactly: its block reads its own register.
+ */
+TEST(an_inline_read_costs_at_most_22_instructions_at_every_counter_index)
+{
+	const struct perf_event_mmap_page *meter = NULL;
+	int64_t cost[33] = { 0 }, first = -1;
+	int n = event_counters(), seen = 0, first_idx = 0;
 	struct selfmon_set *set;
-	uint64_t a, b, c;
-	int64_t reads, empty;
+	char ev[32 * 16] = "cycles:u";
+
+	EXACT_OR_SKIP();
+	if (read_sysctl(USER_ACCESS) != 1)
+		SKIP(return, "kernel.perf_user_access is not 1 (run as root through run_tests.sh)");
+	ASSERT_GT(n, 0) TH_LOG("no event counter took an instructions:u event");
+	TH_LOG("%d event counters and the cycle counter", n);
+	for (int i = 0; i < n; i++)
+		strcat(ev, ",instructions:u");
+	OPEN_USER(set, ev, NULL);
+	for (int i = 0; i <= n; i++) {
+		const struct perf_event_mmap_page *pg = selfmon_set__page(set, i);
+
+		ASSERT_NE(NULL, pg);
+		ASSERT_GT(pg->index, 0) TH_LOG("%s (event %d) is on no counter", selfmon_set__name(set, i), i);
+		ASSERT_LE(pg->index, 32);
+		ASSERT_EQ(0, cost[pg->index]) TH_LOG("two events on index %u", pg->index);
+		cost[pg->index] = -1;
+		if (pg->index == 1)
+			meter = pg;
+	}
+	/* cycles:u on PMCCNTR_EL0, and the n instructions:u on indices 1..n. */
+	EXPECT_EQ(32, selfmon_set__page(set, 0)->index);
+	ASSERT_NE(NULL, meter);
+	for (int i = 0; i <= n; i++) {
+		const struct perf_event_mmap_page *pg = selfmon_set__page(set, i);
+		int64_t x = read_cost_x1000(meter, pg), empty = region_user(pg, 0);
+
+		ASSERT_GE(x, 0) TH_LOG("a meter read fell back");
+		cost[pg->index] = x;
+		TH_LOG("index %u (%s): %lld.%03lld user instructions per inline read", pg->index,
+		       pg->index == 32 ? "PMCCNTR_EL0" : "PMEVCNTR", (long long)(x / READS), (long long)(x % READS));
+		EXPECT_EQ(0, x % READS) TH_LOG("index %u: not a whole number of instructions", pg->index);
+		EXPECT_LE(x, 22 * READS) TH_LOG("index %u over budget", pg->index);
+		if (first < 0) {
+			first = x;
+			first_idx = (int)pg->index;
+		}
+		EXPECT_EQ(first, x) TH_LOG("index %u costs other than index %d", pg->index, first_idx);
+		/* Under -icount shift=0 a cycle is an instruction: both counters give 3n. */
+		EXPECT_EQ(3 * 100000, region_user(pg, 100000) - empty) TH_LOG("index %u", pg->index);
+		seen++;
+	}
+	EXPECT_EQ(n + 1, seen);
+	selfmon_set__close(set);
+}
+
+/* A region read inline at its start and by selfmon_set__read_raw() at its end. */
+static __attribute__((noinline)) int64_t region_mixed(struct selfmon_set *set, uint64_t n, int sysctl_off,
+						      struct selfmon_count *end)
+{
+	const struct perf_event_mmap_page *pg = selfmon_set__page(set, 0);
+	uint64_t a;
+
+	if (selfmon_page__read_value(pg, &a))
+		return -1;
+	loop3(n);
+	if (sysctl_off) {
+		/*
+		 * A real fallback: user reads off, and the event stopped and
+		 * started so that the kernel republishes its page (index 0).
+		 */
+		if (write_sysctl(USER_ACCESS, "0") || selfmon_set__disable(set) || selfmon_set__enable(set))
+			return -1;
+	}
+	if (selfmon_set__read_raw(set, 0, end))
+		return -1;
+	return (int64_t)(end->value - a);
+}
+
+/* The same region, ended by selfmon_set__read(): counts since the reset. */
+static __attribute__((noinline)) int64_t region_mixed_read(struct selfmon_set *set, uint64_t n)
+{
+	struct selfmon_count end;
+	uint64_t a;
+
+	if (selfmon_page__read_value(selfmon_set__page(set, 0), &a))
+		return -1;
+	loop3(n);
+	if (selfmon_set__read(set, 0, &end))
+		return -1;
+	return (int64_t)(end.value - a);
+}
+
+/*
+ * Issue 8, item 1: after selfmon_set__reset(), a region read inline at its
+ * start (the raw count) and by the fallback at its end must count exactly.
+ * selfmon_set__read_raw() is that fallback: the raw count too. It is taken
+ * here while the page still works (its user path), then as a real read(2)
+ * fallback (perf_user_access=0 in the middle of the region). Ended by
+ * selfmon_set__read() instead, the region is off by the reset's baseline:
+ * that is the trap the raw read closes, and what shows this test can fail.
+ */
+TEST(a_region_read_inline_then_by_read_raw_counts_exactly_after_a_reset)
+{
+	const uint64_t n = 10000;
+	long saved = read_sysctl(USER_ACCESS);
+	struct selfmon_count end;
+	struct selfmon_set *set;
+	int64_t empty, got;
 
 	EXACT_OR_SKIP();
 	OPEN_USER(set, "instructions:u", NULL);
-	pg = selfmon_set__page(set, 0);
-	ASSERT_EQ(0, selfmon_page__read_value(pg, &a));
-	ASSERT_NE(0, loop_reads(pg));
-	ASSERT_EQ(0, selfmon_page__read_value(pg, &b));
-	loop_empty(pg);
-	ASSERT_EQ(0, selfmon_page__read_value(pg, &c));
-	reads = (int64_t)(b - a);
-	empty = (int64_t)(c - b);
-	TH_LOG("%.2f instructions per inline read (%lld with the loop, %lld without reads, for %d reads)",
-	       (double)(reads - empty) / READS, (long long)reads, (long long)empty, READS);
-	EXPECT_LE(reads - empty, 23 * READS);
+	loop3(50000);			/* a baseline well away from 0 */
+	ASSERT_EQ(0, selfmon_set__reset(set));
+
+	empty = region_mixed(set, 0, 0, &end);
+	ASSERT_GT(empty, 0);
+	got = region_mixed(set, n, 0, &end) - empty;
+	EXPECT_EQ(3 * n, got);
+	EXPECT_EQ(SELFMON_COUNT_USER, end.flags & SELFMON_COUNT_USER);
+	TH_LOG("inline start, read_raw end (page): %lld for %llu, empty region %lld",
+	       (long long)got, (unsigned long long)(3 * n), (long long)empty);
+
+	/*
+	 * selfmon_set__read() at the end counts since the reset: the region
+	 * comes out short by the baseline (over 150,000 instructions, so
+	 * negative here). No calibration by an empty region: that one would be
+	 * short by the same baseline and hide it.
+	 */
+	got = region_mixed_read(set, n);
+	EXPECT_LT(got, 0) TH_LOG("selfmon_set__read() at the end gave %lld: not off by the baseline", (long long)got);
+	TH_LOG("inline start, selfmon_set__read() end: %lld for %llu (the trap read_raw avoids)",
+	       (long long)got, (unsigned long long)(3 * n));
+
+	if (saved != 1 || geteuid() != 0) {
+		selfmon_set__close(set);
+		SKIP(return, "the read(2) half needs root to flip " USER_ACCESS);
+	}
+	empty = region_mixed(set, 0, 1, &end);
+	write_sysctl(USER_ACCESS, "1");
+	ASSERT_GT(empty, 0);
+	EXPECT_EQ(0, end.flags & SELFMON_COUNT_USER) TH_LOG("the end did not fall back to read(2)");
+	ASSERT_EQ(0, selfmon_set__disable(set));
+	ASSERT_EQ(0, selfmon_set__enable(set));
+	got = region_mixed(set, n, 1, &end) - empty;
+	write_sysctl(USER_ACCESS, "1");
+	EXPECT_EQ(0, end.flags & SELFMON_COUNT_USER);
+	EXPECT_NE(SELFMON_REASON_NONE, end.reason);
+	EXPECT_EQ(3 * n, got);
+	TH_LOG("inline start, read_raw end (read(2), %s): %lld for %llu", selfmon_reason__str(end.reason),
+	       (long long)got, (unsigned long long)(3 * n));
 	selfmon_set__close(set);
 }
 
