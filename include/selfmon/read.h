@@ -92,7 +92,7 @@ SELFMON_HOT int selfmon_page_readable(uint32_t idx, unsigned int shift, uint64_t
 	/*
 	 * idx - 1 < 32 and shift < 64, i.e. shift / 2 < 32, hold together iff
 	 * their OR is below 32: one compare for both, an instruction a read less
-	 * (the arm64 budget of tests/selftests/arm64/pmu_test.c).
+	 * (the arm64 budget of tests/selftests/arm64/cost_test.c).
 	 */
 	return ((idx - 1u) | (shift >> 1)) < 32u && (caps & SELFMON_CAP_USER_RDPMC);
 #else

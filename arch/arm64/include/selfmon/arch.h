@@ -56,7 +56,7 @@ _Static_assert(offsetof(struct perf_event_mmap_page, lock) == 8 &&
  * other index (a jump table: ldrb, adr, add, br, and a b back). Here every
  * index runs the same five instructions (adr, add, br, mrs, b), so the read
  * costs the same at every index by construction: the board measures the
- * indices it can reach (tests/selftests/arm64/pmu_test.c), and the
+ * indices it can reach (tests/selftests/arm64/cost_test.c), and the
  * assembler makes every block the same size (the .org below), so the indices
  * no board reaches take the same path. A host unit test
  * (tests/unit/test_arm64_map.c) checks that block i - 1 reads index i's
