@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/hw_breakpoint.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 
 #include <selfmon/read.h>
 #include <selfmon/selfmon.h>
@@ -60,6 +63,76 @@ TEST(instructions_cycles_and_a_raw_alias_take_the_mrs_path)
 	}
 	/* The cycle counter is published as index 32 (PMCCNTR_EL0). */
 	EXPECT_EQ(32, selfmon_set__page(set, 1)->index);
+	selfmon_set__close(set);
+}
+
+/* A counting watchpoint on user loads of @addr (4 bytes), or -errno. */
+static int load_watch(const void *addr)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.size = sizeof(a),
+		.bp_type = HW_BREAKPOINT_R,
+		.bp_addr = (uintptr_t)addr,
+		.bp_len = HW_BREAKPOINT_LEN_4,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static __attribute__((noinline)) int read_value_once(const struct perf_event_mmap_page *pg, uint64_t *v)
+{
+	return selfmon_page__read_value(pg, v);
+}
+
+static __attribute__((noinline)) int read_once(const struct perf_event_mmap_page *pg, struct selfmon_count *c)
+{
+	return selfmon_page__read(pg, c);
+}
+
+/*
+ * Issue 8: a read loads the page's index once per seqlock iteration, so the
+ * index it checks is the index it reads. A hardware watchpoint (a counting
+ * PERF_TYPE_BREAKPOINT event, user loads only) on the index of a quiet page
+ * counts the loads one read makes in the code as compiled for this board:
+ * exactly 1 (arm64 loads lock and index with one ldp). A compiler that
+ * loaded it again between the check and the mrs would make it 2.
+ */
+TEST(one_inline_read_loads_the_page_index_exactly_once)
+{
+	const struct perf_event_mmap_page *pg;
+	struct selfmon_set *set;
+	struct selfmon_count c;
+	uint64_t v, before, after, loads_value = ~0ull, loads_count = ~0ull;
+	int fd;
+
+	OPEN_USER(set, "instructions:u", NULL);
+	pg = selfmon_set__page(set, 0);
+	ASSERT_NE(NULL, pg);
+	fd = load_watch(&pg->index);
+	if (fd < 0) {
+		selfmon_set__close(set);
+		SKIP(return, "no hardware watchpoint for a counting event here (%s)", strerror(-fd));
+	}
+	/* The least of a few tries: a kernel update in the middle would retry, legitimately. */
+	for (int t = 0; t < 5; t++) {
+		ASSERT_EQ(sizeof(before), read(fd, &before, sizeof(before)));
+		ASSERT_EQ(0, read_value_once(pg, &v));
+		ASSERT_EQ(sizeof(after), read(fd, &after, sizeof(after)));
+		loads_value = after - before < loads_value ? after - before : loads_value;
+		ASSERT_EQ(sizeof(before), read(fd, &before, sizeof(before)));
+		ASSERT_EQ(0, read_once(pg, &c));
+		ASSERT_EQ(sizeof(after), read(fd, &after, sizeof(after)));
+		loads_count = after - before < loads_count ? after - before : loads_count;
+	}
+	TH_LOG("index loads per read (a watchpoint on the page's index): %llu by read_value, %llu by read",
+	       (unsigned long long)loads_value, (unsigned long long)loads_count);
+	EXPECT_EQ(1, loads_value);
+	EXPECT_EQ(1, loads_count);
+	close(fd);
 	selfmon_set__close(set);
 }
 
