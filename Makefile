@@ -299,10 +299,12 @@ TSAN_SUITES := threads_test set_test
 fuzz-bins: $(FUZZ_BINS)
 	@:
 
-$(O)/tests/fuzz/%: $(O)/obj/tests/fuzz/%.o $(O)/libselfmon.a
+# The harnesses fuzz internal parsers (event lists, formats, CPU lists): they
+# link the raw objects, whose internals stay global.
+$(O)/tests/fuzz/%: $(O)/obj/tests/fuzz/%.o $(INTERNAL_LIB)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(O)/libselfmon.a $(LIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(INTERNAL_LIB) $(LIBS) -o $@
 
 fuzz-build:
 	$(Q)$(MAKE) --no-print-directory O=$(FUZZ_O) CC=clang fuzz-bins \

@@ -75,8 +75,9 @@ int selfmon_set__pages(struct selfmon_set *set, struct selfmon_pages *pages, int
 
 /**
  * selfmon_pages__read_slow() - read every counter of @pages->set with
- * selfmon_set__read()'s paths (page, else read(2)), as raw counts: the same
- * quantity the inline read gives, so both ends of a region may mix paths.
+ * selfmon_set__read_raw() (page, else read(2)): raw counts, the same quantity
+ * the inline read gives, so both ends of a region may mix paths (not
+ * selfmon_set__read(), which counts from the last reset).
  * Return: 0 or -errno.
  */
 int selfmon_pages__read_slow(const struct selfmon_pages *pages, uint64_t *values);

@@ -40,25 +40,66 @@
 /*
  * Keeps every load of the page between the two loads of 'lock', which is all
  * the kernel's update on this CPU needs (perf_event_open(2), the seqlock
- * loop). Only 'lock' is read as volatile: the barriers already force fresh
- * loads of the rest, and a volatile u16 load costs gcc a needless
+ * loop). Only 'lock' and 'index' are read as volatile: the barriers already
+ * force fresh loads of the rest, and a volatile u16 load costs gcc a needless
  * zero-extension on arm64, one instruction in a read of about twenty.
  */
 #define selfmon_barrier() __asm__ __volatile__("" ::: "memory")
 
 /*
- * Sign-extend a raw counter of @width bits (1..64) to 64 bits. The kernel's
- * offset assumes this (perf_event_open(2), pmc_width), and it discards upper
- * bits that are UNKNOWN when a 32-bit counter is read from a 64-bit register
- * (arm64 perf document, "counter sizes"). The kernel sets pmc_width on every
- * page that allows a user read (x86: the counter width; arm64: 32 or 64).
+ * The start of one seqlock iteration: @seq = lock, then @idx = index, each
+ * loaded exactly once, as volatile, so that the index checked is the index
+ * the counter read takes (a plain load could be repeated between the two,
+ * and see another value). An arch may load both with one instruction (arm64:
+ * ldp): they are adjacent, and an update by the kernel on this CPU lands
+ * between two instructions, never inside one.
  */
-SELFMON_HOT uint64_t selfmon_pmc_sext(uint64_t pmc, unsigned int width)
-{
-	unsigned int shift = 64u - width;
+#ifndef selfmon_arch_load_lock_index
+#define selfmon_arch_load_lock_index(p, seq, idx)				\
+	do {									\
+		(seq) = (p)->lock;						\
+		selfmon_barrier();						\
+		(idx) = (p)->index;						\
+	} while (0)
+#endif
 
+/*
+ * Sign-extend a raw counter to 64 bits, by a @shift of 64 - pmc_width. The
+ * kernel's offset assumes this (perf_event_open(2), pmc_width), and it
+ * discards upper bits that are UNKNOWN when a 32-bit counter is read from a
+ * 64-bit register (arm64 perf document, "counter sizes"). The kernel sets
+ * pmc_width on every page that allows a user read (x86: the counter width;
+ * arm64: 32 or 64); the reads below call this only for a width of 1..64
+ * (selfmon_page_readable()), so @shift is 0..63 here, which keeps the
+ * shifts defined.
+ */
+SELFMON_HOT uint64_t selfmon_pmc_sext(uint64_t pmc, unsigned int shift)
+{
 	return (uint64_t)((int64_t)(pmc << shift) >> shift);
 }
+
+#if SELFMON_ARCH_USER_READ
+/*
+ * 1 when a page snapshot allows a user read (perf_event_open(2), "MMAP
+ * layout"): a counter now (@idx 1..the arch's largest; 0 means none),
+ * cap_user_rdpmc, and a pmc_width of 1..64, i.e. @shift = 64 - pmc_width
+ * below 64 (a width of 0 would leave no counter bits, and would make the
+ * shift undefined). An index or a width of 0 wraps to the top of unsigned.
+ */
+SELFMON_HOT int selfmon_page_readable(uint32_t idx, unsigned int shift, uint64_t caps)
+{
+#if SELFMON_ARCH_MAX_INDEX == 32u
+	/*
+	 * idx - 1 < 32 and shift < 64, i.e. shift / 2 < 32, hold together iff
+	 * their OR is below 32: one compare for both, an instruction a read less
+	 * (the arm64 budget of tests/selftests/arm64/cost_test.c).
+	 */
+	return ((idx - 1u) | (shift >> 1)) < 32u && (caps & SELFMON_CAP_USER_RDPMC);
+#else
+	return idx - 1u < SELFMON_ARCH_MAX_INDEX && shift < 64u && (caps & SELFMON_CAP_USER_RDPMC);
+#endif
+}
+#endif
 
 /* ns = time_offset + cyc * time_mult >> time_shift, without overflow (perf_event_open(2)). */
 SELFMON_HOT uint64_t selfmon_cyc_to_ns(uint64_t cyc, uint16_t shift, uint32_t mult, uint64_t offset)
@@ -86,22 +127,20 @@ SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, 
 	const volatile struct perf_event_mmap_page *p = pc;
 	uint64_t cnt, pmc;
 	uint32_t seq, idx;
-	unsigned int width;
+	unsigned int shift;
 
 	do {
-		seq = p->lock;
+		selfmon_arch_load_lock_index(p, seq, idx);
 		selfmon_barrier();
-		idx = pc->index;
-		/* One compare rejects index 0 (no counter now) and any index the arch cannot read. */
-		if (idx - 1u >= SELFMON_ARCH_MAX_INDEX || !(pc->capabilities & SELFMON_CAP_USER_RDPMC))
+		shift = 64u - pc->pmc_width;
+		if (!selfmon_page_readable(idx, shift, pc->capabilities))
 			return -EAGAIN;
 		cnt = pc->offset;
-		width = pc->pmc_width;
 		pmc = selfmon_arch_read_counter(idx);
 		selfmon_barrier();
 	} while (p->lock != seq);
 
-	*value = cnt + selfmon_pmc_sext(pmc, width);
+	*value = cnt + selfmon_pmc_sext(pmc, shift);
 	return 0;
 #endif
 }
@@ -126,16 +165,16 @@ SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct
 	uint64_t time_cycles = 0, time_mask = ~(uint64_t)0;
 	uint32_t seq, idx, time_mult = 0;
 	uint16_t time_shift = 0;
-	unsigned int width;
+	unsigned int shift;
 
 	do {
-		seq = p->lock;
+		selfmon_arch_load_lock_index(p, seq, idx);
 		selfmon_barrier();
 		enabled = pc->time_enabled;
 		running = pc->time_running;
 		caps = pc->capabilities;
-		idx = pc->index;
-		if (idx - 1u >= SELFMON_ARCH_MAX_INDEX || !(caps & SELFMON_CAP_USER_RDPMC))
+		shift = 64u - pc->pmc_width;
+		if (!selfmon_page_readable(idx, shift, caps))
 			return -EAGAIN;
 		if (caps & SELFMON_CAP_USER_TIME) {
 			cyc = selfmon_arch_read_timestamp();
@@ -148,7 +187,6 @@ SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct
 			}
 		}
 		cnt = pc->offset;
-		width = pc->pmc_width;
 		pmc = selfmon_arch_read_counter(idx);
 		selfmon_barrier();
 	} while (p->lock != seq);
@@ -164,7 +202,7 @@ SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct
 		running += delta;	/* idx != 0: the event is on a counter now */
 	}
 
-	c->value = cnt + selfmon_pmc_sext(pmc, width);
+	c->value = cnt + selfmon_pmc_sext(pmc, shift);
 	c->enabled = enabled;
 	c->running = running;
 	c->flags = SELFMON_COUNT_USER;

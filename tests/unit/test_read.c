@@ -25,19 +25,25 @@ static struct {
 	uint64_t timestamp;		/* what the timestamp counter holds */
 	uint32_t last_idx;
 	int counter_reads, timestamp_reads;
-	/* On the first counter read, play the kernel: new lock, offset and counter. */
+	/* On the first counter read, play the kernel: new lock, offset and counter (and index, if set). */
 	struct perf_event_mmap_page *race_page;
 	uint64_t race_offset, race_counter;
+	uint32_t race_index;
+	uint32_t idx_seen[4];		/* the index of each counter read */
 } hw;
 
 static inline uint64_t selfmon_arch_read_counter(uint32_t idx)
 {
 	hw.last_idx = idx;
+	if (hw.counter_reads < 4)
+		hw.idx_seen[hw.counter_reads] = idx;
 	if (hw.counter_reads++ == 0 && hw.race_page) {
 		uint64_t stale = hw.counter;
 
 		hw.race_page->lock++;
 		hw.race_page->offset = hw.race_offset;
+		if (hw.race_index)
+			hw.race_page->index = hw.race_index;
 		hw.race_page->lock++;
 		hw.counter = hw.race_counter;
 		return stale;	/* the read in flight saw the old register */
@@ -140,6 +146,81 @@ static void the_highest_index_is_read_with_that_index(void **state)
 	assert_int_equal(selfmon_page__read_value(&page, &v), 0);
 	assert_int_equal(hw.last_idx, SELFMON_ARCH_MAX_INDEX);
 	assert_true(v == 5);
+}
+
+/*
+ * A pmc_width of 0 leaves no counter bits (and 64 - 0 would be an undefined
+ * shift); one above 64 is no width a register has. Neither is read.
+ */
+static void a_pmc_width_of_0_or_above_64_is_eagain_and_reads_no_counter(void **state)
+{
+	static const uint16_t widths[] = { 0, 65, 128, 0xffff };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+		struct selfmon_count c = { .value = 77 };
+		uint64_t v = 77;
+
+		reset_page(NULL);
+		page.pmc_width = widths[i];
+		page.offset = 1000;
+		hw.counter = 5;
+		if (selfmon_page__read_value(&page, &v) != -EAGAIN || selfmon_page__read(&page, &c) != -EAGAIN)
+			fail_msg("pmc_width %u: read, want -EAGAIN (value %llu)", widths[i], (unsigned long long)v);
+		assert_int_equal(hw.counter_reads, 0);
+		assert_true(v == 77 && c.value == 77);
+	}
+}
+
+static void pmc_width_1_and_64_are_the_bounds_that_read(void **state)
+{
+	uint64_t v = 0;
+
+	(void)state;
+	page.offset = 1000;
+	hw.counter = 5;
+	page.pmc_width = 64;
+	assert_int_equal(selfmon_page__read_value(&page, &v), 0);
+	assert_true(v == 1005);
+	page.pmc_width = 1;
+	hw.counter = 0;
+	assert_int_equal(selfmon_page__read_value(&page, &v), 0);
+	assert_true(v == 1000);
+}
+
+/*
+ * The kernel moves the event to another counter in the middle of a read (a
+ * reschedule: lock, index and offset change). The retry reads the counter of
+ * the index it loaded in that same iteration, and the new offset.
+ */
+static void each_iteration_reads_the_counter_of_the_index_it_loaded(void **state)
+{
+	uint64_t v = 0;
+
+	(void)state;
+	page.index = 3;
+	page.offset = 1000;
+	hw.counter = 5;
+	hw.race_page = &page;
+	hw.race_offset = 4000;
+	hw.race_counter = 6;
+	hw.race_index = 6;
+	assert_int_equal(selfmon_page__read_value(&page, &v), 0);
+	assert_int_equal(hw.counter_reads, 2);
+	assert_int_equal(hw.idx_seen[0], 3);
+	assert_int_equal(hw.idx_seen[1], 6);
+	assert_true(v == 4006);
+
+	/* Off the counter in the middle (index 0): the retry refuses, nothing made up. */
+	reset_page(NULL);
+	page.index = 3;
+	hw.race_page = &page;
+	hw.race_offset = 9000;
+	hw.race_index = 0xffffffffu;	/* not an index at all: as bad as 0 */
+	v = 77;
+	assert_int_equal(selfmon_page__read_value(&page, &v), -EAGAIN);
+	assert_int_equal(hw.counter_reads, 1);
+	assert_true(v == 77);
 }
 
 /* ---- count = offset + sign-extended counter ---- */
@@ -403,6 +484,9 @@ int main(void)
 		T(cap_user_rdpmc_0_is_eagain),
 		T(an_index_beyond_what_the_arch_reads_is_eagain),
 		T(the_highest_index_is_read_with_that_index),
+		T(a_pmc_width_of_0_or_above_64_is_eagain_and_reads_no_counter),
+		T(pmc_width_1_and_64_are_the_bounds_that_read),
+		T(each_iteration_reads_the_counter_of_the_index_it_loaded),
 		T(the_count_is_offset_plus_counter_and_says_user),
 		T(pmc_width_sign_extends_a_counter_that_started_below_the_top),
 		T(pmc_width_sign_extends_a_counter_that_wrapped_past_2_to_the_width),

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the arm64 suites share: a loop of exactly known instructions, the
- * perf_user_access sysctl, and what the board was declared to do
+ * What the arm64 suites share: a loop of exactly known instructions, a region
+ * measured by two inline reads, opening a set that must read from user space,
+ * the perf_user_access sysctl, and what the board was declared to do
  * (run_tests.sh exports SELFMON_EXPECT_* and SELFMON_INEXACT).
  */
 #ifndef SELFMON_TESTS_ARM64_BOARD_H
@@ -13,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <selfmon/read.h>
+#include <selfmon/selfmon.h>
 
 #define USER_ACCESS "/proc/sys/kernel/perf_user_access"
 
@@ -68,6 +71,29 @@ static inline int expect_env(const char *name)
 		if (expect_env("SELFMON_INEXACT") == 1)				\
 			SKIP(return, "SELFMON_INEXACT=1: this board's counts are close, not exact " \
 			     "(QEMU icount with several vCPUs)");			\
+	} while (0)
+
+/* The region by two inline reads: what a microbenchmark does. */
+static __attribute__((noinline, unused)) int64_t region_user(const struct perf_event_mmap_page *pg, uint64_t n)
+{
+	uint64_t a, b;
+
+	if (selfmon_page__read_value(pg, &a))
+		return -1;
+	loop3(n);
+	if (selfmon_page__read_value(pg, &b))
+		return -1;
+	return (int64_t)(b - a);
+}
+
+/* Opens @events with user reads expected, or SKIPs where this board cannot. */
+#define OPEN_USER(set, events, opts)						\
+	do {									\
+		if (read_sysctl(USER_ACCESS) != 1)				\
+			SKIP(return, "kernel.perf_user_access is not 1 (run as root through run_tests.sh)"); \
+		set = selfmon_set__open(events, opts);				\
+		ASSERT_NE(NULL, set) TH_LOG("%s", selfmon_errmsg());		\
+		ASSERT_EQ(0, selfmon_set__enable(set));				\
 	} while (0)
 
 #endif

@@ -5,20 +5,22 @@
  * The kernel's page index for a PMUv3 event is its counter number plus one
  * (event counter n -> index n + 1, n = 0..30) and 32 for the cycle counter
  * (arch/arm64/kernel/perf_event.c, armv8pmu_user_event_idx). Each event
- * counter has its own system register PMEVCNTR<n>_EL0, so the read is a
- * switch over 31 mrs instructions plus PMCCNTR_EL0.
+ * counter has its own system register PMEVCNTR<n>_EL0, so the read picks one
+ * of 32 mrs instructions by the index.
  */
 #ifndef SELFMON_ARCH_H
 #define SELFMON_ARCH_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <linux/perf_event.h>
 
 #define SELFMON_ARCH_NAME	"arm64"
 #define SELFMON_ARCH_USER_READ	1
 /* Largest page index this file can read: 32 = PMCCNTR_EL0. */
 #define SELFMON_ARCH_MAX_INDEX	32u
 
-/* A test may define these to see which register each index reads, on any host. */
+/* A test may define these to see which register the timestamp read takes, on any host. */
 #ifndef SELFMON_ARM64_MRS
 #define SELFMON_ARM64_MRS(reg, v) __asm__ __volatile__("mrs %0, " #reg : "=r"(v))
 #endif
@@ -34,31 +36,90 @@
 #define selfmon_arch_serialize() do { } while (0)
 #endif
 
-#define SELFMON_ARM64_EVCNTR(n) \
-	case (n) + 1: SELFMON_ARM64_MRS(pmevcntr##n##_el0, v); break
+/*
+ * lock and index in one ldp (read.h's selfmon_arch_load_lock_index): they are
+ * adjacent u32 at offsets 8 and 12 of the uapi page, checked below. One
+ * instruction a read less than two loads. The offset is written out because
+ * clang has no constraint for an ldp address ("Ump" is gcc's).
+ */
+_Static_assert(offsetof(struct perf_event_mmap_page, lock) == 8 &&
+	       offsetof(struct perf_event_mmap_page, index) == 12,
+	       "selfmon_arch_load_lock_index reads lock and index as a pair at offset 8");
+#define selfmon_arch_load_lock_index(p, seq, idx)				\
+	__asm__ __volatile__("ldp\t%w0, %w1, [%2, #8]"			\
+			     : "=r"(seq), "=r"(idx) : "r"(p) : "memory")
 
-/* @idx is the mmap page's index, 1..32; the caller checks the range. */
+/*
+ * The dispatch: a computed branch into 32 blocks of equal size, block i - 1
+ * for page index i, each "mrs; b out". gcc's own switch costs 20 user
+ * instructions a read at index 1 (the fall-through case) and 25 at every
+ * other index (a jump table: ldrb, adr, add, br, and a b back). Here every
+ * index runs the same five instructions (adr, add, br, mrs, b), so the read
+ * costs the same at every index by construction: the board measures the
+ * indices it can reach (tests/selftests/arm64/cost_test.c), and the
+ * assembler makes every block the same size (the .org below), so the indices
+ * no board reaches take the same path. A host unit test
+ * (tests/unit/test_arm64_map.c) checks that block i - 1 reads index i's
+ * register.
+ *
+ * With branch protection (-mbranch-protection=bti), br may only land on a
+ * "bti j": each block then starts with one and is 16 bytes; that build pays
+ * one instruction a read more (a bti executes as a hint).
+ */
+#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
+#define SELFMON_ARM64_BTI	"\tbti\tj\n"
+#define SELFMON_ARM64_SHIFT	"4"
+#else
+#define SELFMON_ARM64_BTI	""
+#define SELFMON_ARM64_SHIFT	"3"
+#endif
+
+/*
+ * One block: read @reg into operand v, then leave (label 9, after the last
+ * block). The .org makes every block exactly 1 << SHIFT bytes: the assembler
+ * pads a shorter one (with zeros, udf) and refuses a longer one.
+ */
+#define SELFMON_ARM64_BLOCK(reg)						\
+	"0:" SELFMON_ARM64_BTI "\tmrs\t%[v], " #reg "\n\tb\t9f\n"		\
+	"\t.org\t0b + (1 << " SELFMON_ARM64_SHIFT ")\n"
+
+/* The blocks in index order, 1..32 (a host unit test checks this text). */
+#define SELFMON_ARM64_BLOCKS							\
+	SELFMON_ARM64_BLOCK(pmevcntr0_el0)  SELFMON_ARM64_BLOCK(pmevcntr1_el0)	\
+	SELFMON_ARM64_BLOCK(pmevcntr2_el0)  SELFMON_ARM64_BLOCK(pmevcntr3_el0)	\
+	SELFMON_ARM64_BLOCK(pmevcntr4_el0)  SELFMON_ARM64_BLOCK(pmevcntr5_el0)	\
+	SELFMON_ARM64_BLOCK(pmevcntr6_el0)  SELFMON_ARM64_BLOCK(pmevcntr7_el0)	\
+	SELFMON_ARM64_BLOCK(pmevcntr8_el0)  SELFMON_ARM64_BLOCK(pmevcntr9_el0)	\
+	SELFMON_ARM64_BLOCK(pmevcntr10_el0) SELFMON_ARM64_BLOCK(pmevcntr11_el0) \
+	SELFMON_ARM64_BLOCK(pmevcntr12_el0) SELFMON_ARM64_BLOCK(pmevcntr13_el0) \
+	SELFMON_ARM64_BLOCK(pmevcntr14_el0) SELFMON_ARM64_BLOCK(pmevcntr15_el0) \
+	SELFMON_ARM64_BLOCK(pmevcntr16_el0) SELFMON_ARM64_BLOCK(pmevcntr17_el0) \
+	SELFMON_ARM64_BLOCK(pmevcntr18_el0) SELFMON_ARM64_BLOCK(pmevcntr19_el0) \
+	SELFMON_ARM64_BLOCK(pmevcntr20_el0) SELFMON_ARM64_BLOCK(pmevcntr21_el0) \
+	SELFMON_ARM64_BLOCK(pmevcntr22_el0) SELFMON_ARM64_BLOCK(pmevcntr23_el0) \
+	SELFMON_ARM64_BLOCK(pmevcntr24_el0) SELFMON_ARM64_BLOCK(pmevcntr25_el0) \
+	SELFMON_ARM64_BLOCK(pmevcntr26_el0) SELFMON_ARM64_BLOCK(pmevcntr27_el0) \
+	SELFMON_ARM64_BLOCK(pmevcntr28_el0) SELFMON_ARM64_BLOCK(pmevcntr29_el0) \
+	SELFMON_ARM64_BLOCK(pmevcntr30_el0) SELFMON_ARM64_BLOCK(pmccntr_el0)
+
+/*
+ * @idx is the mmap page's index, 1..32: read.h checks the range before it
+ * calls, with the same local it passes here (the page is read once).
+ */
 static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_counter(uint32_t idx)
 {
-	uint64_t v;
+	uint64_t v, at;
 
 	selfmon_arch_serialize();
-	switch (idx) {
-	SELFMON_ARM64_EVCNTR(0);  SELFMON_ARM64_EVCNTR(1);  SELFMON_ARM64_EVCNTR(2);
-	SELFMON_ARM64_EVCNTR(3);  SELFMON_ARM64_EVCNTR(4);  SELFMON_ARM64_EVCNTR(5);
-	SELFMON_ARM64_EVCNTR(6);  SELFMON_ARM64_EVCNTR(7);  SELFMON_ARM64_EVCNTR(8);
-	SELFMON_ARM64_EVCNTR(9);  SELFMON_ARM64_EVCNTR(10); SELFMON_ARM64_EVCNTR(11);
-	SELFMON_ARM64_EVCNTR(12); SELFMON_ARM64_EVCNTR(13); SELFMON_ARM64_EVCNTR(14);
-	SELFMON_ARM64_EVCNTR(15); SELFMON_ARM64_EVCNTR(16); SELFMON_ARM64_EVCNTR(17);
-	SELFMON_ARM64_EVCNTR(18); SELFMON_ARM64_EVCNTR(19); SELFMON_ARM64_EVCNTR(20);
-	SELFMON_ARM64_EVCNTR(21); SELFMON_ARM64_EVCNTR(22); SELFMON_ARM64_EVCNTR(23);
-	SELFMON_ARM64_EVCNTR(24); SELFMON_ARM64_EVCNTR(25); SELFMON_ARM64_EVCNTR(26);
-	SELFMON_ARM64_EVCNTR(27); SELFMON_ARM64_EVCNTR(28); SELFMON_ARM64_EVCNTR(29);
-	SELFMON_ARM64_EVCNTR(30);
-	case 32: SELFMON_ARM64_MRS(pmccntr_el0, v); break;
-	/* read.h checked 1 <= idx <= 32: no second range check in the jump table. */
-	default: __builtin_unreachable();
-	}
+	__asm__ __volatile__(
+		"\tadr\t%[at], 8f\n"
+		"\tadd\t%[at], %[at], %w[n], uxtw #" SELFMON_ARM64_SHIFT "\n"
+		"\tbr\t%[at]\n"
+		"8:\n"
+		SELFMON_ARM64_BLOCKS
+		"9:\n"
+		: [v] "=r"(v), [at] "=&r"(at)
+		: [n] "r"(idx - 1));
 	return v;
 }
 
