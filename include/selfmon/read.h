@@ -148,9 +148,14 @@ SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, 
 /**
  * selfmon_page__read() - count plus enabled and running times
  *
- * Where the page offers cap_user_time, the times are brought up to now from
- * the CPU's timestamp counter, as perf_event_open(2) describes; otherwise they
- * are those of the last kernel update of the page.
+ * The times are those of the kernel's last update of the page, unless the
+ * event has been off its counter for a while (time_enabled != time_running,
+ * multiplexing) and the page offers cap_user_time: then they are brought up
+ * to now from the CPU's timestamp counter, as perf_event_open(2)'s example
+ * of a self-monitoring read does ("MMAP layout"), so that value, enabled and
+ * running scale together. An event that has run all the time it was enabled
+ * is running now too (index != 0): both times moved alike since the update,
+ * their ratio is 1, and reading the timestamp would only cost instructions.
  * Return: 0, or -EAGAIN when the page allows no user-space read now.
  */
 SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
@@ -176,7 +181,8 @@ SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct
 		shift = 64u - pc->pmc_width;
 		if (!selfmon_page_readable(idx, shift, caps))
 			return -EAGAIN;
-		if (caps & SELFMON_CAP_USER_TIME) {
+		/* As perf_event_open(2)'s example: only a multiplexed event needs its times now. */
+		if (enabled != running && (caps & SELFMON_CAP_USER_TIME)) {
 			cyc = selfmon_arch_read_timestamp();
 			time_offset = pc->time_offset;
 			time_mult = pc->time_mult;
@@ -191,7 +197,7 @@ SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct
 		selfmon_barrier();
 	} while (p->lock != seq);
 
-	if (caps & SELFMON_CAP_USER_TIME) {
+	if (enabled != running && (caps & SELFMON_CAP_USER_TIME)) {
 		uint64_t delta;
 
 		/* A short timestamp counter wraps: count from time_cycles (uapi comment). */

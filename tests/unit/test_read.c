@@ -429,9 +429,10 @@ static void cap_user_time_with_a_huge_timestamp_does_not_overflow_the_product(vo
 	page.time_shift = 31;
 	page.time_offset = 0;
 	hw.timestamp = 0x00ffffffffffffffull;	/* cyc * mult would not fit in 64 bits */
+	page.time_enabled = 7;			/* multiplexed: the times are brought up to now */
 	delta = ns_of(hw.timestamp, page.time_shift, page.time_mult, page.time_offset);
 	assert_int_equal(selfmon_page__read(&page, &c), 0);
-	assert_true(c.enabled == delta);
+	assert_true(c.enabled == 7 + delta);
 	assert_true(c.running == delta);
 }
 
@@ -452,9 +453,10 @@ static void cap_user_time_short_counts_a_wrapped_timestamp_from_time_cycles(void
 	cyc = page.time_cycles + 0x20;
 	delta = ns_of(cyc, page.time_shift, page.time_mult, page.time_offset);
 	assert_true(delta == 0x20);
+	page.time_enabled = 7;
 
 	assert_int_equal(selfmon_page__read(&page, &c), 0);
-	assert_true(c.enabled == 0x20);
+	assert_true(c.enabled == 7 + 0x20);
 	assert_true(c.running == 0x20);
 }
 
@@ -470,8 +472,26 @@ static void without_cap_user_time_short_the_timestamp_is_taken_whole(void **stat
 	page.time_mask = 0xffffffffull;
 	page.time_offset = (uint64_t)-100;
 	hw.timestamp = 0x100000010ull;
+	page.time_enabled = 7;
 	assert_int_equal(selfmon_page__read(&page, &c), 0);
-	assert_true(c.enabled == 0x100000010ull - 100);
+	assert_true(c.enabled == 7 + 0x100000010ull - 100);
+}
+
+static void an_event_never_off_its_counter_keeps_the_pages_times_and_reads_no_timestamp(void **state)
+{
+	struct selfmon_count c = { 0 };
+
+	(void)state;
+	page.cap_user_time = 1;
+	page.time_mult = 1;
+	page.time_shift = 0;
+	page.time_enabled = 5000;
+	page.time_running = 5000;
+	hw.timestamp = 123456;
+	assert_int_equal(selfmon_page__read(&page, &c), 0);
+	/* enabled == running: the ratio is 1 now as at the update, nothing to bring up to date */
+	assert_int_equal(hw.timestamp_reads, 0);
+	assert_true(c.enabled == 5000 && c.running == 5000);
 }
 
 #define T(f) cmocka_unit_test_setup(f, reset_page)
@@ -495,6 +515,7 @@ int main(void)
 		T(pmc_width_1_is_the_lowest_bit_sign_extended),
 		T(a_page_update_during_the_read_makes_it_retry_and_return_the_new_value),
 		T(a_quiet_page_is_read_once),
+		T(an_event_never_off_its_counter_keeps_the_pages_times_and_reads_no_timestamp),
 		T(cap_user_time_advances_enabled_and_running_by_the_converted_timestamp),
 		T(cap_user_time_with_a_huge_timestamp_does_not_overflow_the_product),
 		T(cap_user_time_short_counts_a_wrapped_timestamp_from_time_cycles),
