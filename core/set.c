@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <perf/core.h>
 #include <perf/cpumap.h>
@@ -214,16 +216,45 @@ static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx 
 		/* The PMU list goes away after open; the attr has what the kernel needs. */
 		c->ev.pmu = NULL;
 	}
-	return err ? err : selfmon_counter__find_fds(set);
+	if (!err)
+		err = selfmon_counter__find_fds(set);
+	for (int i = 0; i < nr && !err && set->hot_wiped; i++)
+		set->hot[i].page = set->ctr[i].page;
+	return err;
 }
 
 /* The set and the maps libperf opens it with: this thread, on any CPU. */
+_Static_assert(sizeof(struct selfmon_hot) == 64, "a counter's hot slot is 64 bytes: indexed by a shift");
+
+/*
+ * The slots the fast read uses, in their own mapping marked MADV_WIPEONFORK
+ * (madvise(2), Linux 4.14). Where the kernel has no such advice the slots
+ * get no page, and every read takes the path that checks the pid.
+ */
+static int hot_new(struct selfmon_set *set, int nr)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p;
+
+	set->hot_size = ((size_t)(nr ? nr : 1) * sizeof(struct selfmon_hot) + page - 1) / page * page;
+	p = mmap(NULL, set->hot_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	set->hot = p;
+	set->hot_wiped = !madvise(p, set->hot_size, MADV_WIPEONFORK);
+	return 0;
+}
+
 static struct selfmon_set *set_new(int nr)
 {
 	struct selfmon_set *set = calloc(1, sizeof(*set) + (size_t)nr * sizeof(set->ctr[0]));
 
 	if (!set)
 		return NULL;
+	if (hot_new(set, nr)) {
+		free(set);
+		return NULL;
+	}
 	selfmon_owner__init(&set->owner);
 	/* pid 0: the calling thread. Our own cpu map: libperf's lazy default is not thread-safe. */
 	set->threads = perf_thread_map__new_dummy();
@@ -292,6 +323,8 @@ void selfmon_set__close(struct selfmon_set *set)
 		selfmon_pin__release(&set->hold, ours);
 	perf_thread_map__put(set->threads);
 	perf_cpu_map__put(set->cpus);
+	/* In a child too: the slots were inherited (wiped), they are its own to unmap. */
+	munmap(set->hot, set->hot_size);
 	free(set);
 }
 
@@ -338,11 +371,13 @@ int selfmon_set__disable(struct selfmon_set *set)
 }
 
 /* Counts since selfmon_set__reset(): the same for both paths. */
-static void rebase(const struct selfmon_counter *c, struct selfmon_count *count)
+static void rebase(const struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
-	count->value -= c->base.value;
-	count->enabled -= c->base.enabled;
-	count->running -= c->base.running;
+	const struct selfmon_count *base = &set->hot[idx].base;
+
+	count->value -= base->value;
+	count->enabled -= base->enabled;
+	count->running -= base->running;
 }
 
 /* Why a read was refused, or, if nothing refuses it after all, the read. */
@@ -356,7 +391,28 @@ static __attribute__((noinline, cold)) int read_checked(struct selfmon_set *set,
 		return selfmon__err(-EINVAL, "selfmon_set__read: count is NULL");
 	err = selfmon_counter__read_raw(set, idx, count);
 	if (!err)
-		rebase(&set->ctr[idx], count);
+		rebase(set, idx, count);
+	return err;
+}
+
+/*
+ * The fast read found no page: a counter without one (a software event, read
+ * by a bare read(2) of its own fd), a refused or multiplexed read, or a
+ * forked child, whose slots were wiped. The owner is checked in full here.
+ */
+static __attribute__((noinline)) int read_slow(struct selfmon_set *set, int idx,
+					       struct selfmon_count *count)
+{
+	const struct selfmon_counter *c = &set->ctr[idx];
+	int err;
+
+	if (c->page || c->fd < 0 || c->leader >= 0)
+		return read_checked(set, idx, count);
+	err = selfmon_owner__check(&set->owner);
+	if (!err)
+		err = selfmon_counter__read_fd(c, count);
+	if (!err)
+		rebase(set, idx, count);
 	return err;
 }
 
@@ -367,25 +423,25 @@ static __attribute__((noinline, cold)) int read_checked(struct selfmon_set *set,
  */
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
-	const struct selfmon_counter *c;
+	const struct selfmon_hot *h;
+	struct selfmon_count now;
 
+	/* The process is checked by h->page (wiped in a child), the thread here. */
 	if (__builtin_expect(!set || !count || (unsigned int)idx >= (unsigned int)set->nr ||
-			     !selfmon_owner__ok(&set->owner), 0))
+			     selfmon_owner__tid != set->owner.tid, 0))
 		return read_checked(set, idx, count);
-	c = &set->ctr[idx];
-	if (__builtin_expect(c->page != NULL, 1)) {
-		if (__builtin_expect(selfmon_page__read(c->page, count), 0))
-			return read_checked(set, idx, count);
-	} else if (c->fd >= 0 && c->leader < 0) {
-		/* No page (a software event): a bare read(2), nothing between it and the caller. */
-		int err = selfmon_counter__read_fd(c, count);
-
-		if (err)
-			return err;
-	} else {
+	h = &set->hot[idx];
+	if (__builtin_expect(!h->page, 0))
+		return read_slow(set, idx, count);
+	/* Anything but a steady read (a refusal, a multiplexed event) goes the long way. */
+	if (__builtin_expect(selfmon_page__read_steady(h->page, &now), 0))
 		return read_checked(set, idx, count);
-	}
-	rebase(c, count);
+	/* Rebased in registers: one store of each field. */
+	count->value = now.value - h->base.value;
+	count->enabled = now.enabled - h->base.enabled;
+	count->running = now.running - h->base.running;
+	count->flags = now.flags;
+	count->reason = now.reason;
 	return 0;
 }
 
@@ -415,7 +471,7 @@ int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_c
 		err = selfmon_counter__read_syscall(c, count);
 	}
 	if (!err)
-		rebase(c, count);
+		rebase(set, idx, count);
 	return err;
 }
 
@@ -433,7 +489,7 @@ int selfmon_set__read_group(struct selfmon_set *set, int idx, struct selfmon_cou
 	l = &set->ctr[set->ctr[idx].leader];
 	err = selfmon_group__read(set, set->ctr[idx].leader, counts);
 	for (int i = 0; i < l->nr_members && !err; i++)
-		rebase(l + i, &counts[i]);
+		rebase(set, set->ctr[idx].leader + i, &counts[i]);
 	return err;
 }
 
@@ -499,7 +555,7 @@ int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
 	if (!err)
 		err = read_all_raw(set, counts);
 	for (int i = 0; i < set->nr && !err; i++)
-		rebase(&set->ctr[i], &counts[i]);
+		rebase(set, i, &counts[i]);
 	return err;
 }
 
@@ -518,7 +574,7 @@ int selfmon_set__reset(struct selfmon_set *set)
 		err = read_all_raw(set, base);
 	for (int i = 0; i < set->nr; i++) {
 		if (!err)
-			set->ctr[i].base = base[i];
+			set->hot[i].base = base[i];
 		/* A baseline is not a measurement: its path does not count. */
 		set->ctr[i].fallbacks = fallbacks[i];
 	}

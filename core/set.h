@@ -32,7 +32,6 @@ struct selfmon_counter {
 	/* Why reads take read(2) whatever the page says; NONE if the page decides. */
 	enum selfmon_reason reason;
 	unsigned int notes;		/* SELFMON_NOTE_* */
-	struct selfmon_count base;	/* subtracted from reads: selfmon_set__reset() */
 	int64_t fallbacks;
 	/* Groups: the index of this counter's leader in the set; -1 for a lone event. */
 	int leader;
@@ -43,8 +42,24 @@ struct selfmon_counter {
 	int fd;
 };
 
+/*
+ * What a read of counter i touches, in one 64-byte slot: its page (for the
+ * read) and the counts subtracted from reads (selfmon_set__reset()). The
+ * slots live in a MADV_WIPEONFORK mapping (madvise(2)): in a forked child the
+ * page reads NULL, so the read's one test for a page also turns a child
+ * away, with no pid check on the way.
+ */
+struct selfmon_hot {
+	const struct perf_event_mmap_page *page;	/* NULL: no fast read (or a child) */
+	struct selfmon_count base;
+	uint64_t pad[3];
+};
+
 struct selfmon_set {
 	int nr;
+	struct selfmon_hot *hot;
+	size_t hot_size;
+	bool hot_wiped;		/* the slots are MADV_WIPEONFORK: they may hold pages */
 	bool enabled;
 	struct selfmon_owner owner;
 	/* Pinned to one cluster: the thread's hold on it (PMU, allowed CPUs). */

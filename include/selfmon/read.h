@@ -145,20 +145,13 @@ SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, 
 #endif
 }
 
-/**
- * selfmon_page__read() - count plus enabled and running times
- *
- * The times are those of the kernel's last update of the page, unless the
- * event has been off its counter for a while (time_enabled != time_running,
- * multiplexing) and the page offers cap_user_time: then they are brought up
- * to now from the CPU's timestamp counter, as perf_event_open(2)'s example
- * of a self-monitoring read does ("MMAP layout"), so that value, enabled and
- * running scale together. An event that has run all the time it was enabled
- * is running now too (index != 0): both times moved alike since the update,
- * their ratio is 1, and reading the timestamp would only cost instructions.
- * Return: 0, or -EAGAIN when the page allows no user-space read now.
+/*
+ * The read of a multiplexed event: its times brought up to now (the cold
+ * half of selfmon_page__read(), out of line so that the common read keeps no
+ * timestamp state in registers).
  */
-SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
+static __attribute__((noinline, unused)) int
+selfmon_page__read_timed(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
 {
 #if !SELFMON_ARCH_USER_READ
 	(void)pc;
@@ -181,8 +174,7 @@ SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct
 		shift = 64u - pc->pmc_width;
 		if (!selfmon_page_readable(idx, shift, caps))
 			return -EAGAIN;
-		/* As perf_event_open(2)'s example: only a multiplexed event needs its times now. */
-		if (enabled != running && (caps & SELFMON_CAP_USER_TIME)) {
+		if (caps & SELFMON_CAP_USER_TIME) {
 			cyc = selfmon_arch_read_timestamp();
 			time_offset = pc->time_offset;
 			time_mult = pc->time_mult;
@@ -197,7 +189,7 @@ SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct
 		selfmon_barrier();
 	} while (p->lock != seq);
 
-	if (enabled != running && (caps & SELFMON_CAP_USER_TIME)) {
+	if (caps & SELFMON_CAP_USER_TIME) {
 		uint64_t delta;
 
 		/* A short timestamp counter wraps: count from time_cycles (uapi comment). */
@@ -215,6 +207,73 @@ SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct
 	c->reason = SELFMON_REASON_NONE;
 	return 0;
 #endif
+}
+
+
+/**
+ * selfmon_page__read() - count plus enabled and running times
+ *
+ * The times are those of the kernel's last update of the page, unless the
+ * event has been off its counter for a while (time_enabled != time_running,
+ * multiplexing) and the page offers cap_user_time: then they are brought up
+ * to now from the CPU's timestamp counter, as perf_event_open(2)'s example
+ * of a self-monitoring read does ("MMAP layout"), so that value, enabled and
+ * running scale together. An event that has run all the time it was enabled
+ * is running now too (index != 0): both times moved alike since the update,
+ * their ratio is 1, and reading the timestamp would only cost instructions.
+ * Return: 0, or -EAGAIN when the page allows no user-space read now.
+ */
+/**
+ * selfmon_page__read_steady() - selfmon_page__read() of an event that has
+ * run all the time it was enabled, the usual case: no timestamp read
+ * Return: 0, -EAGAIN when the page allows no user-space read now, or 1 when
+ * the event was multiplexed and its times must be brought up to now: then
+ * nothing was read, and selfmon_page__read() does it. A caller that reads in
+ * a loop keeps that rarer path out of line this way.
+ */
+SELFMON_HOT int selfmon_page__read_steady(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
+{
+#if !SELFMON_ARCH_USER_READ
+	(void)pc;
+	(void)c;
+	return -EAGAIN;
+#else
+	const volatile struct perf_event_mmap_page *p = pc;
+	uint64_t cnt, pmc, enabled, running, caps;
+	uint32_t seq, idx;
+	unsigned int shift;
+
+	do {
+		selfmon_arch_load_lock_index(p, seq, idx);
+		selfmon_barrier();
+		enabled = pc->time_enabled;
+		running = pc->time_running;
+		caps = pc->capabilities;
+		shift = 64u - pc->pmc_width;
+		if (!selfmon_page_readable(idx, shift, caps))
+			return -EAGAIN;
+		/* As perf_event_open(2)'s example: only a multiplexed event needs its times now. */
+		if (enabled != running && (caps & SELFMON_CAP_USER_TIME))
+			return 1;
+		cnt = pc->offset;
+		pmc = selfmon_arch_read_counter(idx);
+		selfmon_barrier();
+	} while (p->lock != seq);
+
+	c->value = cnt + selfmon_pmc_sext(pmc, shift);
+	c->enabled = enabled;
+	c->running = running;
+	c->flags = SELFMON_COUNT_USER;
+	c->reason = SELFMON_REASON_NONE;
+	return 0;
+#endif
+}
+
+SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
+{
+	int err = selfmon_page__read_steady(pc, c);
+
+	return err == 1 ? selfmon_page__read_timed(pc, c) : err;
 }
 
 #endif /* SELFMON_READ_H */
