@@ -218,8 +218,12 @@ static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx 
 	}
 	if (!err)
 		err = selfmon_counter__find_fds(set);
-	for (int i = 0; i < nr && !err && set->hot_wiped; i++)
-		set->hot[i].page = set->ctr[i].page;
+	for (int i = 0; i < nr && !err; i++) {
+		set->hot[i].set = set;
+		set->hot[i].idx = i;
+		if (set->hot_wiped)
+			set->hot[i].page = set->ctr[i].page;
+	}
 	return err;
 }
 
@@ -421,6 +425,37 @@ static __attribute__((noinline)) int read_slow(struct selfmon_set *set, int idx,
  * inline, the page read inline; anything else (a refusal, read(2), an
  * error) goes through read_checked().
  */
+_Static_assert(offsetof(struct selfmon_count, reason) == offsetof(struct selfmon_count, flags) + 4,
+	       "flags and reason are one 64-bit word");
+
+/* flags = SELFMON_COUNT_USER, reason = NONE: one store of an immediate, not two. */
+static inline void store_user_flags(struct selfmon_count *count)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t word = SELFMON_COUNT_USER | (uint64_t)SELFMON_REASON_NONE << 32;
+
+	memcpy(&count->flags, &word, sizeof(word));
+#else
+	count->flags = SELFMON_COUNT_USER;
+	count->reason = SELFMON_REASON_NONE;
+#endif
+}
+
+/*
+ * The long way from a hot slot: the set and index it names. A slot that
+ * names no set was wiped by fork(): the caller is a child of the process
+ * that opened the set (MADV_WIPEONFORK, madvise(2)).
+ */
+static __attribute__((noinline)) int read_from_slot(const struct selfmon_hot *h,
+						    struct selfmon_count *count)
+{
+	if (!h->set)
+		return selfmon__err(-SELFMON_ERRNO__FORKED, "this event set was opened by the parent "
+				    "process; its mmap pages are not mapped after fork(): open a new "
+				    "set in the child");
+	return h->page ? read_checked(h->set, h->idx, count) : read_slow(h->set, h->idx, count);
+}
+
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
 	const struct selfmon_hot *h;
@@ -430,18 +465,15 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 	if (__builtin_expect(!set || !count || (unsigned int)idx >= (unsigned int)set->nr ||
 			     selfmon_owner__tid != set->owner.tid, 0))
 		return read_checked(set, idx, count);
-	h = &set->hot[idx];
-	if (__builtin_expect(!h->page, 0))
-		return read_slow(set, idx, count);
-	/* Anything but a steady read (a refusal, a multiplexed event) goes the long way. */
-	if (__builtin_expect(selfmon_page__read_steady(h->page, &now), 0))
-		return read_checked(set, idx, count);
+	h = &set->hot[(unsigned int)idx];
+	/* No page, a refusal or a multiplexed event: the long way, from what the slot names. */
+	if (__builtin_expect(!h->page || selfmon_page__read_steady(h->page, &now), 0))
+		return read_from_slot(h, count);
 	/* Rebased in registers: one store of each field. */
 	count->value = now.value - h->base.value;
 	count->enabled = now.enabled - h->base.enabled;
 	count->running = now.running - h->base.running;
-	count->flags = now.flags;
-	count->reason = now.reason;
+	store_user_flags(count);
 	return 0;
 }
 

@@ -52,7 +52,10 @@ struct selfmon_counter {
 struct selfmon_hot {
 	const struct perf_event_mmap_page *page;	/* NULL: no fast read (or a child) */
 	struct selfmon_count base;
-	uint64_t pad[3];
+	/* Back to the set, so that a refused fast read needs nothing else to go the long way. */
+	struct selfmon_set *set;
+	int idx;
+	int pad[3];
 };
 
 struct selfmon_set {
