@@ -247,6 +247,7 @@ bundle-copy:
 	$(Q)cp tests/bundle/run_tests.sh tests/run_suites.sh tests/summary.sh $(BUNDLE)/
 	$(Q)cp $(O)/selfmon $(BUNDLE)/
 	$(Q)cp -R tests/fixtures/sysfs $(BUNDLE)/fixtures
+	$(Q)mkdir -p $(BUNDLE)/lava && cp lava/selfmon-lava.sh $(BUNDLE)/lava/
 
 # ---- the emulated arm64 board (scripts/vm): real kernel, real mrs ----
 ARM64_O := $(srctree)/build/arm64-vm
