@@ -86,7 +86,7 @@ endif
 # tests/unit/test_X.wrap lists functions test_X replaces (ld --wrap) to mock them.
 wraps = $(foreach f,$(shell cat tests/unit/$(1).wrap 2>/dev/null),-Wl,--wrap=$(f))
 
-.PHONY: all lib cli tests check check-host check-variants check-run-host check-run-variants check-arm64 check-arm64-run tests-bundle bundle-copy deps-all run deps \
+.PHONY: all lib cli tests check check-host check-variants check-run-host check-run-variants check-arm64 check-arm64-run check-lava check-lava-run tests-bundle bundle-copy deps-all run deps \
 	defconfig %_defconfig menuconfig olddefconfig savedefconfig install clean distclean help
 
 all: lib cli tests
@@ -274,6 +274,32 @@ check: deps-all
 
 deps-all:
 	$(Q)scripts/deps.sh host arm64 vm
+
+# ---- board farms: LAVA (lava/) ----
+# check-lava: lava/jobs/*.yaml pass LAVA's strict schema; lava-run (LAVA's
+# own dispatcher, no server) runs the emulated-board jobs on the arm64
+# bundle, and negative jobs (a failing test, a hang, a panic); LAVA's
+# per-test results must equal the bundle's TAP. TAP in $(CHECK)/lava.tap.
+LAVA_O := $(srctree)/build/lava
+LAVA_BUNDLE := $(ARM64_O)/selfmon-tests-arm64.tar.gz
+LAVA_BOARDS ?= max,cortex-a72,biglittle
+LAVA_NEGATIVE ?= fail,hang,panic
+# Jobs at once: each QEMU (TCG, icount) keeps one core busy.
+LAVA_PARALLEL ?= 2
+LAVA_FAILED = echo "not ok - the LAVA part (deps, bundle or lava-run) failed: see above" >>$(CHECK)/lava.tap
+
+check-lava-run:
+	$(Q)mkdir -p $(CHECK) && rm -f $(CHECK)/lava.tap
+	$(Q)$(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
+	$(Q)$(ARM64_MAKE) tests-bundle
+	$(Q)image=$$(scripts/vm/fetch-kernel.sh $(srctree)/build/vm) && \
+	  $(PYTHON) lava/check.py --jobs $(LAVA_BOARDS) --negative $(LAVA_NEGATIVE) \
+	  --parallel $(LAVA_PARALLEL) --kernel "$$image" $(srctree) $(LAVA_O) $(CHECK) $(LAVA_BUNDLE) $(srctree)/build/vm
+
+check-lava:
+	$(Q)scripts/deps.sh host arm64 vm lava
+	$(Q)$(MAKE) --no-print-directory check-lava-run || $(LAVA_FAILED)
+	$(Q)tests/summary.sh $(CHECK)/lava.tap
 
 # ---- install ----
 PREFIX ?= /usr/local
