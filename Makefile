@@ -270,10 +270,11 @@ check: deps-all
 	$(Q)$(MAKE) --no-print-directory all check-variants
 	$(Q)$(MAKE) --no-print-directory check-run-host check-run-variants
 	$(Q)$(MAKE) --no-print-directory check-arm64-run || $(ARM64_FAILED)
-	$(Q)tests/summary.sh $(CHECK_TAPS) $(CHECK)/arm64-*.tap
+	$(Q)$(MAKE) --no-print-directory check-lava-run || $(LAVA_FAILED)
+	$(Q)tests/summary.sh $(CHECK_TAPS) $(CHECK)/arm64-*.tap $(CHECK)/lava.tap
 
 deps-all:
-	$(Q)scripts/deps.sh host arm64 vm
+	$(Q)scripts/deps.sh host arm64 vm lava
 
 # ---- board farms: LAVA (lava/) ----
 # check-lava: lava/jobs/*.yaml pass LAVA's strict schema; lava-run (LAVA's
@@ -326,6 +327,7 @@ help:
 	@echo 'Set-up and tests (fresh Debian 12):'
 	@echo '  run            install what is missing, build, run selfmon probe and a short selfmon bench'
 	@echo '  check          everything CI runs: host tests (gcc, clang, ASan+UBSan)'
+	@echo '  check-lava     LAVA jobs validated, emulated-board jobs run by lava-run (lava/)'
 	@echo 'Build:'
 	@echo '  all            libselfmon.a, the selfmon CLI and the test binaries (default)'
 	@echo '  install        DESTDIR= PREFIX= : library, headers, CLI, selfmon.pc'
