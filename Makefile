@@ -86,7 +86,7 @@ endif
 # tests/unit/test_X.wrap lists functions test_X replaces (ld --wrap) to mock them.
 wraps = $(foreach f,$(shell cat tests/unit/$(1).wrap 2>/dev/null),-Wl,--wrap=$(f))
 
-.PHONY: all lib cli tests check check-host check-variants check-run-host check-run-variants check-arm64 check-arm64-run tests-bundle bundle-copy deps-all run deps \
+.PHONY: all lib cli tests check check-host check-variants check-run-host check-run-variants check-arm64 check-arm64-run check-lava check-lava-run tests-bundle bundle-copy deps-all run deps \
 	defconfig %_defconfig menuconfig olddefconfig savedefconfig install clean distclean help
 
 all: lib cli tests
@@ -247,6 +247,7 @@ bundle-copy:
 	$(Q)cp tests/bundle/run_tests.sh tests/run_suites.sh tests/summary.sh $(BUNDLE)/
 	$(Q)cp $(O)/selfmon $(BUNDLE)/
 	$(Q)cp -R tests/fixtures/sysfs $(BUNDLE)/fixtures
+	$(Q)mkdir -p $(BUNDLE)/lava && cp lava/selfmon-lava.sh $(BUNDLE)/lava/
 
 # ---- the emulated arm64 board (scripts/vm): real kernel, real mrs ----
 ARM64_O := $(srctree)/build/arm64-vm
@@ -269,10 +270,37 @@ check: deps-all
 	$(Q)$(MAKE) --no-print-directory all check-variants
 	$(Q)$(MAKE) --no-print-directory check-run-host check-run-variants
 	$(Q)$(MAKE) --no-print-directory check-arm64-run || $(ARM64_FAILED)
-	$(Q)tests/summary.sh $(CHECK_TAPS) $(CHECK)/arm64-*.tap
+	$(Q)$(MAKE) --no-print-directory check-lava-run || $(LAVA_FAILED)
+	$(Q)tests/summary.sh $(CHECK_TAPS) $(CHECK)/arm64-*.tap $(CHECK)/lava.tap
 
 deps-all:
-	$(Q)scripts/deps.sh host arm64 vm
+	$(Q)scripts/deps.sh host arm64 vm lava
+
+# ---- board farms: LAVA (lava/) ----
+# check-lava: lava/jobs/*.yaml pass LAVA's strict schema; lava-run (LAVA's
+# own dispatcher, no server) runs the emulated-board jobs on the arm64
+# bundle, and negative jobs (a failing test, a hang, a panic); LAVA's
+# per-test results must equal the bundle's TAP. TAP in $(CHECK)/lava.tap.
+LAVA_O := $(srctree)/build/lava
+LAVA_BUNDLE := $(ARM64_O)/selfmon-tests-arm64.tar.gz
+LAVA_BOARDS ?= max,cortex-a72,biglittle
+LAVA_NEGATIVE ?= fail,hang,panic
+# Jobs at once: each QEMU (TCG, icount) keeps one core busy.
+LAVA_PARALLEL ?= 2
+LAVA_FAILED = echo "not ok - the LAVA part (deps, bundle or lava-run) failed: see above" >>$(CHECK)/lava.tap
+
+check-lava-run:
+	$(Q)mkdir -p $(CHECK) && rm -f $(CHECK)/lava.tap
+	$(Q)$(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
+	$(Q)$(ARM64_MAKE) tests-bundle
+	$(Q)image=$$(scripts/vm/fetch-kernel.sh $(srctree)/build/vm) && \
+	  $(PYTHON) lava/check.py --jobs $(LAVA_BOARDS) --negative $(LAVA_NEGATIVE) \
+	  --parallel $(LAVA_PARALLEL) --kernel "$$image" $(srctree) $(LAVA_O) $(CHECK) $(LAVA_BUNDLE) $(srctree)/build/vm
+
+check-lava:
+	$(Q)scripts/deps.sh host arm64 vm lava
+	$(Q)$(MAKE) --no-print-directory check-lava-run || $(LAVA_FAILED)
+	$(Q)tests/summary.sh $(CHECK)/lava.tap
 
 # ---- reliability (issue 12): fuzzing and the ThreadSanitizer build ----
 # Kept in one block: `check` reaches it through the prerequisites added to
@@ -371,6 +399,7 @@ help:
 	@echo '  run            install what is missing, build, run selfmon probe and a short selfmon bench'
 	@echo '  check          everything CI runs: host tests (gcc, clang, ASan+UBSan)'
 	@echo '  fuzz           FUZZ_S=60 : fuzz each tests/fuzz harness (libFuzzer, ASan+UBSan) for FUZZ_S seconds'
+	@echo '  check-lava     LAVA jobs validated, emulated-board jobs run by lava-run (lava/)'
 	@echo 'Build:'
 	@echo '  all            libselfmon.a, the selfmon CLI and the test binaries (default)'
 	@echo '  install        DESTDIR= PREFIX= : library, headers, CLI, selfmon.pc'

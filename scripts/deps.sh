@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian 12 packages selfmon needs, and only the missing ones.
-# Usage: scripts/deps.sh [host|arm64|vm]...   (no argument: host)
+# Usage: scripts/deps.sh [host|arm64|vm|lava]...   (no argument: host)
 set -eu
 
 want=""
@@ -14,7 +14,10 @@ for what in "${@:-host}"; do
 	       add libbenchmark-tools python3-scipy ;;
 	arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 cmake ;;
 	vm)    add qemu-system-arm cpio device-tree-compiler ;;
-	*) echo "deps.sh: unknown set '$what' (host, arm64, vm)" >&2; exit 2 ;;
+	# LAVA's dispatcher (lava-run) and what rendering a device needs; git
+	# for the definition referenced from a repository.
+	lava)  add lava-dispatcher python3-jinja2 python3-yaml git ;;
+	*) echo "deps.sh: unknown set '$what' (host, arm64, vm, lava)" >&2; exit 2 ;;
 	esac
 done
 
