@@ -21,6 +21,8 @@
 #include "error.h"
 #include "record.h"
 
+_Thread_local volatile int selfmon_record__quiet;
+
 static const char *const record_names[] = {
 	[PERF_RECORD_MMAP] = "MMAP", [PERF_RECORD_LOST] = "LOST", [PERF_RECORD_COMM] = "COMM",
 	[PERF_RECORD_EXIT] = "EXIT", [PERF_RECORD_THROTTLE] = "THROTTLE",
@@ -46,7 +48,7 @@ const char *selfmon_record__name(uint32_t type)
 
 static int malformed(const struct selfmon_cursor *c, const char *field, size_t need)
 {
-	return selfmon__err(-EBADMSG, "PERF_RECORD_%s: field '%s' needs %zu bytes, %zu are left "
+	return record_err(-EBADMSG, "PERF_RECORD_%s: field '%s' needs %zu bytes, %zu are left "
 			    "before header.size: the record is malformed, or the layout "
 			    "(sample_type 0x%llx, read_format 0x%llx, sample_id_all %d) is not "
 			    "the one its event was opened with", selfmon_record__name(c->type),
@@ -58,7 +60,7 @@ static int malformed(const struct selfmon_cursor *c, const char *field, size_t n
 /* Bytes left where the layout says the record ends. */
 static int malformed_tail(const struct selfmon_cursor *c)
 {
-	return selfmon__err(-EBADMSG, "PERF_RECORD_%s: %zu bytes left over after the last field "
+	return record_err(-EBADMSG, "PERF_RECORD_%s: %zu bytes left over after the last field "
 			    "the layout names: the record is malformed, or the layout (sample_type "
 			    "0x%llx, read_format 0x%llx, sample_id_all %d) is not the one its event "
 			    "was opened with", selfmon_record__name(c->type), (size_t)(c->end - c->p),
@@ -106,7 +108,7 @@ int selfmon_cursor__array(struct selfmon_cursor *c, uint64_t nr, size_t size, co
 	size_t left = (size_t)(c->end - c->p);
 
 	if (nr > left / size)
-		return selfmon__err(-EBADMSG, "PERF_RECORD_%s: field '%s' says %llu entries of %zu "
+		return record_err(-EBADMSG, "PERF_RECORD_%s: field '%s' says %llu entries of %zu "
 				    "bytes, only %zu bytes are left before header.size: the record "
 				    "is malformed", selfmon_record__name(c->type), field,
 				    (unsigned long long)nr, size, left);
@@ -119,7 +121,7 @@ static int string(struct selfmon_cursor *c, const char **s, const char *field)
 	size_t left = (size_t)(c->end - c->p);
 
 	if (!left || !memchr(c->p, '\0', left))
-		return selfmon__err(-EBADMSG, "PERF_RECORD_%s: string '%s' has no NUL within the "
+		return record_err(-EBADMSG, "PERF_RECORD_%s: string '%s' has no NUL within the "
 				    "%zu bytes before header.size: the record is malformed",
 				    selfmon_record__name(c->type), field, left);
 	*s = (const char *)c->p;
@@ -191,7 +193,7 @@ static int rec_mmap2(struct selfmon_cursor *c, struct selfmon_record *r)
 	if (!err && (r->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
 		err = selfmon_cursor__take(c, 24, (const void **)&id, "build_id");
 		if (!err && id[0] > 20)
-			return selfmon__err(-EBADMSG, "PERF_RECORD_MMAP2: build_id_size %u is over 20: "
+			return record_err(-EBADMSG, "PERF_RECORD_MMAP2: build_id_size %u is over 20: "
 					    "the record is malformed", id[0]);
 		if (!err) {
 			m->build_id_size = id[0];
@@ -402,22 +404,22 @@ static int header(const void *buf, size_t len, struct selfmon_record *rec)
 	struct perf_event_header h;
 
 	if (len < sizeof(h))
-		return selfmon__err(-EBADMSG, "record: %zu bytes cannot hold a perf_event_header (8): "
+		return record_err(-EBADMSG, "record: %zu bytes cannot hold a perf_event_header (8): "
 				    "the buffer ends inside one", len);
 	memcpy(&h, buf, sizeof(h));
 	rec->type = h.type;
 	rec->misc = h.misc;
 	rec->size = h.size;
 	if (h.size < sizeof(h) || h.size % 8)
-		return selfmon__err(-EBADMSG, "PERF_RECORD_%s (type %u): header.size %u is not a "
+		return record_err(-EBADMSG, "PERF_RECORD_%s (type %u): header.size %u is not a "
 				    "multiple of 8 of at least 8: the stream is corrupt and cannot "
 				    "be walked further", selfmon_record__name(h.type), h.type, h.size);
 	if (h.size > len)
-		return selfmon__err(-EBADMSG, "PERF_RECORD_%s: header.size %u runs past the %zu bytes "
+		return record_err(-EBADMSG, "PERF_RECORD_%s: header.size %u runs past the %zu bytes "
 				    "given: the record is truncated", selfmon_record__name(h.type),
 				    h.size, len);
 	if (h.type == 0 || h.type > RECORD_LAST)
-		return selfmon__err(-ENOMSG, "record type %u is unknown to this selfmon (a newer "
+		return record_err(-ENOMSG, "record type %u is unknown to this selfmon (a newer "
 				    "kernel's?): skip its %u bytes", h.type, h.size);
 	return 0;
 }
@@ -441,7 +443,7 @@ int selfmon_record__parse(const void *buf, size_t len, const struct selfmon_reco
 	int err;
 
 	if (!buf || !layout || !rec || (uintptr_t)buf % 8)
-		return selfmon__err(-EINVAL, "selfmon_record__parse: %s", !buf || !layout || !rec ?
+		return record_err(-EINVAL, "selfmon_record__parse: %s", !buf || !layout || !rec ?
 				    "a NULL argument" : "the buffer is not 8-byte aligned: copy the "
 				    "record to an aligned one");
 	memset(rec, 0, sizeof(*rec));
@@ -459,7 +461,7 @@ int selfmon_record__parse(const void *buf, size_t len, const struct selfmon_reco
 		err = record_fns[rec->type](&c, rec);
 	if (!err && c.p != c.end)
 		err = malformed_tail(&c);
-	if (!err)
+	if (!err && !selfmon_record__quiet)
 		selfmon__err_clear();
 out:
 	return err;

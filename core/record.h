@@ -17,6 +17,15 @@ struct selfmon_cursor {
 	uint32_t type;		/* PERF_RECORD_*, for messages */
 };
 
+/*
+ * Set while a signal handler parses (selfmon_sampler__drain_signal_safe()):
+ * no message is formatted (vsnprintf is not async-signal-safe) and the
+ * interrupted code's message is left alone.
+ */
+extern _Thread_local volatile int selfmon_record__quiet;
+
+#define record_err(err, ...) (selfmon_record__quiet ? (err) : selfmon__err((err), __VA_ARGS__))
+
 /* Take @n bytes into *@out. Return: 0 or -EBADMSG naming @field. */
 int selfmon_cursor__take(struct selfmon_cursor *c, size_t n, const void **out, const char *field);
 

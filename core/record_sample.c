@@ -80,7 +80,7 @@ static int sized_blob(struct selfmon_cursor *c, uint64_t *size, const void **dat
 	if (err)
 		return err;
 	if (*size % 8)
-		return selfmon__err(-EBADMSG, "PERF_RECORD_%s: '%s' size %llu is not a multiple of 8 "
+		return record_err(-EBADMSG, "PERF_RECORD_%s: '%s' size %llu is not a multiple of 8 "
 				    "(the kernel pads it): the record is malformed",
 				    selfmon_record__name(c->type), field, (unsigned long long)*size);
 	return selfmon_cursor__array(c, *size, 1, data, field);
@@ -96,7 +96,7 @@ static int raw(struct selfmon_cursor *c, struct selfmon_sample *s)
 		return err;
 	memcpy(&s->raw_size, p, 4);
 	if ((s->raw_size + 4u) % 8)
-		return selfmon__err(-EBADMSG, "PERF_RECORD_SAMPLE: raw size %u + 4 is not a multiple "
+		return record_err(-EBADMSG, "PERF_RECORD_SAMPLE: raw size %u + 4 is not a multiple "
 				    "of 8 (the kernel pads it): the record is malformed", s->raw_size);
 	return selfmon_cursor__array(c, s->raw_size, 1, &s->raw, "raw.data");
 }
@@ -123,7 +123,7 @@ static int stack_user(struct selfmon_cursor *c, struct selfmon_sample *s)
 		return err;
 	err = selfmon_cursor__u64(c, &s->stack_dyn_size, "stack_user.dyn_size");
 	if (!err && s->stack_dyn_size > s->stack_size)
-		return selfmon__err(-EBADMSG, "PERF_RECORD_SAMPLE: stack_user.dyn_size %llu exceeds "
+		return record_err(-EBADMSG, "PERF_RECORD_SAMPLE: stack_user.dyn_size %llu exceeds "
 				    "its size %llu: the record is malformed",
 				    (unsigned long long)s->stack_dyn_size,
 				    (unsigned long long)s->stack_size);

@@ -12,7 +12,9 @@
  * libperf's evsel API reaches neither without an evlist (see ring.c).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -27,6 +29,7 @@
 #include "list.h"
 #include "owner.h"
 #include "pmu.h"
+#include "record.h"
 #include "ring.h"
 #include "sysfs.h"
 
@@ -48,6 +51,8 @@ struct selfmon_sampler {
 	struct selfmon_record_layout layout;
 	struct selfmon_sampler_stats stats;
 	struct selfmon_owner owner;
+	/* Set while a drain runs: a signal handler's drain on this thread backs off. */
+	volatile sig_atomic_t in_drain;
 	struct selfmon_ring ring;	/* last: it holds a 64 KiB copy buffer */
 };
 
@@ -375,7 +380,11 @@ int selfmon_sampler__drain(struct selfmon_sampler *s, selfmon_record_fn fn, void
 		if (poll(&p, 1, timeout_ms) < 0)
 			return selfmon__err(-errno, "poll on the sampler's ring: %s", strerror(errno));
 	}
+	s->in_drain = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	selfmon_ring__read(&s->ring, on_record, &d, &s->stats.corrupt);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	s->in_drain = 0;
 	return d.delivered;
 }
 
@@ -405,4 +414,62 @@ uint64_t selfmon_sampler__id(const struct selfmon_sampler *s, int idx)
 const struct perf_event_attr *selfmon_sampler__attr(const struct selfmon_sampler *s, int idx)
 {
 	return s && idx >= 0 && idx < s->nr ? &s->evs[idx].ev.attr : NULL;
+}
+
+/*
+ * Overflow signals (perf_event_open(2), "Overflow handling"; fcntl(2),
+ * F_SETSIG, F_SETOWN_EX): every sampling fd raises @signo at each wakeup
+ * (wakeup_events / wakeup_watermark), sent to the opening thread alone
+ * (F_OWNER_TID), with si_fd naming the fd and si_code POLL_IN.
+ */
+int selfmon_sampler__signal(struct selfmon_sampler *s, int signo)
+{
+	struct f_owner_ex owner;
+	int err;
+
+	if (!s)
+		return -EINVAL;
+	err = selfmon_owner__check(&s->owner);
+	if (err)
+		return err;
+	owner = (struct f_owner_ex){ .type = F_OWNER_TID, .pid = s->owner.tid };
+	for (int i = 0; i < s->nr; i++) {
+		int fd = s->evs[i].fd, fl = fcntl(fd, F_GETFL);
+
+		if (!is_sampling(s, i))
+			continue;
+		if (fl < 0 || fcntl(fd, F_SETOWN_EX, &owner) || fcntl(fd, F_SETSIG, signo) ||
+		    fcntl(fd, F_SETFL, fl | O_ASYNC))
+			return selfmon__err(-errno, "event '%s': fcntl for overflow signal %d: %s",
+					    s->evs[i].ev.name, signo, strerror(errno));
+	}
+	return 0;
+}
+
+int selfmon_sampler__owns_fd(const struct selfmon_sampler *s, int fd)
+{
+	for (int i = 0; s && i < s->nr; i++)
+		if (s->evs[i].fd == fd)
+			return 1;
+	return 0;
+}
+
+int selfmon_sampler__drain_signal_safe(struct selfmon_sampler *s, selfmon_record_fn fn, void *ctx)
+{
+	struct drain_ctx d = { s, fn, ctx, 0 };
+
+	if (!s)
+		return -EINVAL;
+	if (!selfmon_owner__same_process(&s->owner))
+		return -SELFMON_ERRNO__FORKED;
+	if (s->in_drain)
+		return -EBUSY;
+	s->in_drain = 1;
+	selfmon_record__quiet = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	selfmon_ring__read(&s->ring, on_record, &d, &s->stats.corrupt);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	selfmon_record__quiet = 0;
+	s->in_drain = 0;
+	return d.delivered;
 }

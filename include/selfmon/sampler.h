@@ -115,6 +115,38 @@ typedef int (*selfmon_record_fn)(const struct selfmon_record *rec, void *ctx);
 int selfmon_sampler__drain(struct selfmon_sampler *s, selfmon_record_fn fn, void *ctx,
 			   int timeout_ms);
 
+/**
+ * selfmon_sampler__signal() - signal the opening thread at each wakeup
+ * @signo: the signal; a real-time one (SIGRTMIN + n) queues, one per wakeup
+ *
+ * Sets O_ASYNC, F_SETSIG @signo and F_SETOWN_EX F_OWNER_TID on every
+ * sampling fd (perf_event_open(2), "Overflow handling"; fcntl(2)): the
+ * kernel then sends @signo, si_code POLL_IN and si_fd the fd, to the thread
+ * that opened the sampler, whenever it would wake poll(2): after
+ * wakeup_events samples (1: every sample) or wakeup_watermark bytes.
+ * Install an SA_SIGINFO handler for @signo first; it may call
+ * selfmon_sampler__owns_fd() and selfmon_sampler__drain_signal_safe().
+ * Return: 0, -SELFMON_ERRNO__THREAD / __FORKED (not the opening thread), or
+ * -errno of fcntl(2).
+ */
+int selfmon_sampler__signal(struct selfmon_sampler *s, int signo);
+
+/** selfmon_sampler__owns_fd() - is @fd (a handler's si_fd) one of @s's? Async-signal-safe. */
+int selfmon_sampler__owns_fd(const struct selfmon_sampler *s, int fd);
+
+/**
+ * selfmon_sampler__drain_signal_safe() - selfmon_sampler__drain() for a signal handler
+ *
+ * Async-signal-safe: no poll(2), no allocation, no lock, no message (a
+ * malformed record is only counted) and the interrupted code's
+ * selfmon_errmsg() left alone. Meant for the handler of
+ * selfmon_sampler__signal() on the opening thread.
+ * Return: the number of records handed to @fn; -EBUSY when the signal
+ * interrupted a drain of the same sampler (the records wait for it);
+ * -SELFMON_ERRNO__FORKED in a child.
+ */
+int selfmon_sampler__drain_signal_safe(struct selfmon_sampler *s, selfmon_record_fn fn, void *ctx);
+
 /** selfmon_sampler__stats() - what was read and lost so far. Return: 0 or -EINVAL. */
 int selfmon_sampler__stats(const struct selfmon_sampler *s, struct selfmon_sampler_stats *stats);
 

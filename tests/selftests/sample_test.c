@@ -10,6 +10,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -367,6 +369,85 @@ TEST(options_need_one_of_period_and_frequency_and_a_power_of_two_ring)
 	EXPECT_EQ(SELFMON_ERRNO__SYNTAX, errno);
 	EXPECT_EQ(NULL, selfmon_sampler__open("cpu-clock", NULL));
 	EXPECT_EQ(EINVAL, errno);
+}
+
+/* The overflow signal's handler: what it saw, all async-signal-safe. */
+static struct selfmon_sampler *sig_smp;
+static volatile sig_atomic_t sig_count, sig_wrong_tid, sig_bad_info, sig_samples, sig_foreign;
+static volatile pid_t sig_owner;
+
+static int count_own_samples(const struct selfmon_record *r, void *arg)
+{
+	(void)arg;
+	if (r->type == PERF_RECORD_SAMPLE) {
+		sig_samples++;
+		sig_foreign += (pid_t)r->sample.tid != sig_owner;
+	}
+	return 0;
+}
+
+static void on_overflow(int signo, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+
+	(void)signo;
+	(void)uc;
+	sig_count++;
+	sig_wrong_tid += (pid_t)syscall(SYS_gettid) != sig_owner;
+	sig_bad_info += si->si_code != POLL_IN || !selfmon_sampler__owns_fd(sig_smp, si->si_fd);
+	selfmon_sampler__drain_signal_safe(sig_smp, count_own_samples, NULL);
+	errno = saved;
+}
+
+static void *signalled_thread(void *arg)
+{
+	struct selfmon_sampler_opts o = period_opts(PERIOD_NS, ALL_IDS);
+	struct thread_result *res = arg;
+
+	o.wakeup_events = 1;
+	sig_owner = (pid_t)syscall(SYS_gettid);
+	sig_smp = selfmon_sampler__open("cpu-clock:u", &o);
+	res->err = sig_smp ? selfmon_sampler__signal(sig_smp, SIGRTMIN + 1) : -errno;
+	if (res->err) {
+		snprintf(res->msg, sizeof(res->msg), "%s", selfmon_errmsg());
+		return NULL;
+	}
+	selfmon_sampler__enable(sig_smp);
+	busy_fn(loops_for_ms(30));
+	selfmon_sampler__disable(sig_smp);
+	return NULL;
+}
+
+/*
+ * F_SETOWN_EX with F_OWNER_TID: the signal goes to the sampling thread
+ * alone, even while another thread of the process is running and could
+ * take a process-wide signal; the handler drains the ring itself.
+ */
+TEST(the_overflow_signal_reaches_the_owning_thread_whose_handler_drains)
+{
+	struct sigaction sa = { .sa_sigaction = on_overflow, .sa_flags = SA_SIGINFO | SA_RESTART };
+	struct thread_result res = { 0 };
+	struct selfmon_sampler_stats st;
+	pthread_t t;
+
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGRTMIN + 1, &sa, NULL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, signalled_thread, &res));
+	busy_fn(loops_for_ms(40));	/* this thread runs too: a candidate for a stray signal */
+	pthread_join(t, NULL);
+	ASSERT_EQ(0, res.err) TH_LOG("%s", res.msg);
+	/* the opening thread alone may redirect the signal */
+	EXPECT_EQ(-SELFMON_ERRNO__THREAD, selfmon_sampler__signal(sig_smp, SIGRTMIN + 1));
+	ASSERT_EQ(0, selfmon_sampler__stats(sig_smp, &st));
+	EXPECT_LT(0, sig_count);
+	EXPECT_EQ(0, sig_wrong_tid);
+	EXPECT_EQ(0, sig_bad_info);
+	EXPECT_LT(0, sig_samples) TH_LOG("%d signals, %d samples drained in the handler",
+					 (int)sig_count, (int)sig_samples);
+	EXPECT_EQ(0, sig_foreign);
+	EXPECT_EQ((uint64_t)sig_samples, st.samples);
+	selfmon_sampler__close(sig_smp);
+	signal(SIGRTMIN + 1, SIG_DFL);
 }
 
 TEST_HARNESS_MAIN

@@ -19,6 +19,7 @@
 #include <selfmon/selfmon.h>
 #include <selfmon/sample.h>
 #include "record_enc.h"
+#include "../../core/record.h"
 
 static uint64_t chain[4] = { 1, 2, 3, 4 };
 static uint64_t regs[2] = { 5, 6 };
@@ -318,6 +319,24 @@ static void a_stream_walk_goes_on_after_a_malformed_record(void **state)
 	assert_int_equal(off, len);
 }
 
+/* In a signal handler: no message formatted, and the interrupted code's one kept. */
+static void a_quiet_parse_leaves_the_interrupted_codes_message_alone(void **state)
+{
+	static struct rec_enc e;
+	struct selfmon_record r = make(PERF_RECORD_LOST), got;
+	char before[512];
+
+	(void)state;
+	enc_record(&e, &full, &r);
+	assert_int_equal(parse_exact(e.w, e.len - 8, &full, &got), -EBADMSG);
+	snprintf(before, sizeof(before), "%s", selfmon_errmsg());
+	selfmon_record__quiet = 1;
+	assert_int_equal(parse_exact(e.w, e.len - 16, &full, &got), -EBADMSG);
+	assert_int_equal(parse_exact(e.w, e.len, &full, &got), 0);
+	selfmon_record__quiet = 0;
+	assert_string_equal(selfmon_errmsg(), before);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,6 +351,7 @@ int main(void)
 		cmocka_unit_test(a_string_without_its_nul_is_a_named_error),
 		cmocka_unit_test(a_build_id_longer_than_20_bytes_is_a_named_error),
 		cmocka_unit_test(a_stream_walk_goes_on_after_a_malformed_record),
+		cmocka_unit_test(a_quiet_parse_leaves_the_interrupted_codes_message_alone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
