@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <generated/autoconf.h>
@@ -166,10 +167,22 @@ static void set_attrs(struct selfmon_sampler *s, const struct selfmon_sampler_op
 			a->wakeup_watermark = o->wakeup_watermark ? o->wakeup_watermark
 								  : (uint32_t)(ring / 4);
 		}
+		if (OPTS_HAS(o, sig_data) && o->sigtrap) {
+			/* perf_event_open(2): sigtrap needs remove_on_exec */
+			a->sigtrap = a->remove_on_exec = 1;
+			a->sig_data = o->sig_data;
+		}
 		if (first)
 			set_sideband(a, o->sideband);
 		first = false;
 	}
+}
+
+static const char *kernel_release(void)
+{
+	static _Thread_local struct utsname u;
+
+	return uname(&u) ? "unknown" : u.release;
 }
 
 static int open_error(const struct sampler_event *e, int err)
@@ -185,7 +198,12 @@ static int open_error(const struct sampler_event *e, int err)
 				    "no hardware PMU here (a VM without a virtual PMU?): sample "
 				    "'cpu-clock' or 'task-clock'" : "the PMU cannot sample this event "
 				    "(no overflow interrupt?) or lacks a sample_type bit asked for");
-	case -EINVAL:
+	case -EINVAL: case -E2BIG:
+		if (e->ev.attr.sigtrap)
+			return selfmon__err(err, "event '%s': perf_event_open: %s with attr.sigtrap: "
+					    "synchronous SIGTRAP on overflow needs Linux 5.13 or later "
+					    "(this kernel: %s); use selfmon_sampler__signal() instead",
+					    e->ev.name, strerror(-err), kernel_release());
 		return selfmon__err(err, "event '%s': perf_event_open: %s: a sample_type, "
 				    "side-band or branch bit this kernel or PMU does not take, or a "
 				    "frequency above kernel.perf_event_max_sample_rate", e->ev.name,
@@ -472,4 +490,16 @@ int selfmon_sampler__drain_signal_safe(struct selfmon_sampler *s, selfmon_record
 	selfmon_record__quiet = 0;
 	s->in_drain = 0;
 	return d.delivered;
+}
+
+/*
+ * The kernel's siginfo puts si_perf_data right after si_addr, in the union
+ * that also holds si_addr_lsb (asm-generic/siginfo.h, _sigfault._perf).
+ */
+unsigned long selfmon_sigtrap__data(const siginfo_t *si)
+{
+	unsigned long data;
+
+	memcpy(&data, (const char *)&si->si_addr + sizeof(void *), sizeof(data));
+	return data;
 }

@@ -9,6 +9,7 @@
 #ifndef SELFMON_SAMPLER_H
 #define SELFMON_SAMPLER_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,6 +56,14 @@ struct selfmon_sampler_opts {
 	uint32_t sample_stack_user;	/**< PERF_SAMPLE_STACK_USER's bytes */
 	uint64_t branch_sample_type;	/**< PERF_SAMPLE_BRANCH_STACK's filter */
 	const char *root;		/**< as selfmon_opts.root (tests) */
+	/**
+	 * 1: a synchronous SIGTRAP to the sampled thread at each overflow
+	 * (attr.sigtrap with remove_on_exec, Linux 5.13): si_code TRAP_PERF,
+	 * selfmon_sigtrap__data() gives @sig_data back, and the handler's
+	 * ucontext holds the interrupted PC. Block or handle SIGTRAP first.
+	 */
+	int sigtrap;
+	uint64_t sig_data;		/**< the cookie of @sigtrap's signals */
 };
 
 /** What a sampler has read, and lost. */
@@ -146,6 +155,13 @@ int selfmon_sampler__owns_fd(const struct selfmon_sampler *s, int fd);
  * -SELFMON_ERRNO__FORKED in a child.
  */
 int selfmon_sampler__drain_signal_safe(struct selfmon_sampler *s, selfmon_record_fn fn, void *ctx);
+
+/**
+ * selfmon_sigtrap__data() - the cookie of a TRAP_PERF SIGTRAP
+ * (si_perf_data, which C libraries' siginfo_t may not name): the sig_data
+ * of selfmon_sampler_opts, as an unsigned long. Async-signal-safe.
+ */
+unsigned long selfmon_sigtrap__data(const siginfo_t *si);
 
 /** selfmon_sampler__stats() - what was read and lost so far. Return: 0 or -EINVAL. */
 int selfmon_sampler__stats(const struct selfmon_sampler *s, struct selfmon_sampler_stats *stats);

@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <selfmon/selfmon.h>
@@ -39,21 +40,30 @@ __attribute__((noinline)) static void busy(uint64_t n)
 /* Through a volatile pointer: every call runs the one copy whose address we know. */
 static void (*volatile busy_fn)(uint64_t) = busy;
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t clock)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(clock, &t);
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-/* Iterations of busy() that take about @ms milliseconds here. */
+static uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/*
+ * Iterations of busy() that keep this thread on a CPU about @ms
+ * milliseconds: measured in its CPU time, which cpu-clock and task-clock
+ * count, so that a loaded machine does not shorten the loop.
+ */
 static uint64_t loops_for_ms(unsigned int ms)
 {
-	uint64_t n = 1 << 20, t0 = now_ns(), dt;
+	uint64_t n = 1 << 20, t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), dt;
 
 	busy_fn(n);
-	dt = now_ns() - t0;
+	dt = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
 	return n * ms * 1000000ull / (dt ? dt : 1) + 1;
 }
 
@@ -448,6 +458,78 @@ TEST(the_overflow_signal_reaches_the_owning_thread_whose_handler_drains)
 	EXPECT_EQ((uint64_t)sig_samples, st.samples);
 	selfmon_sampler__close(sig_smp);
 	signal(SIGRTMIN + 1, SIG_DFL);
+}
+
+/* asm-generic/siginfo.h; glibc 2.36 does not name it. */
+#ifndef TRAP_PERF
+#define TRAP_PERF 6
+#endif
+#define COOKIE 0x5e1f5a3dul
+
+static volatile sig_atomic_t trap_count, trap_bad_info, trap_wrong_tid, trap_outside;
+static volatile pid_t trap_owner;
+
+/* The interrupted PC, from the handler's ucontext. */
+static uintptr_t interrupted_pc(const void *uc)
+{
+	const ucontext_t *u = uc;
+
+#if defined(__x86_64__)
+	return (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+	return (uintptr_t)u->uc_mcontext.pc;
+#else
+	(void)u;
+	return (uintptr_t)busy;
+#endif
+}
+
+static void on_sigtrap(int signo, siginfo_t *si, void *uc)
+{
+	uintptr_t pc = interrupted_pc(uc), lo = (uintptr_t)busy;
+
+	(void)signo;
+	trap_count++;
+	trap_bad_info += si->si_code != TRAP_PERF || selfmon_sigtrap__data(si) != COOKIE;
+	trap_wrong_tid += (pid_t)syscall(SYS_gettid) != trap_owner;
+	trap_outside += pc < lo || pc >= lo + LOOP_BYTES;
+}
+
+/*
+ * attr.sigtrap (Linux 5.13): a synchronous SIGTRAP at each overflow, to the
+ * sampled thread, carrying the cookie; the handler's PC is the interrupted
+ * one, in the loop (but for the few instructions around enable/disable).
+ */
+TEST(sigtrap_interrupts_the_loop_at_each_overflow_with_the_cookie)
+{
+	struct selfmon_sampler_opts o = period_opts(PERIOD_NS, ALL_IDS);
+	struct sigaction sa = { .sa_sigaction = on_sigtrap, .sa_flags = SA_SIGINFO | SA_RESTART };
+	struct selfmon_sampler_stats st;
+	struct selfmon_sampler *smp;
+
+	o.sigtrap = 1;
+	o.sig_data = COOKIE;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGTRAP, &sa, NULL));
+	trap_owner = (pid_t)syscall(SYS_gettid);
+	smp = selfmon_sampler__open("cpu-clock:u", &o);
+	ASSERT_NE(NULL, smp) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(0, selfmon_sampler__enable(smp));
+	busy_fn(loops_for_ms(30));
+	ASSERT_EQ(0, selfmon_sampler__disable(smp));
+	ASSERT_LE(0, selfmon_sampler__drain(smp, NULL, NULL, 0));
+	ASSERT_EQ(0, selfmon_sampler__stats(smp, &st));
+	EXPECT_LT(0, trap_count);
+	EXPECT_EQ(0, trap_bad_info);
+	EXPECT_EQ(0, trap_wrong_tid);
+	EXPECT_GE(1, trap_outside) TH_LOG("%d of %d SIGTRAPs outside busy()", (int)trap_outside,
+					  (int)trap_count);
+	/* one SIGTRAP per overflow, one sample per overflow */
+	EXPECT_EQ(st.samples, (uint64_t)trap_count) TH_LOG("%llu samples, %d SIGTRAPs",
+							   (unsigned long long)st.samples,
+							   (int)trap_count);
+	selfmon_sampler__close(smp);
+	signal(SIGTRAP, SIG_DFL);
 }
 
 TEST_HARNESS_MAIN
