@@ -395,7 +395,8 @@ int selfmon_sampler__drain(struct selfmon_sampler *s, selfmon_record_fn fn, void
 				    "child", (int)s->owner.pid);
 	if (timeout_ms && selfmon_ring__empty(&s->ring)) {
 		p = (struct pollfd){ .fd = s->ring_fd, .events = POLLIN };
-		if (poll(&p, 1, timeout_ms) < 0)
+		/* A signal (an overflow signal, say) cuts the wait short: read what is there. */
+		if (poll(&p, 1, timeout_ms) < 0 && errno != EINTR)
 			return selfmon__err(-errno, "poll on the sampler's ring: %s", strerror(errno));
 	}
 	s->in_drain = 1;

@@ -113,13 +113,14 @@ typedef int (*selfmon_record_fn)(const struct selfmon_record *rec, void *ctx);
 /**
  * selfmon_sampler__drain() - hand every record in the ring to @fn
  * @timeout_ms: when the ring is empty, wait this long for the kernel's
- *	wakeup (poll(2)): 0 does not wait, -1 waits for ever.
+ *	wakeup (poll(2)): 0 does not wait, -1 waits for ever; a signal
+ *	caught meanwhile ends the wait early (and is no error).
  *
  * Malformed records are counted (stats.malformed), not handed on; losses are
  * counted as their records come. A drain in a child process is refused: the
  * ring is not inherited by fork().
  * Return: the number of records handed to @fn, or -errno
- * (-SELFMON_ERRNO__FORKED, -EINTR...).
+ * (-SELFMON_ERRNO__FORKED, or poll(2)'s).
  */
 int selfmon_sampler__drain(struct selfmon_sampler *s, selfmon_record_fn fn, void *ctx,
 			   int timeout_ms);
