@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The PERF_RECORD_* parser: one record of a perf ring buffer (or a copy of
+ * one) into struct selfmon_record. Layouts: perf_event_open(2), "MMAP
+ * layout", and ../shared/reference/perf_event_type-records.txt (the
+ * kernel's enum perf_event_type); SAMPLE's body is in record_sample.c.
+ *
+ * Everything is read through a cursor that knows where the record ends
+ * (header.size, never beyond the caller's length), so a malformed record
+ * costs an error and never an out-of-bounds read. The kernel writes every
+ * record, and every variable part inside one, in multiples of 8 bytes
+ * (header.size; RAW's size + 4; STACK_USER's and AUX's size; strings
+ * NUL-padded); the parser insists on it, so the u64 arrays it hands out
+ * are aligned. Sizes are exact: bytes left over mean the record is not
+ * what the layout says, which is an error, not something to skip over.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "error.h"
+#include "record.h"
+
+_Thread_local volatile int selfmon_record__quiet;
+
+static const char *const record_names[] = {
+	[PERF_RECORD_MMAP] = "MMAP", [PERF_RECORD_LOST] = "LOST", [PERF_RECORD_COMM] = "COMM",
+	[PERF_RECORD_EXIT] = "EXIT", [PERF_RECORD_THROTTLE] = "THROTTLE",
+	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE", [PERF_RECORD_FORK] = "FORK",
+	[PERF_RECORD_READ] = "READ", [PERF_RECORD_SAMPLE] = "SAMPLE", [PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_AUX] = "AUX", [PERF_RECORD_ITRACE_START] = "ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES", [PERF_RECORD_SWITCH] = "SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE", [PERF_RECORD_NAMESPACES] = "NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "KSYMBOL", [PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "CGROUP", [PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+};
+
+/* The types this parser knows: 1 .. PERF_RECORD_AUX_OUTPUT_HW_ID (Linux 5.16). */
+#define RECORD_LAST PERF_RECORD_AUX_OUTPUT_HW_ID
+
+const char *selfmon_record__name(uint32_t type)
+{
+	if (type == 0 || type > RECORD_LAST)
+		return "unknown";
+	return record_names[type];
+}
+
+static int malformed(const struct selfmon_cursor *c, const char *field, size_t need)
+{
+	return record_err(-EBADMSG, "PERF_RECORD_%s: field '%s' needs %zu bytes, %zu are left "
+			    "before header.size: the record is malformed, or the layout "
+			    "(sample_type 0x%llx, read_format 0x%llx, sample_id_all %d) is not "
+			    "the one its event was opened with", selfmon_record__name(c->type),
+			    field, need, (size_t)(c->end - c->p),
+			    (unsigned long long)c->l->sample_type,
+			    (unsigned long long)c->l->read_format, c->l->sample_id_all);
+}
+
+/* Bytes left where the layout says the record ends. */
+static int malformed_tail(const struct selfmon_cursor *c)
+{
+	return record_err(-EBADMSG, "PERF_RECORD_%s: %zu bytes left over after the last field "
+			    "the layout names: the record is malformed, or the layout (sample_type "
+			    "0x%llx, read_format 0x%llx, sample_id_all %d) is not the one its event "
+			    "was opened with", selfmon_record__name(c->type), (size_t)(c->end - c->p),
+			    (unsigned long long)c->l->sample_type,
+			    (unsigned long long)c->l->read_format, c->l->sample_id_all);
+}
+
+/* Take @n bytes at the cursor into *@out; -EBADMSG past the end. */
+int selfmon_cursor__take(struct selfmon_cursor *c, size_t n, const void **out, const char *field)
+{
+	if ((size_t)(c->end - c->p) < n)
+		return malformed(c, field, n);
+	*out = c->p;
+	c->p += n;
+	return 0;
+}
+
+int selfmon_cursor__u64(struct selfmon_cursor *c, uint64_t *v, const char *field)
+{
+	const void *p = NULL;
+	int err = selfmon_cursor__take(c, 8, &p, field);
+
+	if (!err)
+		memcpy(v, p, 8);
+	return err;
+}
+
+/* Two u32 that share a word: pid/tid, cpu/res, ... */
+int selfmon_cursor__u32x2(struct selfmon_cursor *c, uint32_t *a, uint32_t *b, const char *field)
+{
+	const uint8_t *p = NULL;
+	int err = selfmon_cursor__take(c, 8, (const void **)&p, field);
+
+	if (!err) {
+		memcpy(a, p, 4);
+		memcpy(b, p + 4, 4);
+	}
+	return err;
+}
+
+/* An array of @nr items of @size bytes, @nr from the record: no overflow. */
+int selfmon_cursor__array(struct selfmon_cursor *c, uint64_t nr, size_t size, const void **out,
+			  const char *field)
+{
+	size_t left = (size_t)(c->end - c->p);
+
+	if (nr > left / size)
+		return record_err(-EBADMSG, "PERF_RECORD_%s: field '%s' says %llu entries of %zu "
+				    "bytes, only %zu bytes are left before header.size: the record "
+				    "is malformed", selfmon_record__name(c->type), field,
+				    (unsigned long long)nr, size, left);
+	return selfmon_cursor__take(c, (size_t)nr * size, out, field);
+}
+
+/* The rest of the body is a NUL-padded string (kernel pads to 8 bytes). */
+static int string(struct selfmon_cursor *c, const char **s, const char *field)
+{
+	size_t left = (size_t)(c->end - c->p);
+
+	if (!left || !memchr(c->p, '\0', left))
+		return record_err(-EBADMSG, "PERF_RECORD_%s: string '%s' has no NUL within the "
+				    "%zu bytes before header.size: the record is malformed",
+				    selfmon_record__name(c->type), field, left);
+	*s = (const char *)c->p;
+	c->p = c->end;
+	return 0;
+}
+
+/* The sample_id trailer's bytes: perf_event_type-records.txt, PERF_RECORD_MMAP (sample_id). */
+static size_t sample_id_size(uint64_t t)
+{
+	static const uint64_t words = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+				      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
+
+	return 8 * (size_t)__builtin_popcountll(t & words);
+}
+
+static int sample_id_trailer(struct selfmon_cursor *c, struct selfmon_sample_id *id)
+{
+	uint64_t t = c->l->sample_type;
+	int err = 0;
+
+	if (t & PERF_SAMPLE_TID)
+		err = selfmon_cursor__u32x2(c, &id->pid, &id->tid, "sample_id.pid, tid");
+	if (!err && (t & PERF_SAMPLE_TIME))
+		err = selfmon_cursor__u64(c, &id->time, "sample_id.time");
+	if (!err && (t & PERF_SAMPLE_ID))
+		err = selfmon_cursor__u64(c, &id->id, "sample_id.id");
+	if (!err && (t & PERF_SAMPLE_STREAM_ID))
+		err = selfmon_cursor__u64(c, &id->stream_id, "sample_id.stream_id");
+	if (!err && (t & PERF_SAMPLE_CPU))
+		err = selfmon_cursor__u32x2(c, &id->cpu, &id->res, "sample_id.cpu, res");
+	if (!err && (t & PERF_SAMPLE_IDENTIFIER))
+		err = selfmon_cursor__u64(c, &id->id, "sample_id.id (IDENTIFIER)");
+	return err;
+}
+
+
+/*
+ * The bodies of the side-band records, perf_event_open(2) "MMAP layout", one
+ * per PERF_RECORD_* type; the sample_id trailer is already cut off.
+ */
+static int mmap_head(struct selfmon_cursor *c, struct selfmon_record_mmap *m)
+{
+	int err = selfmon_cursor__u32x2(c, &m->pid, &m->tid, "pid, tid");
+
+	if (!err)
+		err = selfmon_cursor__u64(c, &m->addr, "addr");
+	if (!err)
+		err = selfmon_cursor__u64(c, &m->len, "len");
+	if (!err)
+		err = selfmon_cursor__u64(c, &m->pgoff, "pgoff");
+	return err;
+}
+
+static int rec_mmap(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	int err = mmap_head(c, &r->mmap);
+
+	return err ? err : string(c, &r->mmap.filename, "filename");
+}
+
+/* MMAP2: maj/min/ino/ino_generation, or a build id with PERF_RECORD_MISC_MMAP_BUILD_ID. */
+static int rec_mmap2(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	struct selfmon_record_mmap *m = &r->mmap;
+	const uint8_t *id = NULL;
+	int err = mmap_head(c, m);
+
+	if (!err && (r->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		err = selfmon_cursor__take(c, 24, (const void **)&id, "build_id");
+		if (!err && id[0] > 20)
+			return record_err(-EBADMSG, "PERF_RECORD_MMAP2: build_id_size %u is over 20: "
+					    "the record is malformed", id[0]);
+		if (!err) {
+			m->build_id_size = id[0];
+			m->build_id = id + 4;
+		}
+	} else if (!err) {
+		err = selfmon_cursor__u32x2(c, &m->maj, &m->min, "maj, min");
+		if (!err)
+			err = selfmon_cursor__u64(c, &m->ino, "ino");
+		if (!err)
+			err = selfmon_cursor__u64(c, &m->ino_generation, "ino_generation");
+	}
+	if (!err)
+		err = selfmon_cursor__u32x2(c, &m->prot, &m->flags, "prot, flags");
+	return err ? err : string(c, &m->filename, "filename");
+}
+
+static int rec_lost(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	int err = selfmon_cursor__u64(c, &r->lost.id, "id");
+
+	return err ? err : selfmon_cursor__u64(c, &r->lost.lost, "lost");
+}
+
+static int rec_comm(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	int err = selfmon_cursor__u32x2(c, &r->comm.pid, &r->comm.tid, "pid, tid");
+
+	return err ? err : string(c, &r->comm.comm, "comm");
+}
+
+/* EXIT and FORK. */
+static int rec_task(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	struct selfmon_record_task *t = &r->task;
+	int err = selfmon_cursor__u32x2(c, &t->pid, &t->ppid, "pid, ppid");
+
+	if (!err)
+		err = selfmon_cursor__u32x2(c, &t->tid, &t->ptid, "tid, ptid");
+	return err ? err : selfmon_cursor__u64(c, &t->time, "time");
+}
+
+/* THROTTLE and UNTHROTTLE. */
+static int rec_throttle(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	int err = selfmon_cursor__u64(c, &r->throttle.time, "time");
+
+	if (!err)
+		err = selfmon_cursor__u64(c, &r->throttle.id, "id");
+	return err ? err : selfmon_cursor__u64(c, &r->throttle.stream_id, "stream_id");
+}
+
+static int rec_read(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	int err = selfmon_cursor__u32x2(c, &r->read.pid, &r->read.tid, "pid, tid");
+
+	return err ? err : selfmon_record__read_format(c, &r->read.values);
+}
+
+static int rec_sample(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	return selfmon_record__sample(c, &r->sample);
+}
+
+static int rec_aux(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	int err = selfmon_cursor__u64(c, &r->aux.aux_offset, "aux_offset");
+
+	if (!err)
+		err = selfmon_cursor__u64(c, &r->aux.aux_size, "aux_size");
+	return err ? err : selfmon_cursor__u64(c, &r->aux.flags, "flags");
+}
+
+static int rec_itrace_start(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	return selfmon_cursor__u32x2(c, &r->itrace_start.pid, &r->itrace_start.tid, "pid, tid");
+}
+
+static int rec_lost_samples(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	return selfmon_cursor__u64(c, &r->lost_samples.lost, "lost");
+}
+
+static int rec_switch(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	(void)c;
+	(void)r;
+	return 0;
+}
+
+static int rec_switch_cpu_wide(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	return selfmon_cursor__u32x2(c, &r->switch_cpu_wide.next_prev_pid,
+				     &r->switch_cpu_wide.next_prev_tid, "next_prev_pid, next_prev_tid");
+}
+
+static int rec_namespaces(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	struct selfmon_record_namespaces *n = &r->namespaces;
+	int err = selfmon_cursor__u32x2(c, &n->pid, &n->tid, "pid, tid");
+
+	if (!err)
+		err = selfmon_cursor__u64(c, &n->nr, "nr_namespaces");
+	return err ? err : selfmon_cursor__array(c, n->nr, 16, (const void **)&n->dev_inode,
+						 "namespaces");
+}
+
+static int rec_ksymbol(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	struct selfmon_record_ksymbol *k = &r->ksymbol;
+	const uint8_t *p = NULL;
+	int err = selfmon_cursor__u64(c, &k->addr, "addr");
+
+	if (!err)
+		err = selfmon_cursor__take(c, 8, (const void **)&p, "len, ksym_type, flags");
+	if (err)
+		return err;
+	memcpy(&k->len, p, 4);
+	memcpy(&k->ksym_type, p + 4, 2);
+	memcpy(&k->flags, p + 6, 2);
+	return string(c, &k->name, "name");
+}
+
+static int rec_bpf_event(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	struct selfmon_record_bpf_event *b = &r->bpf_event;
+	const uint8_t *p = NULL;
+	int err = selfmon_cursor__take(c, 8, (const void **)&p, "type, flags, id");
+
+	if (err)
+		return err;
+	memcpy(&b->type, p, 2);
+	memcpy(&b->flags, p + 2, 2);
+	memcpy(&b->id, p + 4, 4);
+	return selfmon_cursor__take(c, 8, (const void **)&b->tag, "tag");
+}
+
+static int rec_cgroup(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	int err = selfmon_cursor__u64(c, &r->cgroup.id, "id");
+
+	return err ? err : string(c, &r->cgroup.path, "path");
+}
+
+/* TEXT_POKE: old bytes then new ones, padded so that the u16s and bytes fill whole words. */
+static int rec_text_poke(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	struct selfmon_record_text_poke *t = &r->text_poke;
+	const uint8_t *p = NULL;
+	size_t n;
+	int err = selfmon_cursor__u64(c, &t->addr, "addr");
+
+	if (!err)
+		err = selfmon_cursor__take(c, 4, (const void **)&p, "old_len, new_len");
+	if (err)
+		return err;
+	memcpy(&t->old_len, p, 2);
+	memcpy(&t->new_len, p + 2, 2);
+	n = (size_t)t->old_len + t->new_len;
+	err = selfmon_cursor__take(c, n, (const void **)&t->bytes, "bytes");
+	if (!err && (size_t)(c->end - c->p) >= 8)
+		return malformed_tail(c);
+	c->p = c->end;	/* the padding */
+	return err;
+}
+
+static int rec_aux_output_hw_id(struct selfmon_cursor *c, struct selfmon_record *r)
+{
+	return selfmon_cursor__u64(c, &r->aux_output_hw_id.hw_id, "hw_id");
+}
+
+typedef int (*record_fn)(struct selfmon_cursor *c, struct selfmon_record *r);
+
+static const record_fn record_fns[] = {
+	[PERF_RECORD_MMAP] = rec_mmap, [PERF_RECORD_LOST] = rec_lost,
+	[PERF_RECORD_COMM] = rec_comm, [PERF_RECORD_EXIT] = rec_task,
+	[PERF_RECORD_THROTTLE] = rec_throttle, [PERF_RECORD_UNTHROTTLE] = rec_throttle,
+	[PERF_RECORD_FORK] = rec_task, [PERF_RECORD_READ] = rec_read,
+	[PERF_RECORD_SAMPLE] = rec_sample, [PERF_RECORD_MMAP2] = rec_mmap2,
+	[PERF_RECORD_AUX] = rec_aux, [PERF_RECORD_ITRACE_START] = rec_itrace_start,
+	[PERF_RECORD_LOST_SAMPLES] = rec_lost_samples, [PERF_RECORD_SWITCH] = rec_switch,
+	[PERF_RECORD_SWITCH_CPU_WIDE] = rec_switch_cpu_wide,
+	[PERF_RECORD_NAMESPACES] = rec_namespaces, [PERF_RECORD_KSYMBOL] = rec_ksymbol,
+	[PERF_RECORD_BPF_EVENT] = rec_bpf_event, [PERF_RECORD_CGROUP] = rec_cgroup,
+	[PERF_RECORD_TEXT_POKE] = rec_text_poke,
+	[PERF_RECORD_AUX_OUTPUT_HW_ID] = rec_aux_output_hw_id,
+};
+
+/*
+ * perf_event_type-records.txt, sample_id: with sample_id_all every record
+ * but SAMPLE ends in it; read it from the end and leave the body before it.
+ */
+static int trailer(struct selfmon_cursor *c, struct selfmon_sample_id *id)
+{
+	size_t size = sample_id_size(c->l->sample_type);
+	struct selfmon_cursor t = *c;
+
+	if ((size_t)(c->end - c->p) < size)
+		return malformed(c, "sample_id", size);
+	t.p = c->end - size;
+	c->end = t.p;
+	return sample_id_trailer(&t, id);
+}
+
+/* The header: readable, a whole number of words, inside @len. */
+static int header(const void *buf, size_t len, struct selfmon_record *rec)
+{
+	struct perf_event_header h;
+
+	if (len < sizeof(h))
+		return record_err(-EBADMSG, "record: %zu bytes cannot hold a perf_event_header (8): "
+				    "the buffer ends inside one", len);
+	memcpy(&h, buf, sizeof(h));
+	rec->type = h.type;
+	rec->misc = h.misc;
+	rec->size = h.size;
+	if (h.size < sizeof(h) || h.size % 8)
+		return record_err(-EBADMSG, "PERF_RECORD_%s (type %u): header.size %u is not a "
+				    "multiple of 8 of at least 8: the stream is corrupt and cannot "
+				    "be walked further", selfmon_record__name(h.type), h.type, h.size);
+	if (h.size > len)
+		return record_err(-EBADMSG, "PERF_RECORD_%s: header.size %u runs past the %zu bytes "
+				    "given: the record is truncated", selfmon_record__name(h.type),
+				    h.size, len);
+	if (h.type == 0 || h.type > RECORD_LAST)
+		return record_err(-ENOMSG, "record type %u is unknown to this selfmon (a newer "
+				    "kernel's?): skip its %u bytes", h.type, h.size);
+	return 0;
+}
+
+void selfmon_record_layout__from_attr(struct selfmon_record_layout *layout,
+				      const struct perf_event_attr *attr)
+{
+	memset(layout, 0, sizeof(*layout));
+	layout->sample_type = attr->sample_type;
+	layout->read_format = attr->read_format;
+	layout->branch_sample_type = attr->branch_sample_type;
+	layout->regs_user_nr = (uint32_t)__builtin_popcountll(attr->sample_regs_user);
+	layout->regs_intr_nr = (uint32_t)__builtin_popcountll(attr->sample_regs_intr);
+	layout->sample_id_all = attr->sample_id_all;
+}
+
+int selfmon_record__parse(const void *buf, size_t len, const struct selfmon_record_layout *layout,
+			  struct selfmon_record *rec)
+{
+	struct selfmon_cursor c = { .l = layout };
+	int err;
+
+	if (!buf || !layout || !rec || (uintptr_t)buf % 8)
+		return record_err(-EINVAL, "selfmon_record__parse: %s", !buf || !layout || !rec ?
+				    "a NULL argument" : "the buffer is not 8-byte aligned: copy the "
+				    "record to an aligned one");
+	memset(rec, 0, sizeof(*rec));
+	err = header(buf, len, rec);
+	if (err)
+		goto out;
+	c.type = rec->type;
+	c.p = (const uint8_t *)buf + sizeof(struct perf_event_header);
+	c.end = (const uint8_t *)buf + rec->size;
+	if (rec->type != PERF_RECORD_SAMPLE && layout->sample_id_all) {
+		err = trailer(&c, &rec->sample_id);
+		rec->has_sample_id = true;
+	}
+	if (!err)
+		err = record_fns[rec->type](&c, rec);
+	if (!err && c.p != c.end)
+		err = malformed_tail(&c);
+	if (!err && !selfmon_record__quiet)
+		selfmon__err_clear();
+out:
+	return err;
+}

@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The sampler of the calling thread on the host's kernel, with software
+ * events (which sample with no PMU): cpu-clock and task-clock at a fixed
+ * period give samples of this thread only, in time order, with the IPs of
+ * the loop that ran; side-band records come (SWITCH around a sleep, MMAP2 of
+ * an exec mapping); an undrained ring loses records and says so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <selfmon/selfmon.h>
+#include <selfmon/sampler.h>
+#include "kselftest_harness.h"
+
+#define PERIOD_NS 100000	/* cpu-clock and task-clock count nanoseconds */
+#define LOOP_BYTES 1024		/* the bound on busy()'s code, sanitizers included */
+
+static volatile uint64_t sink;
+
+/* The sampled loop: no calls, so that every user-space IP lies in it. */
+__attribute__((noinline)) static void busy(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		sink += i;
+}
+
+/* Through a volatile pointer: every call runs the one copy whose address we know. */
+static void (*volatile busy_fn)(uint64_t) = busy;
+
+static uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec t;
+
+	clock_gettime(clock, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/*
+ * Iterations of busy() that keep this thread on a CPU about @ms
+ * milliseconds: measured in its CPU time, which cpu-clock and task-clock
+ * count, so that a loaded machine does not shorten the loop.
+ */
+static uint64_t loops_for_ms(unsigned int ms)
+{
+	uint64_t n = 1 << 20, t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), dt;
+
+	busy_fn(n);
+	dt = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	return n * ms * 1000000ull / (dt ? dt : 1) + 1;
+}
+
+struct seen {
+	size_t n, max;
+	struct selfmon_sample *samples;
+	size_t switch_out, switch_in, other_tid;
+	const void *map_addr;	/* the MMAP2 record to look for */
+	size_t map_len, mmap2_hits;
+	char map_file[PATH_MAX];
+	pid_t tid;
+};
+
+static int collect(const struct selfmon_record *r, void *arg)
+{
+	struct seen *s = arg;
+
+	switch (r->type) {
+	case PERF_RECORD_SAMPLE:
+		if (s->n < s->max)
+			s->samples[s->n++] = r->sample;
+		break;
+	case PERF_RECORD_SWITCH:
+		if (r->has_sample_id && (pid_t)r->sample_id.tid != s->tid)
+			s->other_tid++;
+		if (r->misc & PERF_RECORD_MISC_SWITCH_OUT)
+			s->switch_out++;
+		else
+			s->switch_in++;
+		break;
+	case PERF_RECORD_MMAP2:
+		if (r->mmap.addr == (uintptr_t)s->map_addr && r->mmap.len == s->map_len &&
+		    !strcmp(r->mmap.filename, s->map_file))
+			s->mmap2_hits++;
+		break;
+	}
+	return 0;
+}
+
+static void seen_init(struct seen *s, size_t max)
+{
+	memset(s, 0, sizeof(*s));
+	s->max = max;
+	s->samples = calloc(max, sizeof(*s->samples));
+	s->tid = (pid_t)syscall(SYS_gettid);
+}
+
+static struct selfmon_sampler_opts period_opts(uint64_t period, uint64_t type)
+{
+	return (struct selfmon_sampler_opts){ .sz = sizeof(struct selfmon_sampler_opts),
+		.period = period, .sample_type = type };
+}
+
+#define ALL_IDS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		 PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+/*
+ * Sample @event over busy() for @ms; check every sample. The few instructions
+ * between the enable ioctl's return and busy(), and between busy()'s return
+ * and the disable, lie outside the loop: one sample may land there.
+ */
+static void check_loop_samples(struct __test_metadata *_metadata, const char *event, unsigned int ms)
+{
+	struct selfmon_sampler_opts o = period_opts(PERIOD_NS, ALL_IDS);
+	uint64_t n = loops_for_ms(ms), lo = (uintptr_t)busy, prev = 0;
+	struct selfmon_sampler *smp = selfmon_sampler__open(event, &o);
+	struct seen s;
+	size_t outside = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	ASSERT_NE(NULL, smp) TH_LOG("%s: %s", event, selfmon_errmsg());
+	seen_init(&s, 1 << 16);
+	ASSERT_EQ(0, selfmon_sampler__enable(smp));
+	busy_fn(n);
+	ASSERT_EQ(0, selfmon_sampler__disable(smp));
+	ASSERT_LE(0, selfmon_sampler__drain(smp, collect, &s, 0)) TH_LOG("%s", selfmon_errmsg());
+	/* ms / 0.1 ms samples are due; a loaded machine runs the loop longer, not shorter */
+	EXPECT_GE(s.n, ms * 1000000ull / PERIOD_NS / 2) TH_LOG("%s: %zu samples", event, s.n);
+	for (size_t i = 0; i < s.n; i++) {
+		const struct selfmon_sample *x = &s.samples[i];
+
+		EXPECT_EQ(getpid(), (pid_t)x->pid);
+		EXPECT_EQ(s.tid, (pid_t)x->tid);
+		EXPECT_LE(prev, x->time);
+		prev = x->time;
+		EXPECT_EQ(PERIOD_NS, x->period);
+		EXPECT_GT(ncpu, (long)x->cpu);
+		EXPECT_EQ(selfmon_sampler__id(smp, 0), x->id);
+		EXPECT_EQ(selfmon_sampler__id(smp, 0), x->stream_id);
+		outside += x->ip < lo || x->ip >= lo + LOOP_BYTES;
+	}
+	EXPECT_GE(1, outside) TH_LOG("%zu of %zu IPs outside busy() at %#lx", outside, s.n,
+				     (unsigned long)lo);
+	free(s.samples);
+	selfmon_sampler__close(smp);
+}
+
+TEST(cpu_clock_samples_are_this_threads_in_time_order_with_ips_in_the_loop)
+{
+	check_loop_samples(_metadata, "cpu-clock:u", 40);
+}
+
+TEST(task_clock_samples_are_this_threads_in_time_order_with_ips_in_the_loop)
+{
+	check_loop_samples(_metadata, "task-clock:u", 40);
+}
+
+TEST(a_sleep_is_surrounded_by_switch_records_of_this_thread)
+{
+	struct selfmon_sampler_opts o = period_opts(PERIOD_NS, ALL_IDS);
+	struct selfmon_sampler *smp;
+	struct seen s;
+
+	o.sideband = SELFMON_SIDEBAND_SWITCH;
+	o.sample_id_all = 1;
+	smp = selfmon_sampler__open("task-clock:u", &o);
+	ASSERT_NE(NULL, smp) TH_LOG("%s", selfmon_errmsg());
+	seen_init(&s, 1 << 12);
+	ASSERT_EQ(0, selfmon_sampler__enable(smp));
+	for (int i = 0; i < 3; i++)
+		usleep(5000);
+	ASSERT_EQ(0, selfmon_sampler__disable(smp));
+	ASSERT_LE(0, selfmon_sampler__drain(smp, collect, &s, 0));
+	EXPECT_LE(3, s.switch_out);
+	EXPECT_LE(3, s.switch_in);
+	EXPECT_EQ(0, s.other_tid);
+	free(s.samples);
+	selfmon_sampler__close(smp);
+}
+
+TEST(an_exec_mapping_of_a_file_gives_its_mmap2_record)
+{
+	struct selfmon_sampler_opts o = period_opts(PERIOD_NS, ALL_IDS);
+	struct selfmon_sampler *smp;
+	struct seen s;
+	size_t len = (size_t)sysconf(_SC_PAGESIZE);
+	int fd = open("/proc/self/exe", O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	o.sideband = SELFMON_SIDEBAND_MMAP2;
+	smp = selfmon_sampler__open("cpu-clock:u", &o);
+	ASSERT_NE(NULL, smp) TH_LOG("%s", selfmon_errmsg());
+	seen_init(&s, 16);
+	ASSERT_NE(NULL, realpath("/proc/self/exe", s.map_file));
+	ASSERT_EQ(0, selfmon_sampler__enable(smp));
+	s.map_addr = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, s.map_addr);
+	ASSERT_EQ(0, selfmon_sampler__disable(smp));
+	s.map_len = len;
+	ASSERT_LE(0, selfmon_sampler__drain(smp, collect, &s, 0));
+	EXPECT_EQ(1, s.mmap2_hits) TH_LOG("no MMAP2 of %s at %p", s.map_file, s.map_addr);
+	munmap((void *)s.map_addr, len);
+	close(fd);
+	free(s.samples);
+	selfmon_sampler__close(smp);
+}
+
+/*
+ * A one-page ring left undrained fills up, and the kernel drops what does
+ * not fit; it writes PERF_RECORD_LOST, with the count, as soon as there is
+ * room again (after a drain), and the sampler adds it up.
+ */
+TEST(an_undrained_one_page_ring_loses_records_and_counts_them)
+{
+	struct selfmon_sampler_opts o = period_opts(10000, ALL_IDS);
+	struct selfmon_sampler_stats st;
+	struct selfmon_sampler *smp;
+	uint64_t n = loops_for_ms(20);
+
+	o.ring_pages = 1;
+	smp = selfmon_sampler__open("cpu-clock:u", &o);
+	ASSERT_NE(NULL, smp) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(0, selfmon_sampler__enable(smp));
+	busy_fn(n);	/* ~2000 samples of ~72 bytes into 4 KiB */
+	ASSERT_LT(0, selfmon_sampler__drain(smp, NULL, NULL, 0));
+	busy_fn(n / 4);	/* room again: the LOST record is written first */
+	ASSERT_EQ(0, selfmon_sampler__disable(smp));
+	ASSERT_LT(0, selfmon_sampler__drain(smp, NULL, NULL, 0));
+	ASSERT_EQ(0, selfmon_sampler__stats(smp, &st));
+	EXPECT_LE(1, st.lost_records);
+	EXPECT_LT(100, st.lost) TH_LOG("%llu samples, %llu lost", (unsigned long long)st.samples,
+				       (unsigned long long)st.lost);
+	EXPECT_GT(st.samples, 0);
+	EXPECT_EQ(0, st.malformed);
+	EXPECT_EQ(0, st.corrupt);
+	selfmon_sampler__close(smp);
+}
+
+struct thread_result {
+	size_t samples, foreign;
+	int err;
+	char msg[256];
+};
+
+/* Each thread: its own sampler, its own busy loop; every sample must be its own. */
+static void *sample_own_thread(void *arg)
+{
+	struct selfmon_sampler_opts o = period_opts(PERIOD_NS, ALL_IDS);
+	struct thread_result *res = arg;
+	struct selfmon_sampler *smp = selfmon_sampler__open("cpu-clock:u", &o);
+	struct seen s;
+
+	if (!smp) {
+		res->err = -errno;
+		snprintf(res->msg, sizeof(res->msg), "%s", selfmon_errmsg());
+		return NULL;
+	}
+	seen_init(&s, 1 << 14);
+	selfmon_sampler__enable(smp);
+	busy_fn(loops_for_ms(30));
+	selfmon_sampler__disable(smp);
+	res->err = selfmon_sampler__drain(smp, collect, &s, 0);
+	res->samples = s.n;
+	for (size_t i = 0; i < s.n; i++)
+		res->foreign += (pid_t)s.samples[i].tid != s.tid;
+	free(s.samples);
+	selfmon_sampler__close(smp);
+	return NULL;
+}
+
+TEST(two_threads_with_their_own_samplers_get_only_their_own_samples)
+{
+	struct thread_result res[2] = { 0 };
+	pthread_t t[2];
+
+	for (int i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, sample_own_thread, &res[i]));
+	for (int i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		ASSERT_LE(0, res[i].err) TH_LOG("thread %d: %s", i, res[i].msg);
+		EXPECT_LT(0, res[i].samples);
+		EXPECT_EQ(0, res[i].foreign);
+	}
+}
+
+/* A group: the leader samples, and each sample reads both members by id. */
+TEST(a_group_leader_samples_and_each_sample_reads_every_member)
+{
+	struct selfmon_sampler_opts o = period_opts(PERIOD_NS, PERF_SAMPLE_IP | PERF_SAMPLE_ID);
+	struct selfmon_read_entry e;
+	struct selfmon_sampler *smp;
+	struct seen s;
+
+	smp = selfmon_sampler__open("{cpu-clock,task-clock}:u", &o);
+	ASSERT_NE(NULL, smp) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(2, selfmon_sampler__nr(smp));
+	ASSERT_NE(0, selfmon_sampler__layout(smp)->sample_type & PERF_SAMPLE_READ);
+	seen_init(&s, 1 << 12);
+	ASSERT_EQ(0, selfmon_sampler__enable(smp));
+	busy_fn(loops_for_ms(20));
+	ASSERT_EQ(0, selfmon_sampler__disable(smp));
+	ASSERT_LE(0, selfmon_sampler__drain(smp, collect, &s, 0));
+	ASSERT_LT(0, s.n);
+	for (size_t i = 0; i < s.n; i++) {
+		ASSERT_EQ(2, s.samples[i].read.nr);
+		ASSERT_EQ(selfmon_sampler__id(smp, 0), s.samples[i].id);
+		for (int m = 0; m < 2; m++) {
+			ASSERT_EQ(0, selfmon_record_read__entry(&s.samples[i].read, (uint64_t)m, &e));
+			EXPECT_EQ(selfmon_sampler__id(smp, m), e.id);
+			EXPECT_LT(0, e.value);
+		}
+	}
+	free(s.samples);
+	selfmon_sampler__close(smp);
+}
+
+TEST(a_drain_of_an_empty_ring_waits_for_its_timeout)
+{
+	struct selfmon_sampler_opts o = period_opts(PERIOD_NS, 0);
+	struct selfmon_sampler *smp = selfmon_sampler__open("cpu-clock:u", &o);
+	uint64_t t0;
+
+	ASSERT_NE(NULL, smp) TH_LOG("%s", selfmon_errmsg());
+	t0 = now_ns();
+	EXPECT_EQ(0, selfmon_sampler__drain(smp, NULL, NULL, 50));
+	EXPECT_LE(45000000ull, now_ns() - t0);
+	selfmon_sampler__close(smp);
+}
+
+TEST(a_drain_in_a_forked_child_is_refused)
+{
+	struct selfmon_sampler_opts o = period_opts(PERIOD_NS, 0);
+	struct selfmon_sampler *smp = selfmon_sampler__open("cpu-clock:u", &o);
+	int status;
+	pid_t pid;
+
+	ASSERT_NE(NULL, smp) TH_LOG("%s", selfmon_errmsg());
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(selfmon_sampler__drain(smp, NULL, NULL, 0) == -SELFMON_ERRNO__FORKED ? 0 : 1);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	selfmon_sampler__close(smp);
+}
+
+TEST(options_need_one_of_period_and_frequency_and_a_power_of_two_ring)
+{
+	struct selfmon_sampler_opts o = period_opts(0, 0);
+
+	EXPECT_EQ(NULL, selfmon_sampler__open("cpu-clock", &o));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "exactly one"));
+	o.period = 1000;
+	o.freq = 1000;
+	EXPECT_EQ(NULL, selfmon_sampler__open("cpu-clock", &o));
+	o.freq = 0;
+	o.ring_pages = 3;
+	EXPECT_EQ(NULL, selfmon_sampler__open("cpu-clock", &o));
+	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "power of two"));
+	o.ring_pages = 0;
+	EXPECT_EQ(NULL, selfmon_sampler__open("cpu-clock:q", &o));
+	EXPECT_EQ(SELFMON_ERRNO__SYNTAX, errno);
+	EXPECT_EQ(NULL, selfmon_sampler__open("cpu-clock", NULL));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+/* The overflow signal's handler: what it saw, all async-signal-safe. */
+static struct selfmon_sampler *sig_smp;
+static volatile sig_atomic_t sig_count, sig_wrong_tid, sig_bad_info, sig_samples, sig_foreign;
+static volatile pid_t sig_owner;
+
+static int count_own_samples(const struct selfmon_record *r, void *arg)
+{
+	(void)arg;
+	if (r->type == PERF_RECORD_SAMPLE) {
+		sig_samples++;
+		sig_foreign += (pid_t)r->sample.tid != sig_owner;
+	}
+	return 0;
+}
+
+static void on_overflow(int signo, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+
+	(void)signo;
+	(void)uc;
+	sig_count++;
+	sig_wrong_tid += (pid_t)syscall(SYS_gettid) != sig_owner;
+	sig_bad_info += si->si_code != POLL_IN || !selfmon_sampler__owns_fd(sig_smp, si->si_fd);
+	selfmon_sampler__drain_signal_safe(sig_smp, count_own_samples, NULL);
+	errno = saved;
+}
+
+static void *signalled_thread(void *arg)
+{
+	struct selfmon_sampler_opts o = period_opts(PERIOD_NS, ALL_IDS);
+	struct thread_result *res = arg;
+
+	o.wakeup_events = 1;
+	sig_owner = (pid_t)syscall(SYS_gettid);
+	sig_smp = selfmon_sampler__open("cpu-clock:u", &o);
+	res->err = sig_smp ? selfmon_sampler__signal(sig_smp, SIGRTMIN + 1) : -errno;
+	if (res->err) {
+		snprintf(res->msg, sizeof(res->msg), "%s", selfmon_errmsg());
+		return NULL;
+	}
+	selfmon_sampler__enable(sig_smp);
+	busy_fn(loops_for_ms(30));
+	selfmon_sampler__disable(sig_smp);
+	return NULL;
+}
+
+/*
+ * F_SETOWN_EX with F_OWNER_TID: the signal goes to the sampling thread
+ * alone, even while another thread of the process is running and could
+ * take a process-wide signal; the handler drains the ring itself.
+ */
+TEST(the_overflow_signal_reaches_the_owning_thread_whose_handler_drains)
+{
+	struct sigaction sa = { .sa_sigaction = on_overflow, .sa_flags = SA_SIGINFO | SA_RESTART };
+	struct thread_result res = { 0 };
+	struct selfmon_sampler_stats st;
+	pthread_t t;
+
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGRTMIN + 1, &sa, NULL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, signalled_thread, &res));
+	busy_fn(loops_for_ms(40));	/* this thread runs too: a candidate for a stray signal */
+	pthread_join(t, NULL);
+	ASSERT_EQ(0, res.err) TH_LOG("%s", res.msg);
+	/* the opening thread alone may redirect the signal */
+	EXPECT_EQ(-SELFMON_ERRNO__THREAD, selfmon_sampler__signal(sig_smp, SIGRTMIN + 1));
+	ASSERT_EQ(0, selfmon_sampler__stats(sig_smp, &st));
+	EXPECT_LT(0, sig_count);
+	EXPECT_EQ(0, sig_wrong_tid);
+	EXPECT_EQ(0, sig_bad_info);
+	EXPECT_LT(0, sig_samples) TH_LOG("%d signals, %d samples drained in the handler",
+					 (int)sig_count, (int)sig_samples);
+	EXPECT_EQ(0, sig_foreign);
+	EXPECT_EQ((uint64_t)sig_samples, st.samples);
+	selfmon_sampler__close(sig_smp);
+	signal(SIGRTMIN + 1, SIG_DFL);
+}
+
+/* asm-generic/siginfo.h; glibc 2.36 does not name it. */
+#ifndef TRAP_PERF
+#define TRAP_PERF 6
+#endif
+#define COOKIE 0x5e1f5a3dul
+
+static volatile sig_atomic_t trap_count, trap_bad_info, trap_wrong_tid, trap_outside;
+static volatile pid_t trap_owner;
+
+/* The interrupted PC, from the handler's ucontext. */
+static uintptr_t interrupted_pc(const void *uc)
+{
+	const ucontext_t *u = uc;
+
+#if defined(__x86_64__)
+	return (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+	return (uintptr_t)u->uc_mcontext.pc;
+#else
+	(void)u;
+	return (uintptr_t)busy;
+#endif
+}
+
+static void on_sigtrap(int signo, siginfo_t *si, void *uc)
+{
+	uintptr_t pc = interrupted_pc(uc), lo = (uintptr_t)busy;
+
+	(void)signo;
+	trap_count++;
+	trap_bad_info += si->si_code != TRAP_PERF || selfmon_sigtrap__data(si) != COOKIE;
+	trap_wrong_tid += (pid_t)syscall(SYS_gettid) != trap_owner;
+	trap_outside += pc < lo || pc >= lo + LOOP_BYTES;
+}
+
+/*
+ * attr.sigtrap (Linux 5.13): a synchronous SIGTRAP at each overflow, to the
+ * sampled thread, carrying the cookie; the handler's PC is the interrupted
+ * one, in the loop (but for the few instructions around enable/disable).
+ */
+TEST(sigtrap_interrupts_the_loop_at_each_overflow_with_the_cookie)
+{
+	struct selfmon_sampler_opts o = period_opts(PERIOD_NS, ALL_IDS);
+	struct sigaction sa = { .sa_sigaction = on_sigtrap, .sa_flags = SA_SIGINFO | SA_RESTART };
+	struct selfmon_sampler_stats st;
+	struct selfmon_sampler *smp;
+
+	o.sigtrap = 1;
+	o.sig_data = COOKIE;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGTRAP, &sa, NULL));
+	trap_owner = (pid_t)syscall(SYS_gettid);
+	smp = selfmon_sampler__open("cpu-clock:u", &o);
+	ASSERT_NE(NULL, smp) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(0, selfmon_sampler__enable(smp));
+	busy_fn(loops_for_ms(30));
+	ASSERT_EQ(0, selfmon_sampler__disable(smp));
+	ASSERT_LE(0, selfmon_sampler__drain(smp, NULL, NULL, 0));
+	ASSERT_EQ(0, selfmon_sampler__stats(smp, &st));
+	EXPECT_LT(0, trap_count);
+	EXPECT_EQ(0, trap_bad_info);
+	EXPECT_EQ(0, trap_wrong_tid);
+	EXPECT_GE(1, trap_outside) TH_LOG("%d of %d SIGTRAPs outside busy()", (int)trap_outside,
+					  (int)trap_count);
+	/*
+	 * One SIGTRAP per overflow, one sample per overflow; but the kernel
+	 * keeps one pending SIGTRAP per event, so on a loaded host two
+	 * overflows before the thread returns to user space make one signal,
+	 * and the last may still be pending when the event is disabled.
+	 */
+	EXPECT_GE(st.samples, (uint64_t)trap_count);
+	EXPECT_LE(st.samples * 9 / 10, (uint64_t)trap_count) TH_LOG("%llu samples, %d SIGTRAPs",
+								     (unsigned long long)st.samples,
+								     (int)trap_count);
+	selfmon_sampler__close(smp);
+	signal(SIGTRAP, SIG_DFL);
+}
+
+static void on_alarm(int signo)
+{
+	(void)signo;
+}
+
+/* A signal caught during the wait is not an error: the drain reads what is there. */
+TEST(a_signal_during_the_wait_ends_it_early_without_an_error)
+{
+	struct selfmon_sampler_opts o = period_opts(PERIOD_NS, 0);
+	struct selfmon_sampler *smp = selfmon_sampler__open("cpu-clock:u", &o);
+	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
+	struct itimerval it = { .it_value = { .tv_usec = 20000 } };
+	uint64_t t0;
+
+	ASSERT_NE(NULL, smp) TH_LOG("%s", selfmon_errmsg());
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	t0 = now_ns();
+	ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
+	EXPECT_EQ(0, selfmon_sampler__drain(smp, NULL, NULL, 2000)) TH_LOG("%s", selfmon_errmsg());
+	EXPECT_GT(1000000000ull, now_ns() - t0);
+	signal(SIGALRM, SIG_DFL);
+	selfmon_sampler__close(smp);
+}
+
+/*
+ * sample_freq: for the software clocks the kernel turns a frequency into
+ * the period of one second over it (cpu_clock_event_init()), so each
+ * sample of a 2000 Hz cpu-clock says 500000 ns, and 100 ms give about 200.
+ */
+TEST(a_frequency_of_the_cpu_clock_samples_at_that_rate)
+{
+	struct selfmon_sampler_opts o = { .sz = sizeof(o), .freq = 2000, .sample_type = ALL_IDS };
+	struct selfmon_sampler *smp = selfmon_sampler__open("cpu-clock:u", &o);
+	struct seen s;
+	uint64_t cpu;
+
+	ASSERT_NE(NULL, smp) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(1, (int)selfmon_sampler__attr(smp, 0)->freq);
+	seen_init(&s, 1 << 12);
+	cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	ASSERT_EQ(0, selfmon_sampler__enable(smp));
+	busy_fn(loops_for_ms(100));
+	ASSERT_EQ(0, selfmon_sampler__disable(smp));
+	cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
+	ASSERT_LE(0, selfmon_sampler__drain(smp, collect, &s, 0));
+	/* one sample per 500 us of this thread's CPU time, never more */
+	EXPECT_LE(cpu / 500000 / 2, s.n);
+	EXPECT_GE(cpu / 500000 + 1, s.n) TH_LOG("%zu samples in %llu ns", s.n,
+						(unsigned long long)cpu);
+	for (size_t i = 0; i < s.n; i++)
+		EXPECT_EQ(1000000000ull / 2000, s.samples[i].period);
+	free(s.samples);
+	selfmon_sampler__close(smp);
+}
+
+TEST_HARNESS_MAIN
