@@ -24,15 +24,6 @@
 #define CHUNK 200000
 #define CHUNKS 500
 
-#define OPEN_ENABLED(set, events)						\
-	do {									\
-		if (read_sysctl(USER_ACCESS) != 1)				\
-			SKIP(return, "kernel.perf_user_access is not 1 (run as root through run_tests.sh)"); \
-		set = selfmon_set__open(events, NULL);				\
-		ASSERT_NE(NULL, set) TH_LOG("%s", selfmon_errmsg());		\
-		ASSERT_EQ(0, selfmon_set__enable(set));				\
-	} while (0)
-
 TEST(three_multiplexed_groups_keep_cycles_equal_to_instructions_in_every_read)
 {
 	struct selfmon_count c[3], all[NR];
@@ -40,7 +31,7 @@ TEST(three_multiplexed_groups_keep_cycles_equal_to_instructions_in_every_read)
 	struct selfmon_set *set;
 
 	EXACT_OR_SKIP();
-	OPEN_ENABLED(set, GROUPED);
+	OPEN_USER(set, GROUPED, NULL);
 	for (int k = 0; k < CHUNKS; k++) {
 		loop3(CHUNK);
 		for (int g = 0; g < 3; g++) {
@@ -84,7 +75,7 @@ TEST(the_same_events_ungrouped_break_that_equality)
 	int unequal = 0;
 
 	EXACT_OR_SKIP();
-	OPEN_ENABLED(set, UNGROUPED);
+	OPEN_USER(set, UNGROUPED, NULL);
 	for (int i = 0; i < NR; i++)
 		ASSERT_EQ(0, selfmon_set__read_syscall(set, i, &a[i]));
 	for (int k = 0; k < CHUNKS / 5; k++)
@@ -117,7 +108,7 @@ TEST(a_pinned_group_the_pmu_cannot_schedule_is_a_named_error_at_read_never_a_zer
 	struct selfmon_set *set;
 	int err;
 
-	OPEN_ENABLED(set, "{r08:u,r08:u,r08:u,r08:u,r08:u}:D,{r08:u,r08:u,r08:u,r08:u,r08:u}:D");
+	OPEN_USER(set, "{r08:u,r08:u,r08:u,r08:u,r08:u}:D,{r08:u,r08:u,r08:u,r08:u,r08:u}:D", NULL);
 	loop3(CHUNK);
 	/* each fits the 6 counters alone; together they cannot: the second is in error */
 	ASSERT_EQ(0, selfmon_set__read_group(set, 0, c));
