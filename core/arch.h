@@ -3,6 +3,7 @@
 #define SELFMON_CORE_ARCH_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <selfmon/selfmon.h>
 
 #include "event.h"
@@ -40,5 +41,20 @@ extern const struct selfmon_arch selfmon_arch__generic;
 
 /* The arch this library was configured for. */
 const struct selfmon_arch *selfmon_arch__host(void);
+
+/*
+ * Called when a counter page is first handed out: where a user-space read
+ * can fault for a reason the page's seqlock would have caught a moment later,
+ * make it survive (arm64: a thread moved to a CPU of another PMU between
+ * loading the index and its mrs). Return: 0 or -errno.
+ */
+int selfmon_arch__guard_user_reads(void);
+
+/*
+ * arm64: is @insn an MRS of a PMU counter register an EL0 read can trap on
+ * (PMEVCNTR<n>_EL0, PMCCNTR_EL0)? If so, *@rt is its destination register.
+ * Portable C, so that any host tests it.
+ */
+bool selfmon_arm64__is_counter_mrs(uint32_t insn, int *rt);
 
 #endif

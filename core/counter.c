@@ -215,6 +215,8 @@ int selfmon_counter__open(struct selfmon_set *set, int idx, const struct open_ct
 	c->page = perf_evsel__mmap_base(c->evsel, 0, 0);
 	if (!c->page)
 		c->reason = SELFMON_REASON_MMAP;
+	else
+		selfmon_arch__guard_user_reads();
 	return 0;
 }
 

@@ -21,12 +21,13 @@
 
 /* Before 4.14 there is no MADV_WIPEONFORK: atfork handlers are all we have. */
 static pid_t fallback_pid;
-volatile pid_t *selfmon_owner__fork_word = &fallback_pid;
+/* Every thread may write it, all with the same pid: relaxed atomics. */
+static pid_t *fork_word = &fallback_pid;
 _Thread_local pid_t selfmon_owner__tid;
 
 static void wipe_in_child(void)
 {
-	fallback_pid = 0;
+	__atomic_store_n(&fallback_pid, 0, __ATOMIC_RELAXED);
 }
 
 static void owner_init_once(void)
@@ -35,7 +36,7 @@ static void owner_init_once(void)
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p != MAP_FAILED && !madvise(p, (size_t)sysconf(_SC_PAGESIZE), MADV_WIPEONFORK)) {
-		selfmon_owner__fork_word = p;
+		fork_word = p;
 		return;
 	}
 	if (p != MAP_FAILED)
@@ -58,8 +59,8 @@ int selfmon_owner__init(struct selfmon_owner *o)
 	pthread_once(&once, owner_init_once);
 	/* In a child (wiped page) the first open claims the page for this process. */
 	pid = getpid();
-	if (*selfmon_owner__fork_word != pid)
-		*selfmon_owner__fork_word = pid;
+	if (__atomic_load_n(fork_word, __ATOMIC_RELAXED) != pid)
+		__atomic_store_n(fork_word, pid, __ATOMIC_RELAXED);
 	o->pid = pid;
 	o->tid = current_tid();
 	return 0;
@@ -67,7 +68,7 @@ int selfmon_owner__init(struct selfmon_owner *o)
 
 int selfmon_owner__same_process(const struct selfmon_owner *o)
 {
-	return *selfmon_owner__fork_word == o->pid;
+	return __atomic_load_n(fork_word, __ATOMIC_RELAXED) == o->pid;
 }
 
 int selfmon_owner__check(const struct selfmon_owner *o)

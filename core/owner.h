@@ -16,18 +16,8 @@ struct selfmon_owner {
 	pid_t tid;
 };
 
-/* The process's wipe-on-fork word and this thread's tid, for the inline check. */
-extern volatile pid_t *selfmon_owner__fork_word;
+/* This thread's tid, for the read path's inline check (0 until the thread opens or checks a set). */
 extern _Thread_local pid_t selfmon_owner__tid;
-
-/*
- * The check of the read path, inline and silent: true when the caller is
- * @o. False says nothing about why: selfmon_owner__check() does.
- */
-static inline bool selfmon_owner__ok(const struct selfmon_owner *o)
-{
-	return *selfmon_owner__fork_word == o->pid && selfmon_owner__tid == o->tid;
-}
 
 /* Record the calling thread as the owner. Return: 0 or -errno. */
 int selfmon_owner__init(struct selfmon_owner *o);

@@ -36,7 +36,8 @@ import yaml
 
 SUITE_SETS = ("selfmon-figures", "selfmon-tap")
 EXACT_FIGURES = {"bench_exact_test.readcost.selfmon", "bench_exact_test.readcost.read2_total",
-                 "bench_exact_test.add_chain.instructions", "pmu_test.inline_read",
+                 "bench_exact_test.add_chain.instructions", "cost_test.inline_read.index32",
+                 "cost_test.inline_read.index1", "cost_test.set_read.call",
                  "pmu_test.empty_region.pmc32.mrs", "bench_test.set_read.selfmon"}
 PROMPT_TIMEOUT_S = 120
 

@@ -87,6 +87,12 @@ parse() {
 		} else if (text ~ /^[0-9.]+ instructions per inline read/) {
 			split(text, t, " ")
 			figure("inline_read", t[1], "instructions/read")
+		} else if (text ~ /^index [0-9]+ \([A-Z0-9_]+\): [0-9.]+ user instructions per inline read/) {
+			split(text, t, " ")
+			figure("inline_read.index" t[2], t[4] + 0, "instructions/read")
+		} else if (text ~ /^selfmon_set__read: [0-9.]+ user instructions per call/) {
+			split(text, t, " ")
+			figure("set_read.call", t[2] + 0, "instructions/call")
 		} else if (text ~ /^group [0-9]+: ran [0-9.]+% of the time/) {
 			split(text, t, /[ :%]+/)
 			figure("group" t[2] ".running", t[4], "percent")

@@ -59,3 +59,22 @@ const struct selfmon_arch selfmon_arch__arm64 = {
 	.prepare = arm64_prepare,
 	.retry = arm64_retry,
 };
+
+/*
+ * MRS Xt, <sysreg> (Arm ARM, "System instructions"): 1101 0101 0011 op0[0]
+ * op1 CRn CRm op2 Rt, with op0 = 3 for the EL0 PMU registers.
+ * PMEVCNTR<n>_EL0: op1 3, CRn 14, CRm 0b10:n[4:3], op2 n[2:0];
+ * PMCCNTR_EL0: op1 3, CRn 9, CRm 13, op2 0.
+ */
+bool selfmon_arm64__is_counter_mrs(uint32_t insn, int *rt)
+{
+	uint32_t op1 = (insn >> 16) & 7, crn = (insn >> 12) & 15, crm = (insn >> 8) & 15;
+	uint32_t op2 = (insn >> 5) & 7;
+
+	if ((insn & 0xfff80000u) != 0xd5380000u || op1 != 3)
+		return false;
+	if (!(crn == 14 && (crm & 0xc) == 8) && !(crn == 9 && crm == 13 && op2 == 0))
+		return false;
+	*rt = (int)(insn & 31);
+	return true;
+}

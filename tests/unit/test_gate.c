@@ -285,6 +285,32 @@ static void the_host_arch_is_the_configured_one(void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown(f, world_setup, world_teardown)
 
+/* The instructions the arm64 SIGILL guard may step over, and no other. */
+static void only_an_mrs_of_a_pmu_counter_is_a_counter_read(void **state)
+{
+	static const struct { uint32_t insn; int counter, rt; } cases[] = {
+		{ 0xd53be800, 1, 0 },	/* mrs x0, pmevcntr0_el0 */
+		{ 0xd53bebc7, 1, 7 },	/* mrs x7, pmevcntr30_el0 */
+		{ 0xd53b9d1e, 1, 30 },	/* mrs x30, pmccntr_el0 */
+		{ 0xd53b9c01, 0, 0 },	/* mrs x1, pmcr_el0 */
+		{ 0xd53be042, 0, 0 },	/* mrs x2, cntvct_el0 */
+		{ 0xd51be803, 0, 0 },	/* msr pmevcntr0_el0, x3 */
+		{ 0xd53b9d44, 0, 0 },	/* mrs x4, pmxevcntr_el0 */
+		{ 0x00000000, 0, 0 },	/* udf */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rt = -1;
+
+		if (selfmon_arm64__is_counter_mrs(cases[i].insn, &rt) != cases[i].counter)
+			fail_msg("%08x: counter read %d, want %d", cases[i].insn, !cases[i].counter,
+				 cases[i].counter);
+		if (cases[i].counter && rt != cases[i].rt)
+			fail_msg("%08x: rt %d, want %d", cases[i].insn, rt, cases[i].rt);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +331,7 @@ int main(void)
 		T(x86_never_retries),
 		T(generic_has_no_user_read_whatever_the_tree_says),
 		cmocka_unit_test(the_host_arch_is_the_configured_one),
+		cmocka_unit_test(only_an_mrs_of_a_pmu_counter_is_a_counter_read),
 	};
 
 	return cmocka_run_group_tests_name("gate", tests, NULL, NULL);
