@@ -219,8 +219,14 @@ static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx 
 	if (!err)
 		err = selfmon_counter__find_fds(set);
 	for (int i = 0; i < nr && !err; i++) {
+		const struct selfmon_counter *c = &set->ctr[i];
+
 		set->hot[i].set = set;
 		set->hot[i].idx = i;
+		if (!c->page && c->fd >= 0 && c->leader < 0 && !c->nr_more && set->hot_wiped) {
+			set->hot[i].fd1 = c->fd + 1;
+			set->hot[i].reason = (int)c->reason;
+		}
 		if (set->hot_wiped)
 			set->hot[i].page = set->ctr[i].page;
 	}
@@ -456,6 +462,26 @@ static __attribute__((noinline)) int read_from_slot(const struct selfmon_hot *h,
 	return h->page ? read_checked(h->set, h->idx, count) : read_slow(h->set, h->idx, count);
 }
 
+/*
+ * A counter without a page (a software event) by a bare read(2) of its fd:
+ * its read_format, value, enabled, running and id. Anything but a whole
+ * answer goes the long way, which names the cause.
+ */
+static __attribute__((noinline)) int read_fd_slot(const struct selfmon_hot *h,
+						  struct selfmon_count *count)
+{
+	uint64_t buf[4];
+
+	if (read(h->fd1 - 1, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+		return read_from_slot(h, count);
+	count->value = buf[0] - h->base.value;
+	count->enabled = buf[1] - h->base.enabled;
+	count->running = buf[2] - h->base.running;
+	count->flags = 0;
+	count->reason = (uint32_t)h->reason;
+	return 0;
+}
+
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
 	const struct selfmon_hot *h;
@@ -466,8 +492,10 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 			     selfmon_owner__tid != set->owner.tid, 0))
 		return read_checked(set, idx, count);
 	h = &set->hot[(unsigned int)idx];
-	/* No page, a refusal or a multiplexed event: the long way, from what the slot names. */
-	if (__builtin_expect(!h->page || selfmon_page__read_steady(h->page, &now), 0))
+	if (__builtin_expect(!h->page, 0))
+		return h->fd1 ? read_fd_slot(h, count) : read_from_slot(h, count);
+	/* A refusal or a multiplexed event: the long way, from what the slot names. */
+	if (__builtin_expect(selfmon_page__read_steady(h->page, &now), 0))
 		return read_from_slot(h, count);
 	/* Rebased in registers: one store of each field. */
 	count->value = now.value - h->base.value;

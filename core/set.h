@@ -55,7 +55,10 @@ struct selfmon_hot {
 	/* Back to the set, so that a refused fast read needs nothing else to go the long way. */
 	struct selfmon_set *set;
 	int idx;
-	int pad[3];
+	/* A lone counter without a page: its fd + 1, for a bare read(2); 0: none (or a child). */
+	int fd1;
+	int reason;		/* why such a counter is read by read(2) */
+	int pad;
 };
 
 struct selfmon_set {

@@ -61,6 +61,14 @@ bool selfmon_readcost__inline_ok(const struct selfmon_readcost *rc, const char *
 /* The body reading @iters times the @kind way; its arg is @rc. */
 selfmon_bench_fn selfmon_readcost__body(enum selfmon_readcost_kind kind);
 const char *selfmon_readcost__name(enum selfmon_readcost_kind kind);
+/*
+ * selfmon_set__read() against a bare read(2) of the same event, interleaved:
+ * @rounds rounds, each timing @n calls of one and @n of the other (which goes
+ * first alternates), so that a slow stretch of the machine weighs on both.
+ * Return: the median over rounds of set_read time / read(2) time, or a
+ * negative number if a read failed.
+ */
+double selfmon_readcost__interleaved(struct selfmon_readcost *rc, int rounds, uint64_t n);
 
 /* ---- options.c: `selfmon bench` command line ---- */
 

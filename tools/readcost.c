@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -197,6 +198,51 @@ static void body_set(void *arg, uint64_t n)
 		sum += c.value;
 	}
 	rc->sink = sum;
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Seconds @fn takes for @n reads. */
+static double timed(selfmon_bench_fn fn, struct selfmon_readcost *rc, uint64_t n)
+{
+	double t = seconds();
+
+	fn(rc, n);
+	return seconds() - t;
+}
+
+double selfmon_readcost__interleaved(struct selfmon_readcost *rc, int rounds, uint64_t n)
+{
+	double ratio[64], set, sys;
+	struct selfmon_count c;
+
+	if (rounds < 1 || rounds > 64 || selfmon_set__read(rc->set, 0, &c))
+		return -1;
+	for (int i = 0; i < rounds; i++) {
+		if (i & 1) {
+			sys = timed(body_syscall, rc, n);
+			set = timed(body_set, rc, n);
+		} else {
+			set = timed(body_set, rc, n);
+			sys = timed(body_syscall, rc, n);
+		}
+		ratio[i] = sys > 0 ? set / sys : 1.0;
+	}
+	qsort(ratio, (size_t)rounds, sizeof(ratio[0]), cmp_double);
+	return ratio[rounds / 2];
 }
 
 selfmon_bench_fn selfmon_readcost__body(enum selfmon_readcost_kind kind)
