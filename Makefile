@@ -204,11 +204,12 @@ suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test $(1)/test
 CHECK := $(O)/check
 # Each check-run-* is its own make, so the wildcard sees binaries just built.
 CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-symbols.tap $(CHECK)/host-clang.tap $(CHECK)/host-asan.tap $(CHECK)/host-generic.tap \
-	     $(CHECK)/host-unpriv.tap
+	     $(CHECK)/host-unpriv.tap $(CHECK)/host-soak.tap
 
 check-host: all
 	$(Q)$(MAKE) --no-print-directory check-run-host
-	$(Q)tests/summary.sh $(CHECK)/host-gcc.tap $(CHECK)/host-symbols.tap $(CHECK)/host-unpriv.tap
+	$(Q)tests/summary.sh $(CHECK)/host-gcc.tap $(CHECK)/host-symbols.tap $(CHECK)/host-unpriv.tap \
+	  $(CHECK)/host-soak.tap
 
 check-run-host:
 	$(Q)mkdir -p $(CHECK)
@@ -217,6 +218,8 @@ check-run-host:
 	  >$(CHECK)/host-symbols.tap || true
 	$(Q)grep -E '^(not )?ok' $(CHECK)/host-symbols.tap
 	$(Q)scripts/check-unpriv.sh $(CHECK)/host-unpriv.tap $(O)/selfmon $(O)/tests/selftests/unpriv_test
+	$(Q)SELFMON_SOAK_CYCLES=100000 SELFMON_SOAK_SECONDS=180 \
+	  tests/run_suites.sh $(CHECK)/host-soak.tap $(O)/tests/selftests/resources_test
 
 check-run-variants:
 	$(Q)tests/run_suites.sh $(CHECK)/host-clang.tap $(call suites,$(O)/clang)

@@ -44,6 +44,17 @@ for level in 2 3; do
 	if grep -q "perf_event_paranoid=$level'" "$log"; then
 		n=$((n + 1)); tap "not ok $n - paranoid $level: probe suggests the value already in force"
 	fi
+	# bench: the driver's side set (task-clock, switches, migrations) must open
+	# for this user too, or say why; a run that keeps no repetition is a failure.
+	as_user "$selfmon" bench --filter '^add_chain$' --repetitions 3 --format csv >"$log" 2>&1
+	rc=$?
+	n=$((n + 1))
+	if [ "$rc" -eq 0 ] && grep -q '^"\{0,1\}add_chain' "$log" && ! grep -q 'every repetition was dropped' "$log"; then
+		tap "ok $n - paranoid $level: bench as $user measures add_chain (exit 0)"
+	else
+		tap "not ok $n - paranoid $level: bench as $user: exit $rc; output:"
+		sed 's/^/#   /' "$log" | tee -a "$out"
+	fi
 	as_user "$test" >"$log" 2>&1
 	rc=$?
 	sed -n "s/^\(\(not \)\{0,1\}ok\) [0-9]*\(.*\)/\1 \3 [paranoid $level]/p" "$log" |
