@@ -27,6 +27,7 @@
 #define SOAK_SECONDS	40
 #define MOVE_NS		3000000		/* the mover's period: 3 ms */
 #define THREADS		8
+#define MIN_MOVES	20
 
 /* "0-1,4" into @set. Return: 0, or -1 on anything else. */
 static int parse_cpus(const char *list, cpu_set_t *set)
@@ -75,7 +76,7 @@ struct mover {
 	pid_t tid;
 	cpu_set_t cl[2];
 	volatile int stop;
-	long moves;
+	volatile long moves;
 };
 
 static void *move_it(void *p)
@@ -114,8 +115,12 @@ TEST(reads_stay_monotonic_and_flagged_while_another_thread_moves_the_reader_betw
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(mine), &mine));
 	m.tid = gettid();
 	ASSERT_EQ(0, pthread_create(&t, NULL, move_it, &m));
+	/* The reads count only once the mover runs: a new thread may start late. */
 	end = now_s() + SOAK_SECONDS;
-	for (; reads < SOAK_READS && (reads & 1023 || now_s() < end); reads++) {
+	while (!m.moves && now_s() < end)
+		sched_yield();
+	/* A million reads, and at least MIN_MOVES moves among them, within the deadline. */
+	for (; (reads < SOAK_READS || m.moves < MIN_MOVES) && (reads & 1023 || now_s() < end); reads++) {
 		int before = sched_getcpu(), after;
 
 		ASSERT_EQ(0, selfmon_set__read(set, 0, &c)) TH_LOG("%s", selfmon_errmsg());
@@ -137,7 +142,8 @@ TEST(reads_stay_monotonic_and_flagged_while_another_thread_moves_the_reader_betw
 	EXPECT_EQ(0, unflagged);
 	EXPECT_GT(user, 0);
 	EXPECT_GT(off, 0) TH_LOG("the reader was never seen off its cluster: the soak proved nothing");
-	EXPECT_GT(m.moves, 10);
+	EXPECT_GE(m.moves, MIN_MOVES);
+	EXPECT_GE(reads, SOAK_READS);
 	sched_setaffinity(0, sizeof(mine), &mine);
 	selfmon_set__close(set);
 }
