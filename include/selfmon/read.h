@@ -146,16 +146,18 @@ SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, 
 }
 
 /*
- * The read of a multiplexed event: its times brought up to now (the cold
- * half of selfmon_page__read(), out of line so that the common read keeps no
- * timestamp state in registers).
+ * The seqlock read of a page with its times, one body for both kinds of
+ * read: @timed (a constant, so each caller's copy keeps only its half) brings
+ * the times of a multiplexed event up to now; without it such an event
+ * returns 1, unread, for the caller to take the timed read out of line.
  */
-static __attribute__((noinline, unused)) int
-selfmon_page__read_timed(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
+SELFMON_HOT int selfmon_page__read_times(const struct perf_event_mmap_page *pc, struct selfmon_count *c,
+					 const int timed)
 {
 #if !SELFMON_ARCH_USER_READ
 	(void)pc;
 	(void)c;
+	(void)timed;
 	return -EAGAIN;
 #else
 	const volatile struct perf_event_mmap_page *p = pc;
@@ -164,6 +166,7 @@ selfmon_page__read_timed(const struct perf_event_mmap_page *pc, struct selfmon_c
 	uint32_t seq, idx, time_mult = 0;
 	uint16_t time_shift = 0;
 	unsigned int shift;
+	int now = 0;
 
 	do {
 		selfmon_arch_load_lock_index(p, seq, idx);
@@ -174,7 +177,11 @@ selfmon_page__read_timed(const struct perf_event_mmap_page *pc, struct selfmon_c
 		shift = 64u - pc->pmc_width;
 		if (!selfmon_page_readable(idx, shift, caps))
 			return -EAGAIN;
-		if (caps & SELFMON_CAP_USER_TIME) {
+		/* As perf_event_open(2)'s example: only a multiplexed event needs its times now. */
+		now = enabled != running && (caps & SELFMON_CAP_USER_TIME);
+		if (now && !timed)
+			return 1;
+		if (now) {
 			cyc = selfmon_arch_read_timestamp();
 			time_offset = pc->time_offset;
 			time_mult = pc->time_mult;
@@ -189,7 +196,7 @@ selfmon_page__read_timed(const struct perf_event_mmap_page *pc, struct selfmon_c
 		selfmon_barrier();
 	} while (p->lock != seq);
 
-	if (caps & SELFMON_CAP_USER_TIME) {
+	if (timed && now) {
 		uint64_t delta;
 
 		/* A short timestamp counter wraps: count from time_cycles (uapi comment). */
@@ -209,6 +216,25 @@ selfmon_page__read_timed(const struct perf_event_mmap_page *pc, struct selfmon_c
 #endif
 }
 
+/* The read of a multiplexed event, out of line: the rarer half of selfmon_page__read(). */
+static __attribute__((noinline, unused)) int
+selfmon_page__read_timed(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
+{
+	return selfmon_page__read_times(pc, c, 1);
+}
+
+/**
+ * selfmon_page__read_steady() - selfmon_page__read() of an event that has
+ * run all the time it was enabled, the usual case: no timestamp read
+ * Return: 0, -EAGAIN when the page allows no user-space read now, or 1 when
+ * the event was multiplexed and its times must be brought up to now: then
+ * nothing was read, and selfmon_page__read() does it. A caller that reads in
+ * a loop keeps that rarer path out of line this way.
+ */
+SELFMON_HOT int selfmon_page__read_steady(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
+{
+	return selfmon_page__read_times(pc, c, 0);
+}
 
 /**
  * selfmon_page__read() - count plus enabled and running times
@@ -223,52 +249,6 @@ selfmon_page__read_timed(const struct perf_event_mmap_page *pc, struct selfmon_c
  * their ratio is 1, and reading the timestamp would only cost instructions.
  * Return: 0, or -EAGAIN when the page allows no user-space read now.
  */
-/**
- * selfmon_page__read_steady() - selfmon_page__read() of an event that has
- * run all the time it was enabled, the usual case: no timestamp read
- * Return: 0, -EAGAIN when the page allows no user-space read now, or 1 when
- * the event was multiplexed and its times must be brought up to now: then
- * nothing was read, and selfmon_page__read() does it. A caller that reads in
- * a loop keeps that rarer path out of line this way.
- */
-SELFMON_HOT int selfmon_page__read_steady(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
-{
-#if !SELFMON_ARCH_USER_READ
-	(void)pc;
-	(void)c;
-	return -EAGAIN;
-#else
-	const volatile struct perf_event_mmap_page *p = pc;
-	uint64_t cnt, pmc, enabled, running, caps;
-	uint32_t seq, idx;
-	unsigned int shift;
-
-	do {
-		selfmon_arch_load_lock_index(p, seq, idx);
-		selfmon_barrier();
-		enabled = pc->time_enabled;
-		running = pc->time_running;
-		caps = pc->capabilities;
-		shift = 64u - pc->pmc_width;
-		if (!selfmon_page_readable(idx, shift, caps))
-			return -EAGAIN;
-		/* As perf_event_open(2)'s example: only a multiplexed event needs its times now. */
-		if (enabled != running && (caps & SELFMON_CAP_USER_TIME))
-			return 1;
-		cnt = pc->offset;
-		pmc = selfmon_arch_read_counter(idx);
-		selfmon_barrier();
-	} while (p->lock != seq);
-
-	c->value = cnt + selfmon_pmc_sext(pmc, shift);
-	c->enabled = enabled;
-	c->running = running;
-	c->flags = SELFMON_COUNT_USER;
-	c->reason = SELFMON_REASON_NONE;
-	return 0;
-#endif
-}
-
 SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
 {
 	int err = selfmon_page__read_steady(pc, c);
