@@ -15,20 +15,8 @@
 
 #include <selfmon/selfmon.h>
 #include "kselftest_harness.h"
+#include "fds.h"
 
-static int open_fds(void)
-{
-	struct dirent *d;
-	int n = 0;
-	DIR *dir = opendir("/proc/self/fd");
-
-	if (!dir)
-		return -1;
-	while ((d = readdir(dir)))
-		n += d->d_name[0] != '.';
-	closedir(dir);
-	return n - 1;	/* the directory's own */
-}
 
 /* The exit status of child @pid, or -1. */
 static int child_status(pid_t pid)

@@ -19,6 +19,7 @@
 
 #include <selfmon/selfmon.h>
 #include "kselftest_harness.h"
+#include "fds.h"
 
 /*
  * ASan holds freed memory in its quarantine (256 MiB by default): RSS grows
@@ -51,19 +52,6 @@ static long env_long(const char *name, long dflt)
 	return *end || v <= 0 ? dflt : v;
 }
 
-static int open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		n += de->d_name[0] != '.';
-	closedir(d);
-	return n - 1;	/* the directory's own fd */
-}
 
 static long rss_kib(void)
 {
