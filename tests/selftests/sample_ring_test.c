@@ -5,8 +5,11 @@
  * a software event. Both readers read the same records.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <selfmon/selfmon.h>
@@ -125,6 +128,64 @@ TEST(attach_refuses_a_missing_mapping_or_a_length_that_is_not_a_ring)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(NULL, selfmon_sampler__attach(area, 2 * page + 8, &attr));
 	EXPECT_EQ(EINVAL, errno);
+}
+
+struct stale {
+	long samples, after_other, stale;
+	bool other_before;
+};
+
+/* A SAMPLE of the default type carries nothing its sample_type does not name. */
+static int check_clean(const struct selfmon_record *r, void *arg)
+{
+	struct stale *t = arg;
+	const struct selfmon_sample *x = &r->sample;
+
+	if (r->type != PERF_RECORD_SAMPLE) {
+		t->other_before = true;
+		return 0;
+	}
+	t->samples++;
+	t->after_other += t->other_before;
+	t->other_before = false;
+	t->stale += r->has_sample_id || r->sample_id.tid || r->sample_id.time || x->addr ||
+		    x->stream_id || x->cpu || x->res || x->read.nr || x->callchain_nr ||
+		    x->callchain || x->raw || x->weight.full || x->data_src || x->phys_addr ||
+		    x->cgroup || x->code_page_size || x->aux_size;
+	return 0;
+}
+
+/*
+ * The drain parses the common SAMPLE into a record it reuses, and any other
+ * record (here MMAP2 with a sample_id trailer, whose fields share the
+ * union with the sample's) in full: a SAMPLE after one must not show what
+ * the MMAP2 left there.
+ */
+TEST(a_sample_after_a_side_band_record_shows_nothing_of_it)
+{
+	struct selfmon_sampler_opts o = { .sz = sizeof(o), .period = 100000,
+					  .sideband = SELFMON_SIDEBAND_MMAP2, .sample_id_all = 1 };
+	struct selfmon_sampler *s = selfmon_sampler__open("cpu-clock:u", &o);
+	struct stale t = { 0 };
+	int fd = open("/proc/self/exe", O_RDONLY);
+
+	ASSERT_NE(NULL, s) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, selfmon_sampler__enable(s));
+	for (int i = 0; i < 8; i++) {
+		void *m = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+
+		ASSERT_NE(MAP_FAILED, m);
+		munmap(m, 4096);
+		spin_ms(2);
+	}
+	ASSERT_EQ(0, selfmon_sampler__disable(s));
+	close(fd);
+	ASSERT_LT(0, selfmon_sampler__drain(s, check_clean, &t, 0)) TH_LOG("%s", selfmon_errmsg());
+	EXPECT_LT(0, t.after_other) TH_LOG("%ld samples, none right after an MMAP2", t.samples);
+	EXPECT_EQ(0, t.stale) TH_LOG("%ld of %ld samples show fields of an earlier record", t.stale,
+				     t.samples);
+	selfmon_sampler__close(s);
 }
 
 TEST_HARNESS_MAIN
