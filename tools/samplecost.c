@@ -146,6 +146,11 @@ struct selfmon_samplecost *selfmon_samplecost__open(void)
 	}
 	attr = *selfmon_sampler__attr(proto, 0);
 	selfmon_sampler__close(proto);
+	/*
+	 * Without PERF_SAMPLE_READ the read_format changes no record; without
+	 * PERF_FORMAT_ID libperf allocates no id table, which 6.1 never frees.
+	 */
+	attr.read_format &= ~(uint64_t)PERF_FORMAT_ID;
 	err = open_event(sc, &attr);
 	if (!err && !(sc->s = selfmon_sampler__attach(sc->page, sc->len, &attr)))
 		err = -errno;
@@ -170,6 +175,12 @@ void selfmon_samplecost__close(struct selfmon_samplecost *sc)
 	if (sc->evlist) {
 		perf_evlist__munmap(sc->evlist);
 		perf_evlist__close(sc->evlist);
+		/*
+		 * libperf 6.1's perf_evsel__delete() does not drop the maps the
+		 * evlist gave its evsel: setting none drops them (and later
+		 * libperfs, which do, find none).
+		 */
+		perf_evlist__set_maps(sc->evlist, NULL, NULL);
 		perf_evlist__delete(sc->evlist);
 	}
 	perf_cpu_map__put(sc->cpus);

@@ -42,6 +42,8 @@ static inline void lpring_close(struct lpring *r)
 	if (r->evlist) {
 		perf_evlist__munmap(r->evlist);
 		perf_evlist__close(r->evlist);
+		/* libperf 6.1's evsel keeps the evlist's maps: drop them (tools/samplecost.c) */
+		perf_evlist__set_maps(r->evlist, NULL, NULL);
 		perf_evlist__delete(r->evlist);	/* and its evsel */
 	} else if (r->evsel) {
 		perf_evsel__delete(r->evsel);
@@ -61,6 +63,9 @@ static inline int lpring_open(struct lpring *r, const struct perf_event_attr *at
 	libperf_init(NULL);	/* its page size; and no messages on stderr */
 	r->attr = *attr;
 	r->attr.disabled = 1;
+	/* no id table for libperf to leak: without PERF_SAMPLE_READ no record shows it */
+	if (!(r->attr.sample_type & PERF_SAMPLE_READ))
+		r->attr.read_format &= ~(uint64_t)PERF_FORMAT_ID;
 	r->len = (size_t)(pages + 1) * (size_t)sysconf(_SC_PAGESIZE);
 	r->threads = perf_thread_map__new_dummy();
 	r->cpus = perf_cpu_map__dummy_new();
