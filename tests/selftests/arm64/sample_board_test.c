@@ -309,13 +309,14 @@ TEST(the_overflow_signal_comes_exactly_once_per_sample_and_its_handler_drains_it
  *
  * Both read the same ring contents: one cycles:u event (selfmon's attr)
  * opened and mapped by libperf (lpring.h), its mapping also handed to
- * selfmon_sampler__attach(). Each round fills the ring with n samples;
- * libperf's loop reads them, data_tail is put back where it was (the reader
- * owns data_tail, and the event is disabled, so the kernel writes nothing
- * meanwhile), and selfmon's drain reads the very same bytes. Rounds of n
- * and 2n samples: the difference over n cancels every fixed cost (the
- * calls, read_init, the poll check, the meter's reads) and leaves the cost
- * per sample. The ring is large enough that no record wraps its end.
+ * selfmon_sampler__attach(). Each round fills the ring with about n
+ * samples; libperf's loop reads them, data_tail is put back where it was
+ * (the reader owns data_tail, and the event is disabled, so the kernel
+ * writes nothing meanwhile), and selfmon's drain reads the very same bytes,
+ * as many records as libperf's. Rounds of about n and 2n samples: the
+ * difference of the costs over that of the samples cancels every fixed cost
+ * (the calls, read_init, the poll check, the meter's reads) and leaves the
+ * cost per sample. The ring is large enough that no record wraps its end.
  */
 enum { COST_PERIOD = 10000, COST_N = 100, COST_PAGES = 64 };
 
