@@ -7,6 +7,7 @@
  * (record.h) bounds every read.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "error.h"
@@ -212,3 +213,49 @@ int selfmon_record__sample(struct selfmon_cursor *c, struct selfmon_sample *s)
 	return err;
 }
 
+
+/* pid/tid and cpu/res share a word, as the record's u32 pairs do. */
+_Static_assert(offsetof(struct selfmon_sample, tid) == offsetof(struct selfmon_sample, pid) + 4,
+	       "pid, tid: one word");
+_Static_assert(offsetof(struct selfmon_sample, res) == offsetof(struct selfmon_sample, cpu) + 4,
+	       "cpu, res: one word");
+_Static_assert(offsetof(struct selfmon_record, type) == 0 && offsetof(struct selfmon_record, misc) == 4 &&
+	       offsetof(struct selfmon_record, size) == 6, "type, misc, size: a perf_event_header");
+
+/* The head words selfmon_sample_plan__parse() tests bit by bit. */
+#define HEAD_WORDS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		    PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
+		    PERF_SAMPLE_PERIOD)
+
+/*
+ * The one-word fields after the variable parts, in the record's order
+ * (selfmon_record__sample()); WEIGHT and WEIGHT_STRUCT are one word, either
+ * or both.
+ */
+#define WORD(bits, field) { bits, offsetof(struct selfmon_sample, field) }
+static const struct { uint64_t bits; uint16_t off; } tail_words[] = {
+	WORD(PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, weight),
+	WORD(PERF_SAMPLE_DATA_SRC, data_src), WORD(PERF_SAMPLE_TRANSACTION, transaction),
+	WORD(PERF_SAMPLE_PHYS_ADDR, phys_addr), WORD(PERF_SAMPLE_CGROUP, cgroup),
+	WORD(PERF_SAMPLE_DATA_PAGE_SIZE, data_page_size),
+	WORD(PERF_SAMPLE_CODE_PAGE_SIZE, code_page_size),
+};
+#undef WORD
+#define NR_TAIL (sizeof(tail_words) / sizeof(tail_words[0]))
+
+void selfmon_sample_plan__init(struct selfmon_sample_plan *p, const struct selfmon_record_layout *l)
+{
+	uint64_t t = l->sample_type, words = HEAD_WORDS;
+
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < NR_TAIL; i++)
+		words |= tail_words[i].bits;
+	if (t & ~words)
+		return;
+	for (size_t i = 0; i < NR_TAIL; i++)
+		if (t & tail_words[i].bits)
+			p->off_tail[p->nr_tail++] = tail_words[i].off;
+	p->type = t;
+	p->size = (uint16_t)(sizeof(struct perf_event_header) +
+			     8 * ((size_t)__builtin_popcountll(t & HEAD_WORDS) + p->nr_tail));
+}

@@ -39,41 +39,15 @@ int selfmon_ring__empty(const struct selfmon_ring *ring)
 	return head == ring->page->data_tail;
 }
 
-/* The record at @tail, contiguous: in place, or copied whole when it wraps. */
-static const void *record_at(struct selfmon_ring *ring, uint64_t tail, uint16_t size)
+/*
+ * A record that wraps the end, copied whole: rare, so out of the loop (a
+ * memcpy call in it would make the loop keep its state on the stack).
+ */
+const void *selfmon_ring__copy_wrapped(struct selfmon_ring *ring, uint64_t off, uint16_t size)
 {
-	uint64_t off = tail & (ring->size - 1), first = ring->size - off;
+	uint64_t first = ring->size - off;
 
-	if (size <= first)
-		return ring->data + off;
 	memcpy(ring->copy, ring->data + off, first);
 	memcpy((uint8_t *)ring->copy + first, ring->data, size - first);
 	return ring->copy;
-}
-
-long selfmon_ring__read(struct selfmon_ring *ring, int (*fn)(const void *rec, uint16_t size, void *ctx),
-			void *ctx, uint64_t *corrupt)
-{
-	uint64_t head = __atomic_load_n(&ring->page->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = ring->page->data_tail;	/* ours alone to write */
-	struct perf_event_header h;
-	long n = 0;
-
-	while (tail < head) {
-		/* Records are 8-byte multiples in a power-of-two ring: a header never wraps. */
-		memcpy(&h, ring->data + (tail & (ring->size - 1)), sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8 || h.size > head - tail) {
-			(*corrupt)++;
-			tail = head;
-			break;
-		}
-		n++;
-		if (fn(record_at(ring, tail, h.size), h.size, ctx)) {
-			tail += h.size;
-			break;
-		}
-		tail += h.size;
-	}
-	__atomic_store_n(&ring->page->data_tail, tail, __ATOMIC_RELEASE);
-	return n;
 }

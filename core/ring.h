@@ -2,7 +2,9 @@
 #ifndef SELFMON_CORE_RING_H
 #define SELFMON_CORE_RING_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <linux/perf_event.h>
 
 /*
@@ -26,6 +28,9 @@ void selfmon_ring__init(struct selfmon_ring *ring, void *page, uint64_t size);
 /* Is there anything to read? (An acquire load of data_head.) */
 int selfmon_ring__empty(const struct selfmon_ring *ring);
 
+/* The record at @off that wraps the end, copied whole into @ring->copy. */
+const void *selfmon_ring__copy_wrapped(struct selfmon_ring *ring, uint64_t off, uint16_t size);
+
 /*
  * Call @fn on each whole record between data_tail and data_head, in order,
  * each 8-byte aligned and contiguous (copied if it wraps); stop early when
@@ -33,9 +38,45 @@ int selfmon_ring__empty(const struct selfmon_ring *ring);
  * A header.size that is not a multiple of 8 of at least 8, or that runs past
  * data_head, cannot be walked: the rest up to data_head is dropped and
  * counted in *@corrupt.
+ *
+ * Inline, so that a caller's static @fn is inlined into the loop: the
+ * per-record cost is a budget (issue 9, README "Sampling"). The loop keeps
+ * the ring's data and mask in locals: @fn could, for all the compiler
+ * knows, change @ring, and they would be reloaded per record.
  * Return: the number of records handed to @fn.
  */
-long selfmon_ring__read(struct selfmon_ring *ring, int (*fn)(const void *rec, uint16_t size, void *ctx),
-			void *ctx, uint64_t *corrupt);
+static inline long selfmon_ring__read(struct selfmon_ring *ring,
+				      int (*fn)(const void *rec, uint16_t size, void *ctx),
+				      void *ctx, uint64_t *corrupt)
+{
+	uint64_t head = __atomic_load_n(&ring->page->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = ring->page->data_tail;	/* ours alone to write */
+	const uint8_t *data = ring->data;
+	uint64_t mask = ring->size - 1;
+	long n = 0;
+
+	while (tail < head) {
+		uint64_t off = tail & mask;
+		const void *rec = data + off;
+		uint16_t size;
+
+		/* Records are 8-byte multiples in a power-of-two ring: a header never wraps. */
+		memcpy(&size, data + off + offsetof(struct perf_event_header, size), sizeof(size));
+		/* a multiple of 8 and under 8: 0 */
+		if (!size || size % 8 || size > head - tail) {
+			(*corrupt)++;
+			tail = head;
+			break;
+		}
+		if (off + size > mask + 1)
+			rec = selfmon_ring__copy_wrapped(ring, off, size);
+		n++;
+		tail += size;
+		if (fn(rec, size, ctx))
+			break;
+	}
+	__atomic_store_n(&ring->page->data_tail, tail, __ATOMIC_RELEASE);
+	return n;
+}
 
 #endif

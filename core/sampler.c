@@ -50,8 +50,10 @@ struct selfmon_sampler {
 	void *map;
 	size_t map_len;
 	struct selfmon_record_layout layout;
+	struct selfmon_sample_plan plan;	/* the drain's fast path for its SAMPLEs */
 	struct selfmon_sampler_stats stats;
 	struct selfmon_owner owner;
+	bool attached;		/* selfmon_sampler__attach(): the mapping is the caller's */
 	/* Set while a drain runs: a signal handler's drain on this thread backs off. */
 	volatile sig_atomic_t in_drain;
 	struct selfmon_ring ring;	/* last: it holds a 64 KiB copy buffer */
@@ -273,6 +275,7 @@ static int open_all(struct selfmon_sampler *s, const struct selfmon_sampler_opts
 		if (is_sampling(s, i)) {
 			s->ring_fd = s->evs[i].fd;
 			selfmon_record_layout__from_attr(&s->layout, &s->evs[i].ev.attr);
+			selfmon_sample_plan__init(&s->plan, &s->layout);
 			break;
 		}
 	return map_ring(s, pages);
@@ -310,12 +313,52 @@ out:
 	return s;
 }
 
+/*
+ * Another library's mapping of a sampling fd (libperf's, say): only the
+ * reader and the parser are selfmon's. No fd is kept, so nothing polls, and
+ * the mapping is left to its owner.
+ */
+struct selfmon_sampler *selfmon_sampler__attach(void *map, size_t map_len,
+						const struct perf_event_attr *attr)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), data = map_len > page ? map_len - page : 0;
+	struct selfmon_sampler *s = NULL;
+	int err = 0;
+
+	selfmon__err_clear();
+	if (!map || !attr)
+		err = selfmon__err(-EINVAL, "selfmon_sampler__attach: no %s given",
+				   map ? "attr" : "mapping");
+	else if (!data || data % page || (data & (data - 1)))
+		err = selfmon__err(-EINVAL, "selfmon_sampler__attach: a mapping of %zu bytes is not "
+				   "one page and 2^n data pages of %zu bytes (perf_event_open(2), "
+				   "\"MMAP layout\"): pass the length given to mmap(2)", map_len, page);
+	else if (!(s = calloc(1, sizeof(*s))))
+		err = selfmon__err(-ENOMEM, "out of memory");
+	if (err)
+		goto out;
+	s->ring_fd = -1;
+	s->attached = true;
+	s->map = map;
+	s->map_len = map_len;
+	selfmon_owner__init(&s->owner);
+	selfmon_record_layout__from_attr(&s->layout, attr);
+	selfmon_sample_plan__init(&s->plan, &s->layout);
+	selfmon_ring__init(&s->ring, map, data);
+out:
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	return s;
+}
+
 void selfmon_sampler__close(struct selfmon_sampler *s)
 {
 	if (!s)
 		return;
 	/* A child has no mapping to unmap (perf's mmap is not inherited): only its fds. */
-	if (s->map && selfmon_owner__same_process(&s->owner))
+	if (s->map && !s->attached && selfmon_owner__same_process(&s->owner))
 		munmap(s->map, s->map_len);
 	for (int i = s->nr - 1; i >= 0; i--)
 		if (s->evs[i].fd >= 0)
@@ -344,11 +387,19 @@ int selfmon_sampler__disable(struct selfmon_sampler *s)
 	return ioctl_all(s, PERF_EVENT_IOC_DISABLE, "PERF_EVENT_IOC_DISABLE");
 }
 
+/*
+ * One drain. @rec is zeroed once per drain and reused: a SAMPLE of the
+ * plan's size overwrites the same fields each time (selfmon_sample_plan__parse),
+ * so it needs no memset per record; any other record is parsed in full by
+ * selfmon_record__parse(), which leaves @rec dirty for the next plan parse.
+ * What was handed on is counted in the sampler's stats.records.
+ */
 struct drain_ctx {
 	struct selfmon_sampler *s;
 	selfmon_record_fn fn;
 	void *ctx;
-	int delivered;
+	uint16_t fast_size;	/* the plan's size while @rec is clean, else 0 (dirty) */
+	struct selfmon_record rec;
 };
 
 /* Count what the kernel says it lost, then hand the record on. */
@@ -364,28 +415,67 @@ static void count(struct selfmon_sampler_stats *st, const struct selfmon_record 
 	}
 }
 
+static int on_record(const void *buf, uint16_t size, void *arg);
+
+/* Every record but a planned SAMPLE into a clean @rec: the full parser. */
+static __attribute__((noinline)) int on_other_record(struct drain_ctx *d, const void *buf,
+						     uint16_t size)
+{
+	struct selfmon_sampler *s = d->s;
+	int err;
+
+	if (size == s->plan.size && !d->fast_size &&
+	    ((const struct perf_event_header *)buf)->type == PERF_RECORD_SAMPLE) {
+		memset(&d->rec, 0, sizeof(d->rec));
+		d->fast_size = s->plan.size;
+		return on_record(buf, size, d);
+	}
+	d->fast_size = 0;
+	err = selfmon_record__parse(buf, size, &s->layout, &d->rec);
+	if (err == -ENOMSG)
+		s->stats.unknown++;
+	else if (err)
+		s->stats.malformed++;
+	if (err)
+		return 0;
+	count(&s->stats, &d->rec);
+	return d->fn ? d->fn(&d->rec, d->ctx) : 0;
+}
+
+/*
+ * The ring reader's callback. The common record, a SAMPLE of the plan's
+ * size, takes the short way: no call but the user's (the budget of issue 9:
+ * at most 1.2 times libperf's perf_mmap__read_event() loop, parse included).
+ */
 static int on_record(const void *buf, uint16_t size, void *arg)
 {
 	struct drain_ctx *d = arg;
-	struct selfmon_record rec;
-	int err = selfmon_record__parse(buf, size, &d->s->layout, &rec);
+	struct selfmon_sampler *s = d->s;
 
-	if (err == -ENOMSG)
-		d->s->stats.unknown++;
-	else if (err)
-		d->s->stats.malformed++;
-	if (err)
-		return 0;
-	count(&d->s->stats, &rec);
-	d->delivered++;
-	return d->fn ? d->fn(&rec, d->ctx) : 0;
+	if (size != d->fast_size || ((const struct perf_event_header *)buf)->type != PERF_RECORD_SAMPLE)
+		return on_other_record(d, buf, size);
+	selfmon_sample_plan__parse(&s->plan, buf, &d->rec);
+	s->stats.records++;
+	s->stats.samples++;
+	return d->fn ? d->fn(&d->rec, d->ctx) : 0;
+}
+
+/* The ring through on_record(), inlined into one loop; what was handed on. */
+static __attribute__((noinline)) int read_ring(struct selfmon_sampler *s, selfmon_record_fn fn,
+					       void *ctx)
+{
+	struct drain_ctx d = { .s = s, .fn = fn, .ctx = ctx, .fast_size = s->plan.size };
+	uint64_t before = s->stats.records;
+
+	selfmon_ring__read(&s->ring, on_record, &d, &s->stats.corrupt);
+	return (int)(s->stats.records - before);
 }
 
 int selfmon_sampler__drain(struct selfmon_sampler *s, selfmon_record_fn fn, void *ctx,
 			   int timeout_ms)
 {
-	struct drain_ctx d = { s, fn, ctx, 0 };
 	struct pollfd p;
+	int n;
 
 	if (!s)
 		return -EINVAL;
@@ -393,7 +483,7 @@ int selfmon_sampler__drain(struct selfmon_sampler *s, selfmon_record_fn fn, void
 		return selfmon__err(-SELFMON_ERRNO__FORKED, "this sampler was opened by process "
 				    "%d; its ring is not mapped after fork(): open a new one in the "
 				    "child", (int)s->owner.pid);
-	if (timeout_ms && selfmon_ring__empty(&s->ring)) {
+	if (timeout_ms && s->ring_fd >= 0 && selfmon_ring__empty(&s->ring)) {
 		p = (struct pollfd){ .fd = s->ring_fd, .events = POLLIN };
 		/* A signal (an overflow signal, say) cuts the wait short: read what is there. */
 		if (poll(&p, 1, timeout_ms) < 0 && errno != EINTR)
@@ -401,10 +491,10 @@ int selfmon_sampler__drain(struct selfmon_sampler *s, selfmon_record_fn fn, void
 	}
 	s->in_drain = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	selfmon_ring__read(&s->ring, on_record, &d, &s->stats.corrupt);
+	n = read_ring(s, fn, ctx);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	s->in_drain = 0;
-	return d.delivered;
+	return n;
 }
 
 int selfmon_sampler__stats(const struct selfmon_sampler *s, struct selfmon_sampler_stats *stats)
@@ -475,7 +565,7 @@ int selfmon_sampler__owns_fd(const struct selfmon_sampler *s, int fd)
 
 int selfmon_sampler__drain_signal_safe(struct selfmon_sampler *s, selfmon_record_fn fn, void *ctx)
 {
-	struct drain_ctx d = { s, fn, ctx, 0 };
+	int n;
 
 	if (!s)
 		return -EINVAL;
@@ -486,11 +576,11 @@ int selfmon_sampler__drain_signal_safe(struct selfmon_sampler *s, selfmon_record
 	s->in_drain = 1;
 	selfmon_record__quiet = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	selfmon_ring__read(&s->ring, on_record, &d, &s->stats.corrupt);
+	n = read_ring(s, fn, ctx);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	selfmon_record__quiet = 0;
 	s->in_drain = 0;
-	return d.delivered;
+	return n;
 }
 
 /*

@@ -24,7 +24,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: selfmon bench [options]\n"
-		"Measure the built-in kernels (and readcost) with inline counter reads.\n\n"
+		"Measure the built-in kernels (and readcost, samplecost) with inline counter reads.\n\n"
 		"  --list                 list the benchmarks and their expected instructions\n"
 		"  --filter REGEX         run the benchmarks whose name matches (extended regex)\n"
 		"  --events LIST          events to count (default: %s;\n"
@@ -90,6 +90,10 @@ static void list(const struct run *r)
 		printf("%-20s %-13s %s\n", "readcost", "-",
 		       "one counter read: selfmon inline vs libperf perf_evsel__read vs read(2) "
 		       "vs selfmon_set__read");
+	if (wanted(r, "samplecost"))
+		printf("%-20s %-13s %s\n", "samplecost", "-",
+		       "one sample read: selfmon_sampler__drain (parse included) vs libperf's "
+		       "perf_mmap__read_event loop");
 }
 
 static void bench_opts_from(const struct run *r, struct selfmon_bench_opts *o, const char *events,
@@ -402,6 +406,68 @@ out:
 	return err;
 }
 
+/*
+ * One sample read from a ring, selfmon's drain against libperf's loop over
+ * the same records (tools/samplecost.c); the publishing loop alone is
+ * subtracted. Counted by the readcost events where they open, else timed.
+ */
+static int run_samplecost(struct run *r)
+{
+	struct selfmon_report_entry *e[SELFMON_SAMPLECOST__NR] = { 0 };
+	struct selfmon_samplecost *sc = selfmon_samplecost__open();
+	struct selfmon_bench *b = NULL;
+	struct selfmon_bench_opts o;
+	struct selfmon_opts so;
+	int err = 0;
+
+	bench_opts_from(r, &o, READCOST_EVENTS, &so);
+	if (sc && !(b = selfmon_bench__open(&o)))
+		err = -errno;
+	if (!sc || err) {
+		err = err ? err : -errno;
+		fprintf(stderr, "selfmon bench: samplecost: %s\n", cli_errmsg(err));
+		goto out;
+	}
+	if (r->cli.format == SELFMON_FORMAT_TABLE)
+		fprintf(r->out, "\nsamplecost: one 64-byte sample read from a ring, each way; counted "
+			"by %s; the loop alone is subtracted\n",
+			selfmon_bench__nr_events(b) ? READCOST_EVENTS " (as they open)" : "time only");
+	for (int k = 0; k < SELFMON_SAMPLECOST__NR && !err; k++) {
+		if (!(e[k] = next_entry(r))) {
+			err = -E2BIG;
+			break;
+		}
+		snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", selfmon_samplecost__name(k));
+		progress(r, selfmon_samplecost__name(k));
+		err = selfmon_bench__run(b, selfmon_samplecost__name(k), selfmon_samplecost__body(k), sc,
+					 e[k]->res);
+		if (err) {
+			progress_done(r);
+			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+			break;
+		}
+		e[k]->what = k == SELFMON_SAMPLECOST_EMPTY ? "records published, none read (subtracted below)" :
+			     k == SELFMON_SAMPLECOST_SELFMON ? "selfmon_sampler__drain, parse included" :
+			     "libperf perf_mmap__read_event + consume, no parse";
+		if (k != SELFMON_SAMPLECOST_EMPTY)
+			subtract_loop(e[k]->res, e[SELFMON_SAMPLECOST_EMPTY]->res);
+		if (k == SELFMON_SAMPLECOST_SELFMON && selfmon_samplecost__records(sc) == 0)
+			err = selfmon_errmsg__set(-EIO, "samplecost: the drain read no record");
+		if (k == SELFMON_SAMPLECOST_LIBPERF) {
+			add_ratio(e[SELFMON_SAMPLECOST_SELFMON], e[k]->res, "instructions:u",
+				  "instructions_vs_libperf");
+			add_ratio(e[SELFMON_SAMPLECOST_SELFMON], e[k]->res, "time", "time_vs_libperf");
+			emit(r, e[SELFMON_SAMPLECOST_SELFMON]);
+		}
+		if (k != SELFMON_SAMPLECOST_SELFMON)
+			emit(r, e[k]);
+	}
+out:
+	selfmon_bench__close(b);
+	selfmon_samplecost__close(sc);
+	return err;
+}
+
 static void init_context(struct run *r)
 {
 	selfmon_report__context_fill(&r->ctx);
@@ -463,6 +529,8 @@ int cmd_bench(int argc, char **argv)
 	if (run_kernels(r))
 		goto out;
 	if (wanted(r, "readcost") && run_readcost(r))
+		goto out;
+	if (wanted(r, "samplecost") && run_samplecost(r))
 		goto out;
 	if (r->cli.format == SELFMON_FORMAT_JSON)
 		rc = selfmon_report__json(r->out, &r->ctx, r->e, r->nr);

@@ -70,6 +70,29 @@ const char *selfmon_readcost__name(enum selfmon_readcost_kind kind);
  */
 double selfmon_readcost__interleaved(struct selfmon_readcost *rc, int rounds, uint64_t n);
 
+/* ---- samplecost.c: reading one sample, selfmon's drain and libperf's loop ---- */
+
+enum selfmon_samplecost_kind {
+	SELFMON_SAMPLECOST_EMPTY,	/* records published, none parsed: subtracted */
+	SELFMON_SAMPLECOST_SELFMON,	/* selfmon_sampler__drain(), parse included */
+	SELFMON_SAMPLECOST_LIBPERF,	/* perf_mmap__read_event() + consume, no parse */
+	SELFMON_SAMPLECOST__NR,
+};
+
+struct selfmon_samplecost;
+
+/*
+ * A ring of 64-byte samples that both readers read (samplecost.c says how).
+ * Return: the object, or NULL with errno (selfmon_errmsg()).
+ */
+struct selfmon_samplecost *selfmon_samplecost__open(void);
+void selfmon_samplecost__close(struct selfmon_samplecost *sc);
+/* The body reading @iters samples the @kind way; its arg is the samplecost. */
+selfmon_bench_fn selfmon_samplecost__body(enum selfmon_samplecost_kind kind);
+const char *selfmon_samplecost__name(enum selfmon_samplecost_kind kind);
+/* Records the readers have handed out so far (a check that they read). */
+uint64_t selfmon_samplecost__records(const struct selfmon_samplecost *sc);
+
 /* ---- options.c: `selfmon bench` command line ---- */
 
 enum selfmon_bench_format { SELFMON_FORMAT_TABLE, SELFMON_FORMAT_CSV, SELFMON_FORMAT_JSON };

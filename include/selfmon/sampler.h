@@ -95,6 +95,25 @@ struct selfmon_sampler_stats {
 struct selfmon_sampler *selfmon_sampler__open(const char *events,
 					      const struct selfmon_sampler_opts *opts);
 
+/**
+ * selfmon_sampler__attach() - a sampler that reads a ring mapped by someone else
+ * @map: the mapping of a sampling event's fd as mmap(2) gave it: the
+ *	metadata page, then 2^n data pages (perf_event_open(2), "MMAP layout"),
+ *	e.g. the one libperf's perf_evlist__mmap() or perf_evsel__mmap() made
+ * @map_len: its bytes
+ * @attr: the attr the event was opened with: its records' layout
+ *
+ * selfmon_sampler__drain(), __drain_signal_safe(), __stats() and __layout()
+ * then read that ring with selfmon's reader and parser, moving its data_tail
+ * as they do their own. The sampler has no event of its own:
+ * selfmon_sampler__nr() is 0, enable, disable and signal have nothing to act
+ * on, a drain never waits (no fd to poll), and close leaves @map mapped.
+ * Return: the sampler, or NULL with errno EINVAL (a NULL argument, or a
+ * length that is not one page and 2^n data pages) and selfmon_errmsg().
+ */
+struct selfmon_sampler *selfmon_sampler__attach(void *map, size_t map_len,
+						const struct perf_event_attr *attr);
+
 /** selfmon_sampler__close() - stop, unmap and close. NULL is fine. */
 void selfmon_sampler__close(struct selfmon_sampler *s);
 

@@ -8,7 +8,9 @@
  * exactly that size so that ASan sees any read past it.
  *
  * A record that parses must keep every pointer it returns inside itself,
- * and its counts must fit its header.size; the walk must end.
+ * and its counts must fit its header.size; the walk must end. A SAMPLE the
+ * drain's fast path would take (core/record.h, selfmon_sample_plan: the
+ * layout's one size) must parse, and the fast path must give the same bytes.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include <selfmon/sample.h>
+#include "../../core/record.h"
 
 #define LAYOUT_BYTES 12
 
@@ -77,9 +80,26 @@ static void check(const struct selfmon_record *r, const uint8_t *rec)
 		inside(str, strlen(str) + 1, rec, r->size);
 }
 
+static void check_plan(const struct selfmon_sample_plan *p, const uint8_t *buf, size_t left,
+		       const struct selfmon_record *rec, int err)
+{
+	struct selfmon_record fast;
+
+	if (!p->size || left < sizeof(struct perf_event_header) || rec->type != PERF_RECORD_SAMPLE ||
+	    rec->size != p->size || rec->size > left)
+		return;
+	if (err)	/* the fast path would hand on what the parser refuses */
+		abort();
+	memset(&fast, 0, sizeof(fast));
+	selfmon_sample_plan__parse(p, buf, &fast);
+	if (memcmp(&fast, rec, sizeof(fast)))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct selfmon_record_layout l = { 0 };
+	struct selfmon_sample_plan plan;
 	struct selfmon_record rec;
 	uint8_t *buf;
 	size_t off = 0, len;
@@ -92,6 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	l.branch_sample_type = (data[9] & 2) ? PERF_SAMPLE_BRANCH_HW_INDEX : 0;
 	l.regs_user_nr = data[10] % 65;
 	l.regs_intr_nr = data[11] % 65;
+	selfmon_sample_plan__init(&plan, &l);
 	len = size - LAYOUT_BYTES;
 	buf = malloc(len ? len : 1);
 	if (!buf)
@@ -100,6 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (off < len) {
 		int err = selfmon_record__parse(buf + off, len - off, &l, &rec);
 
+		check_plan(&plan, buf + off, len - off, &rec, err);
 		if (!err)
 			check(&rec, buf + off);
 		else if (err != -EBADMSG && err != -ENOMSG)

@@ -208,6 +208,39 @@ TEST(readcost_measures_selfmon_set_read_on_every_machine_with_its_ratio_to_read2
 	free(out);
 }
 
+/*
+ * Issue 9: a sample read from a ring by selfmon's drain and by libperf's
+ * loop, the same records, on every machine (timed where nothing else
+ * counts), each row with its reader's records actually read.
+ */
+TEST(samplecost_reads_one_ring_by_selfmons_drain_and_libperfs_loop_with_their_ratio)
+{
+	const struct jval *m, *l, *ratio;
+	struct jval root;
+	char err[160];
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	out = bench(_metadata, "--format json --filter '^samplecost' " QUICK, &status);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, status) TH_LOG("%.400s", out);
+	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s", err);
+	m = json_bench(&root, "samplecost/selfmon_median");
+	l = json_bench(&root, "samplecost/libperf_median");
+	ASSERT_NE(NULL, m) TH_LOG("no samplecost/selfmon row: %.400s", out);
+	ASSERT_NE(NULL, l) TH_LOG("no samplecost/libperf row: %.400s", out);
+	EXPECT_GT(json_get(m, "real_time")->num, 0);
+	EXPECT_GT(json_get(l, "real_time")->num, 0);
+	ratio = json_get(m, "time_vs_libperf");
+	ASSERT_NE(NULL, ratio) TH_LOG("the selfmon row has no ratio to libperf's");
+	TH_LOG("per sample: selfmon %.2f ns, libperf %.2f ns, ratio %.2f",
+	       json_get(m, "real_time")->num, json_get(l, "real_time")->num, ratio->num);
+	json_free(&root);
+	free(out);
+}
+
 static void nothing(void *arg, uint64_t n)
 {
 	(void)arg;

@@ -123,4 +123,44 @@ TEST(bench_json_carries_exact_counts_and_the_read_cost_within_budget)
 	free(out);
 }
 
+/*
+ * Issue 9's budget as a bench row: samplecost reads 1024 samples a drain
+ * (one ring), so its per-sample figures carry the drain's fixed cost over
+ * 1024; selfmon's stays within 1.2 times libperf's loop.
+ */
+TEST(bench_samplecost_reads_a_sample_within_1_2_times_libperfs_loop)
+{
+	const struct jval *m;
+	const char *cli = selfmon_cli();
+	struct jval root;
+	char cmd[1200], err[160];
+	double self, libperf;
+	int status = -1;
+	char *out;
+
+	EXACT_USER_OR_SKIP();
+	if (!cli)
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	snprintf(cmd, sizeof(cmd), "%s bench --format json --filter '^samplecost' "
+		 "--repetitions 3 --warmup 1 --iterations 1024 2>&1", cli);
+	out = run_capture(cmd, &status);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s: %.300s", err, out);
+	m = json_bench(&root, "samplecost/selfmon_median");
+	ASSERT_NE(NULL, m) TH_LOG("samplecost/selfmon missing: %.400s", out);
+	ASSERT_NE(NULL, json_get(m, "instructions:u"));
+	self = json_get(m, "instructions:u")->num;
+	m = json_bench(&root, "samplecost/libperf_median");
+	ASSERT_NE(NULL, m);
+	libperf = json_get(m, "instructions:u")->num;
+	TH_LOG("samplecost per 64-byte sample: selfmon %.3f, libperf %.3f user instructions; "
+	       "ratio %.2f", self, libperf, self / libperf);
+	EXPECT_GT(libperf, 0);
+	EXPECT_GT(self, 0);
+	EXPECT_LE(self, 1.2 * libperf);
+	json_free(&root);
+	free(out);
+}
+
 TEST_HARNESS_MAIN
