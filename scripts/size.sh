@@ -15,8 +15,10 @@ tap=${TAP:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-size.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 [ -z "$tap" ] || : >"$tap"
-ok() { [ -z "$tap" ] || echo "ok - $*" >>"$tap"; }
-notok() { [ -z "$tap" ] || echo "not ok - $*" >>"$tap"; echo "size: $*" >&2; }
+# TAP lines are numbered: tests/summary.sh counts "ok N" lines.
+n=0
+ok() { n=$((n + 1)); [ -z "$tap" ] || echo "ok $n - $*" >>"$tap"; }
+notok() { n=$((n + 1)); [ -z "$tap" ] || echo "not ok $n - $*" >>"$tap"; echo "size: $*" >&2; }
 
 # Code that only bench, the report writers and the CLI define (bench/, tools/,
 # arch/*/kernels.c): none of it may reach the minimal program.

@@ -24,14 +24,14 @@ mkdir -p "$tmp/kconfig"
 MAKEFLAGS= MAKEOVERRIDES= make --no-print-directory O="$tmp/o" KCONFIGLIB="$tmp/kconfig" DEPS_SH="$tmp/deps.sh" deps >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 if [ "$rc" -eq 0 ] && [ ! -s "$tmp/stderr" ] && [ -f "$tmp/o/.config" ]; then
-	echo "ok - a fresh machine's first make run prints no error: the .config is made after the install" >>"$out"
+	echo "ok 1 - a fresh machine's first make run prints no error: the .config is made after the install" >>"$out"
 else
-	echo "not ok - a fresh machine's first make run prints no error (status $rc): $(head -n 3 "$tmp/stderr" | tr '\n' ' ')" >>"$out"
+	echo "not ok 1 - a fresh machine's first make run prints no error (status $rc): $(head -n 3 "$tmp/stderr" | tr '\n' ' ')" >>"$out"
 fi
 # Two installs: the .config rule's (no .config yet), then make run's deps.
 calls=$(tr '\n' ';' <"$tmp/log")
 if [ "$calls" = "deps build config=no;deps build config=yes;" ]; then
-	echo "ok - the build set is installed before the .config rule runs Kconfig" >>"$out"
+	echo "ok 2 - the build set is installed before the .config rule runs Kconfig" >>"$out"
 else
-	echo "not ok - the build set is installed before the .config rule runs Kconfig: install calls '$calls'" >>"$out"
+	echo "not ok 2 - the build set is installed before the .config rule runs Kconfig: install calls '$calls'" >>"$out"
 fi

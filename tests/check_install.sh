@@ -8,8 +8,9 @@
 set -u
 out=$1 staging=$2 cross=$3 prog=$4
 : >"$out"
-ok() { echo "ok - $*" >>"$out"; }
-notok() { echo "not ok - $*" >>"$out"; echo "check_install: $*" >&2; }
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*" >>"$out"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*" >>"$out"; echo "check_install: $*" >&2; }
 
 export PKG_CONFIG_SYSROOT_DIR="$staging" PKG_CONFIG_LIBDIR="$staging/usr/lib/pkgconfig" PKG_CONFIG_PATH=
 cflags=$(pkg-config --cflags selfmon 2>&1) && libs=$(pkg-config --static --libs selfmon 2>&1)
