@@ -247,7 +247,7 @@ deps:
 # probe exits 1 when this machine has no user-space reads: an answer, not a failure.
 # Then a short bench of the built-in kernels (readcost included).
 run: deps
-	$(Q)$(MAKE) --no-print-directory lib cli
+	$(Q)$(MAKE) -s --no-print-directory lib cli
 	$(Q)$(O)/selfmon probe; rc=$$?; [ $$rc -le 1 ]
 	$(Q)echo
 	$(Q)$(O)/selfmon bench --repetitions 5
@@ -502,7 +502,7 @@ check-run-install:
 # scripts/vm/check.sh, which boots it once more (max-musl).
 .PHONY: embedded-build arm64-musl-bundle
 embedded-build: size-build
-	$(Q)$(MAKE) --no-print-directory O=$(MUSL_O) LIBC=musl all
+	$(Q)$(MAKE) -s --no-print-directory O=$(MUSL_O) LIBC=musl all
 
 arm64-musl-bundle:
 	$(Q)$(ARM64_MUSL_MAKE) qemu_arm64_defconfig >/dev/null
