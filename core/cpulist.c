@@ -16,7 +16,7 @@ static int cpu_number(const char **p, long *cpu)
 		return -EINVAL;
 	for (; isdigit((unsigned char)*s); s++) {
 		v = v * 10 + (*s - '0');
-		if (v >= CPU_SETSIZE)
+		if (v >= SELFMON_NR_CPUS)
 			return -EINVAL;
 	}
 	*cpu = v;
@@ -56,7 +56,7 @@ int selfmon_cpulist__format(const cpu_set_t *set, char *buf, size_t size)
 	int c = 0;
 
 	buf[0] = '\0';
-	while (c < CPU_SETSIZE) {
+	while (c < SELFMON_NR_CPUS) {
 		int lo, n;
 
 		if (!CPU_ISSET(c, set)) {
@@ -64,7 +64,7 @@ int selfmon_cpulist__format(const cpu_set_t *set, char *buf, size_t size)
 			continue;
 		}
 		lo = c;
-		while (c + 1 < CPU_SETSIZE && CPU_ISSET(c + 1, set))
+		while (c + 1 < SELFMON_NR_CPUS && CPU_ISSET(c + 1, set))
 			c++;
 		n = lo == c ? snprintf(buf + len, size - len, "%s%d", len ? "," : "", lo)
 			    : snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "", lo, c);

@@ -19,7 +19,7 @@
 #include "sysfs.h"
 #include "topology.h"
 
-/* Room for any CPU list of CPU_SETSIZE CPUs that a machine plausibly has. */
+/* Room for any CPU list of SELFMON_NR_CPUS CPUs that a machine plausibly has. */
 #define CPULIST_MAX 256
 
 struct selfmon_machine {

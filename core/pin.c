@@ -76,7 +76,7 @@ int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_top
 			return selfmon__err(-ENOENT, "no CPU PMU '%s' to pin to; clusters: %s", pin->pmu, have);
 		break;
 	case SELFMON_PIN_CPUS:
-		for (int i = 0; i < CPU_SETSIZE; i++) {
+		for (int i = 0; i < SELFMON_NR_CPUS; i++) {
 			const struct selfmon_cluster *of;
 
 			if (!CPU_ISSET(i, &pin->cpus))

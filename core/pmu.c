@@ -164,9 +164,9 @@ static void load_possible(struct selfmon_pmus *pmus, cpu_set_t *possible)
 	    !selfmon_cpulist__parse(buf, possible) && CPU_COUNT(possible))
 		return;
 	note(pmus, "/sys/devices/system/cpu/possible is missing or not a CPU list: "
-	     "PMU CPU lists checked against %d CPUs", CPU_SETSIZE);
+	     "PMU CPU lists checked against %d CPUs", SELFMON_NR_CPUS);
 	CPU_ZERO(possible);
-	for (int c = 0; c < CPU_SETSIZE; c++)
+	for (int c = 0; c < SELFMON_NR_CPUS; c++)
 		CPU_SET(c, possible);
 }
 

@@ -32,7 +32,7 @@ static unsigned long cluster_capacity(const char *root, const cpu_set_t *cpus)
 	char path[96];
 	long cap;
 
-	for (int c = 0; c < CPU_SETSIZE; c++) {
+	for (int c = 0; c < SELFMON_NR_CPUS; c++) {
 		if (!CPU_ISSET(c, cpus))
 			continue;
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", c);
@@ -110,7 +110,7 @@ const char *selfmon_topology__notes(const struct selfmon_topology *t)
 
 const struct selfmon_cluster *selfmon_topology__of_cpu(const struct selfmon_topology *t, int cpu)
 {
-	if (cpu < 0 || cpu >= CPU_SETSIZE)
+	if (cpu < 0 || cpu >= SELFMON_NR_CPUS)
 		return NULL;
 	for (int i = 0; i < t->nr; i++)
 		if (CPU_ISSET(cpu, &t->cl[i].cpus))

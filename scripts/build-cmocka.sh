@@ -4,14 +4,16 @@
 # Build it from Debian's own cmocka source package, fetched through a private
 # apt configuration (a deb-src list under DEPS), so the system's apt sources
 # stay as they are.
-# Usage: scripts/build-cmocka.sh DEPS_DIR CC
+# Usage: scripts/build-cmocka.sh DEPS_DIR TRIPLE CC [CC_FLAG...]
+#   TRIPLE names the target (aarch64-linux-musl for a musl build, whose CC is
+#   gcc with musl's specs file: CC's flags go to cmake as CMAKE_C_FLAGS).
 # Result: DEPS_DIR/cmocka-<triple>/{lib/libcmocka.a,include/cmocka.h}
 set -eu
 
-deps=$1 cc=$2
+deps=$1 triple=$2 cc=$3
+shift 3
 mkdir -p "$deps"
 deps=$(cd "$deps" && pwd)
-triple=$($cc -dumpmachine)
 out="$deps/cmocka-$triple"
 [ -f "$out/.stamp" ] && exit 0
 
@@ -39,7 +41,7 @@ fi
 
 echo "  CMOCKA   static, $triple"
 rm -rf "$out" && mkdir -p "$out/build" "$out/lib" "$out/include"
-cmake -S "$src" -B "$out/build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_SYSTEM_NAME=Linux \
+cmake -S "$src" -B "$out/build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$*" -DCMAKE_SYSTEM_NAME=Linux \
 	-DCMAKE_SYSTEM_PROCESSOR="${triple%%-*}" -DWITH_STATIC_LIB=ON -DUNIT_TESTING=OFF \
 	-DWITH_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
 	make -C "$out/build" cmocka-static >>"$out/build.log" 2>&1 ||

@@ -1,25 +1,52 @@
 #!/bin/sh
 # Install the Debian 12 packages selfmon needs, and only the missing ones.
-# Usage: scripts/deps.sh [host|arm64|vm|lava]...   (no argument: host)
+# Packages come in sets by purpose (README, "Dependencies"):
+#   build   build and run selfmon on this machine: what `make run` installs
+#   tests   the host test suites of `make check`: clang and its runtimes,
+#           cmocka, musl, Google Benchmark's compare.py, pkg-config, cmake
+#   board   the emulated arm64 board: cross compilers (glibc and musl),
+#           arm64 cmocka, QEMU, cpio, dtc
+#   lava    LAVA's dispatcher (make check-lava)
+#   musl, musl-arm64   musl for `make LIBC=musl` (x86_64, arm64)
+# Older names stay: host (= build tests), arm64 and vm (the board's halves).
+# Usage: scripts/deps.sh [SET]...   (no argument: build)
+#        scripts/deps.sh --list SET...   print the packages, install nothing
 set -eu
+
+list=0
+if [ "${1:-}" = --list ]; then list=1; shift; fi
 
 want=""
 add() { want="$want $*"; }
-for what in "${@:-host}"; do
+for what in "${@:-build}"; do
 	case "$what" in
+	# The compiler and libc headers; the kernel tarball libperf, libapi and
+	# the kselftest headers are built from (xz to unpack it); Kconfig.
+	build) add make gcc libc6-dev linux-source-6.1 xz-utils python3-kconfiglib ;;
 	# libclang-rt-14-dev: libFuzzer and the sanitizer runtimes for clang, only
 	# recommended by clang (not installed with --no-install-recommends).
-	host)  add make gcc clang libclang-rt-14-dev libc6-dev pkg-config linux-source-6.1 libcmocka-dev python3-kconfiglib xz-utils
+	# cmake builds the static cmocka of the musl and board builds; pkg-config
+	# reads the staged selfmon.pc (cross install test).
+	tests) add clang libclang-rt-14-dev libcmocka-dev musl-tools cmake pkg-config
 	       # Google Benchmark's compare.py, which must read selfmon bench's JSON.
 	       add libbenchmark-tools python3-scipy ;;
-	arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 cmake ;;
+	host)  set -- build tests; for w; do want="$want $("$0" --list "$w")"; done ;;
+	arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 cmake musl-dev:arm64 ;;
 	vm)    add qemu-system-arm cpio device-tree-compiler ;;
+	board) set -- arm64 vm; for w; do want="$want $("$0" --list "$w")"; done ;;
+	musl)  add musl-tools ;;
+	musl-arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-dev:arm64 ;;
 	# LAVA's dispatcher (lava-run) and what rendering a device needs; git
 	# for the definition referenced from a repository.
 	lava)  add lava-dispatcher python3-jinja2 python3-yaml git ;;
-	*) echo "deps.sh: unknown set '$what' (host, arm64, vm, lava)" >&2; exit 2 ;;
+	*) echo "deps.sh: unknown set '$what' (build, tests, board, lava, musl, musl-arm64; host, arm64, vm)" >&2; exit 2 ;;
 	esac
 done
+if [ "$list" = 1 ]; then
+	# One name a line, each once, in the order given.
+	echo $want | tr ' ' '\n' | awk 'NF && !seen[$0]++'
+	exit 0
+fi
 
 need_arm64_arch=0
 missing=""

@@ -7,6 +7,9 @@
 #                    armv8_cortex_a53 on CPUs 0-1 and armv8_cortex_a72 on
 #                    CPUs 2-3 (cpu_capacity 485 / 1024), as on RK3399.
 #                    Several vCPUs share icount, so counts there are not exact.
+# and, when SELFMON_MUSL_BUNDLE names the same bundle built against musl
+# (make check does), once more:
+#   max-musl         -cpu max, 1 CPU: the musl bundle, with the same exact counts
 # Each boot's TAP lands in CHECKDIR/arm64-<board>.tap for tests/summary.sh.
 # Usage: scripts/vm/check.sh BUNDLE_DIR CHECKDIR [VMDIR]
 set -euo pipefail
@@ -14,7 +17,8 @@ bundle=$1 check=$2 vm=${3:-build/vm}
 here=$(dirname "$0")
 
 image=$("$here/fetch-kernel.sh" "$vm")
-"$here/mkinitramfs.sh" "$bundle" "$vm/busybox" "$vm/selfmon-tests.cpio"
+cpio="$vm/selfmon-tests.cpio"
+"$here/mkinitramfs.sh" "$bundle" "$vm/busybox" "$cpio"
 mkdir -p "$check"
 
 # The big.LITTLE tree is QEMU's own, edited: rebuild it when the script or
@@ -43,7 +47,7 @@ boot() {
 		"$here/run.sh" --cpu "$cpu" --smp "$smp" --timeout 240 \
 			--machine-opts "$mopts" ${dtb:+--dtb "$dtb"} \
 			--append "${extra:+$extra }selfmon.expect_user_read=1 selfmon.expect_long=$long" \
-			"$image" "$vm/selfmon-tests.cpio" "$log" >/dev/null || rc=$?
+			"$image" "$cpio" "$log" >/dev/null || rc=$?
 	fi
 	# The console adds \r; kernel lines are not TAP. Name the board in each line.
 	tr -d '\r' <"$log" | grep -aE '^(not )?ok [0-9-]' | sed "s/^\(\(not \)\{0,1\}ok [0-9-]*\)/\1 [arm64 $board]/" >"$tap" || true
@@ -60,4 +64,9 @@ boot() {
 boot max max 1 1 "" "" ""
 boot cortex-a72 cortex-a72 0 1 "" "" ""
 boot biglittle max 1 "$bl_smp" gic-version=3 "$bl_dtb" "selfmon.board=biglittle"
+if [ -n "${SELFMON_MUSL_BUNDLE:-}" ]; then
+	cpio="$vm/selfmon-tests-musl.cpio"
+	"$here/mkinitramfs.sh" "$SELFMON_MUSL_BUNDLE" "$vm/busybox" "$cpio"
+	boot max-musl max 1 1 "" "" ""
+fi
 exit $status
