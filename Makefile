@@ -278,7 +278,15 @@ check-arm64-run:
 	$(Q)mkdir -p $(CHECK) && rm -f $(CHECK)/arm64-*
 	$(Q)$(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
 	$(Q)$(ARM64_MAKE) tests-bundle
-	$(Q)scripts/vm/check.sh $(ARM64_O)/bundle $(CHECK) $(srctree)/build/vm
+	$(Q)$(ARM64_612_MAKE) qemu_arm64_defconfig >/dev/null
+	$(Q)$(ARM64_612_MAKE) tests-bundle
+	$(Q)scripts/vm/check.sh $(ARM64_O)/bundle $(CHECK) $(srctree)/build/vm $(ARM64_612_O)/bundle
+
+# The second kernel line (issue 11): Debian's 6.12 arm64 kernel boots the
+# bundle built against libperf from linux-source-6.12, in a tree of its own.
+LINUX_SRC_612 := /usr/src/linux-source-6.12.tar.xz
+ARM64_612_O := $(srctree)/build/arm64-vm-612
+ARM64_612_MAKE := $(ARM64_MAKE) O=$(ARM64_612_O) LINUX_SRC=$(LINUX_SRC_612)
 
 # The summary still runs after a failure: the failure becomes a "not ok".
 ARM64_FAILED = echo "not ok - the arm64 part (build, bundle or VM) failed: see above" >>$(CHECK)/arm64-failed.tap

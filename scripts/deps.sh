@@ -13,7 +13,8 @@ for what in "${@:-host}"; do
 	       # Google Benchmark's compare.py, which must read selfmon bench's JSON.
 	       add libbenchmark-tools python3-scipy ;;
 	arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 cmake ;;
-	vm)    add qemu-system-arm cpio device-tree-compiler ;;
+	# linux-source-6.12: the libperf of the board's second kernel line.
+	vm)    add qemu-system-arm cpio device-tree-compiler linux-source-6.12 ;;
 	# LAVA's dispatcher (lava-run) and what rendering a device needs; git
 	# for the definition referenced from a repository.
 	lava)  add lava-dispatcher python3-jinja2 python3-yaml git ;;

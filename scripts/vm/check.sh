@@ -7,14 +7,22 @@
 #                    armv8_cortex_a53 on CPUs 0-1 and armv8_cortex_a72 on
 #                    CPUs 2-3 (cpu_capacity 485 / 1024), as on RK3399.
 #                    Several vCPUs share icount, so counts there are not exact.
+# and, given BUNDLE_612 (the bundle built against linux-source-6.12's
+# libperf), once more on the second kernel line:
+#   max-612          Debian's arm64 6.12 kernel (the rewritten arm_pmuv3
+#                    driver), -cpu max, one vCPU, icount
 # Each boot's TAP lands in CHECKDIR/arm64-<board>.tap for tests/summary.sh.
-# Usage: scripts/vm/check.sh BUNDLE_DIR CHECKDIR [VMDIR]
+# Usage: scripts/vm/check.sh BUNDLE_DIR CHECKDIR [VMDIR [BUNDLE_612]]
 set -euo pipefail
-bundle=$1 check=$2 vm=${3:-build/vm}
+bundle=$1 check=$2 vm=${3:-build/vm} bundle612=${4:-}
 here=$(dirname "$0")
 
 image=$("$here/fetch-kernel.sh" "$vm")
 "$here/mkinitramfs.sh" "$bundle" "$vm/busybox" "$vm/selfmon-tests.cpio"
+if [ -n "$bundle612" ]; then
+	image612=$("$here/fetch-kernel.sh" "$vm" 6.12)
+	"$here/mkinitramfs.sh" "$bundle612" "$vm/busybox" "$vm/selfmon-tests-612.cpio"
+fi
 mkdir -p "$check"
 
 # The big.LITTLE tree is QEMU's own, edited: rebuild it when the script or
@@ -28,9 +36,10 @@ if [ ! -s "$bl_dtb" ] || [ "$here/mkdtb-biglittle.sh" -nt "$bl_dtb" ] ||
 fi
 
 status=0
-# board cpu expect_long smp machine-opts dtb extra-append
+# board cpu expect_long smp machine-opts dtb extra-append [image initramfs]
 boot() {
 	local board=$1 cpu=$2 long=$3 smp=$4 mopts=$5 dtb=$6 extra=$7
+	local image=${8:-$image} cpio=${9:-$vm/selfmon-tests.cpio}
 	local log="$check/arm64-$board.log" tap="$check/arm64-$board.tap"
 	local name rc=0 start=$SECONDS
 	if [ "$board" = "$cpu" ]; then name="-cpu $cpu"; else name=$board; fi
@@ -43,7 +52,7 @@ boot() {
 		"$here/run.sh" --cpu "$cpu" --smp "$smp" --timeout 240 \
 			--machine-opts "$mopts" ${dtb:+--dtb "$dtb"} \
 			--append "${extra:+$extra }selfmon.expect_user_read=1 selfmon.expect_long=$long" \
-			"$image" "$vm/selfmon-tests.cpio" "$log" >/dev/null || rc=$?
+			"$image" "$cpio" "$log" >/dev/null || rc=$?
 	fi
 	# The console adds \r; kernel lines are not TAP. Name the board in each line.
 	tr -d '\r' <"$log" | grep -aE '^(not )?ok [0-9-]' | sed "s/^\(\(not \)\{0,1\}ok [0-9-]*\)/\1 [arm64 $board]/" >"$tap" || true
@@ -57,7 +66,18 @@ boot() {
 	[ "$rc" -eq 0 ] || status=1
 }
 
-boot max max 1 1 "" "" ""
-boot cortex-a72 cortex-a72 0 1 "" "" ""
-boot biglittle max 1 "$bl_smp" gic-version=3 "$bl_dtb" "selfmon.board=biglittle"
+boot max max 1 1 "" "" "selfmon.expect_threshold=0"
+boot cortex-a72 cortex-a72 0 1 "" "" "selfmon.expect_threshold=0"
+boot biglittle max 1 "$bl_smp" gic-version=3 "$bl_dtb" "selfmon.board=biglittle selfmon.expect_threshold=0"
+# The 6.1 boots declare the 6.1 driver's format (no threshold terms); the
+# 6.12 boot the rewritten arm_pmuv3's (threshold, threshold_compare,
+# threshold_count; tests/selftests/arm64/threshold_test.c).
+# cryptomgr.notests=1: 6.12 runs the crypto self-tests in cryptomgr_test
+# kthreads for seconds after boot (under TCG), which then take the CPU from
+# the tests: a 1.5 ms region was switched out for a whole 4 ms tick about
+# every other time, and bench rows lost every repetition to the switch.
+if [ -n "$bundle612" ]; then
+	boot max-612 max 1 1 "" "" "selfmon.expect_threshold=1 cryptomgr.notests=1" \
+		"$image612" "$vm/selfmon-tests-612.cpio"
+fi
 exit $status
