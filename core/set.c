@@ -22,6 +22,7 @@
 #include <selfmon/read.h>
 #include "arch.h"
 #include "error.h"
+#include "libperf.h"
 #include "list.h"
 #include "machine.h"
 #include "set.h"
@@ -268,7 +269,7 @@ static struct selfmon_set *set_new(int nr)
 	selfmon_owner__init(&set->owner);
 	/* pid 0: the calling thread. Our own cpu map: libperf's lazy default is not thread-safe. */
 	set->threads = perf_thread_map__new_dummy();
-	set->cpus = perf_cpu_map__dummy_new();
+	set->cpus = selfmon_libperf__cpu_map_any();
 	if (set->threads)
 		perf_thread_map__set_pid(set->threads, 0, 0);
 	return set;

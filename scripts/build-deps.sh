@@ -1,36 +1,95 @@
 #!/bin/sh
-# Build the third-party pieces selfmon links against, from Debian's
-# linux-source-6.1 tarball, into a build-local prefix:
-#   $DEPS/src/          the few tools/ directories we need, extracted once
+# Build the third-party pieces selfmon links against from a kernel source
+# (LINUX_SRC: a tree, or a .tar.xz/.tar.gz/.tar of one; Debian's
+# linux-source-6.1 tarball by default) into a build-local prefix, one per
+# source (the Makefile names it build/deps/<src-id>, `build-deps.sh --id`):
+#   $DEPS/src/          the few tools/ directories we need, copied once
 #   $DEPS/kselftest/    kselftest_harness.h and kselftest.h
-#   $DEPS/<arch>/       libperf.a, libapi.a and the libperf headers
+#   $DEPS/<arch>/       libperf.a, libapi.a and the libperf headers, and
+#                       libperf-compat.h: what this libperf offers (below)
 #   $DEPS/<arch>-musl/  the same for musl (SELFMON_LIBC=musl), and uapi/: the
 #                       target's kernel UAPI headers, which musl's -nostdinc
 #                       specs leave out
-# Usage: scripts/build-deps.sh DEPS_DIR ARCH [CROSS_COMPILE]
+# Usage: LINUX_SRC=PATH scripts/build-deps.sh DEPS_DIR ARCH [CROSS_COMPILE]
+#        scripts/build-deps.sh --id PATH    the source's id, for the deps dir
 # A stamp file per step makes a second run a no-op.
 set -eu
 
+# The source's id: its name and a checksum of where it is and what it is (a
+# tarball's size and time; a tree's libperf and libapi files), so that two
+# sources, or a source that changed, never share a build.
+src_id() {
+	p=$1
+	name=$(basename "$p" | sed -e 's/\.\(tar\.xz\|tar\.gz\|tgz\|tar\.bz2\|tar\)$//' -e 's/[^A-Za-z0-9._+-]/_/g')
+	if [ -d "$p" ]; then
+		sum=$({ cd "$p" && pwd -P && find tools/lib/perf tools/lib/api Makefile -type f \
+			-printf '%p %s %T@\n' 2>/dev/null | LC_ALL=C sort; } | cksum)
+	elif [ -e "$p" ]; then
+		sum=$({ readlink -f "$p" && stat -L -c '%s %Y' "$p"; } | cksum)
+	else
+		sum=$(printf '%s\n' "$p" | cksum)
+	fi
+	echo "${name:-src}-$(printf '%08x' "${sum%% *}")"
+}
+
+if [ "${1:-}" = "--id" ]; then
+	src_id "${2:?usage: build-deps.sh --id PATH}"
+	exit 0
+fi
+
 deps=$1 arch=$2 cross=${3:-}
-tarball=${SELFMON_LINUX_SOURCE:-/usr/src/linux-source-6.1.tar.xz}
-top=linux-source-6.1
+src=${LINUX_SRC:-/usr/src/linux-source-6.1.tar.xz}
+die() { echo "build-deps: $*" >&2; exit 1; }
+
+# What selfmon takes from a kernel source, relative to its top.
+NEED="tools/lib/perf tools/lib/api tools/include tools/build tools/scripts
+tools/arch/x86/include tools/arch/arm64/include
+tools/testing/selftests/kselftest_harness.h tools/testing/selftests/kselftest.h"
+
+# Which of $NEED the tree $1 lacks (none: prints nothing).
+lacking() {
+	for n in $NEED; do [ -e "$1/$n" ] || printf ' %s' "$n"; done
+}
+
+notkernel() { # SOURCE WHAT
+	die "LINUX_SRC '$1' is not a kernel source (a tree, or a .tar.xz/.tar.gz/.tar of one): $2. Name the top of a Linux 6.0 or newer tree (the directory holding MAINTAINERS and tools/lib/perf), or unset LINUX_SRC for Debian's linux-source-6.1"
+}
+
+# Copy (a tree) or extract (a tarball) $NEED into $deps/src.
+fetch_src() {
+	rm -rf "$deps/src" && mkdir -p "$deps/src"
+	if [ -d "$src" ]; then
+		miss=$(lacking "$src")
+		[ -z "$miss" ] || notkernel "$src" "it has no$miss"
+		echo "  COPY    $src (libperf, libapi, kselftest headers)"
+		(cd "$src" && tar -cf - $NEED tools/lib/*.c Makefile) | tar -xf - -C "$deps/src"
+		return
+	fi
+	[ -e "$src" ] || die "LINUX_SRC '$src': no such file or directory$([ "$src" != /usr/src/linux-source-6.1.tar.xz ] || echo " (scripts/deps.sh installs Debian's linux-source-6.1)")"
+	# The tarball's top directory (linux-6.6/, linux-source-6.1/) from its first member.
+	top=$(tar -tf "$src" 2>/dev/null | head -n 1 | cut -d/ -f1) || true
+	[ -n "$top" ] || notkernel "$src" "tar cannot list it"
+	echo "  EXTRACT $src (libperf, libapi, kselftest headers)"
+	# One pass over the tarball (tar finds the compression): only these members.
+	set --
+	for n in $NEED tools/lib/'*.c' Makefile; do set -- "$@" "$top/$n"; done
+	tar -xf "$src" -C "$deps/src" --strip-components=1 --wildcards "$@" 2>/dev/null || true
+	miss=$(lacking "$deps/src")
+	[ -z "$miss" ] || { rm -rf "$deps/src"; notkernel "$src" "its $top/ has no$miss"; }
+}
 
 mkdir -p "$deps"
 deps=$(cd "$deps" && pwd)
 
 if [ ! -f "$deps/src/.stamp" ]; then
-	[ -f "$tarball" ] || { echo "build-deps: $tarball missing: run scripts/deps.sh (package linux-source-6.1)" >&2; exit 1; }
-	rm -rf "$deps/src" && mkdir -p "$deps/src"
-	echo "  EXTRACT $tarball (libperf, libapi, kselftest headers)"
-	# One pass over the 130 MB tarball: only the members named here.
-	tar -xJf "$tarball" -C "$deps/src" --strip-components=1 --wildcards \
-		"$top/tools/lib/perf" "$top/tools/lib/api" "$top/tools/lib/*.c" \
-		"$top/tools/include" "$top/tools/arch/x86/include" \
-		"$top/tools/arch/arm64/include" "$top/tools/scripts" "$top/tools/build" \
-		"$top/tools/testing/selftests/kselftest_harness.h" \
-		"$top/tools/testing/selftests/kselftest.h"
+	fetch_src
+	# VERSION.PATCHLEVEL.SUBLEVEL of the tree's Makefile, for messages.
+	sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = *\([0-9]*\)$/\2/p' "$deps/src/Makefile" 2>/dev/null |
+		head -n 3 | paste -sd. >"$deps/src/.version"
+	printf '%s\n' "$src" >"$deps/src/.source"
 	touch "$deps/src/.stamp"
 fi
+version=$(cat "$deps/src/.version")
 
 if [ ! -f "$deps/kselftest/.stamp" ]; then
 	mkdir -p "$deps/kselftest"
@@ -74,8 +133,9 @@ if [ "${SELFMON_LIBC:-glibc}" = musl ]; then
 	fi
 fi
 if [ ! -f "$out/.stamp" ]; then
+	# Not uapi/, made above for musl.
 	rm -rf "$out/obj" "$out/lib" "$out/include" && mkdir -p "$out/obj"
-	echo "  LIBPERF $arch${SELFMON_LIBC:+ $SELFMON_LIBC}"
+	echo "  LIBPERF $arch${SELFMON_LIBC:+ $SELFMON_LIBC} (Linux ${version:-?})"
 	# EXTRA_CFLAGS=-O2: libperf's own Makefile builds without optimisation.
 	# A section per function and datum: libperf.a and libapi.a are each one
 	# relocatable object, which a --gc-sections link (the minimal program)
@@ -83,9 +143,10 @@ if [ ! -f "$out/.stamp" ]; then
 	make -s -C "${src_perf:-$deps/src/tools/lib/perf}" ARCH="$arch" CROSS_COMPILE="$cross" CC="$cc" \
 		EXTRA_CFLAGS="-O2 -fPIC -ffunction-sections -fdata-sections" O="$out/obj/" prefix="$out" libdir="$out/lib" \
 		install_lib install_headers >"$out/build.log" 2>&1 ||
-		{ cat "$out/build.log" >&2; echo "build-deps: libperf build failed for $arch" >&2; exit 1; }
+		{ cat "$out/build.log" >&2; die "libperf build failed for $arch from LINUX_SRC '$src' (Linux ${version:-?})"; }
 	# libperf.a calls into libapi; a static link needs both.
 	cp "$out/obj/libapi.a" "$out/lib/"
 	rm -f "$out"/lib/libperf.so*
+	"$(dirname "$0")/check-libperf.sh" "$out" "$cross" "$src" "$version" || { rm -rf "$out"; exit 1; }
 	touch "$out/.stamp"
 fi

@@ -32,7 +32,8 @@ for what in "${@:-build}"; do
 	       add libbenchmark-tools python3-scipy ;;
 	host)  set -- build tests; for w; do want="$want $("$0" --list "$w")"; done ;;
 	arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 cmake musl-dev:arm64 ;;
-	vm)    add qemu-system-arm cpio device-tree-compiler ;;
+	# linux-source-6.12: the libperf of the board's second kernel line.
+	vm)    add qemu-system-arm cpio device-tree-compiler linux-source-6.12 ;;
 	board) set -- arm64 vm; for w; do want="$want $("$0" --list "$w")"; done ;;
 	musl)  add musl-tools ;;
 	musl-arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-dev:arm64 ;;

@@ -2,24 +2,33 @@
 # Fetch Debian's arm64 kernel Image and a static arm64 busybox for the QEMU
 # test VM, and cache them so later runs download nothing (they still ask the
 # local apt lists which kernel is current, which needs no network).
-# Usage: scripts/vm/fetch-kernel.sh [OUTDIR]   (default build/vm)
+# Usage: scripts/vm/fetch-kernel.sh [OUTDIR] [LINE]   (default build/vm 6.1)
+#   LINE: 6.1, Debian 12's own kernel (metapackage linux-image-arm64), or
+#         6.12, bookworm's newer line (linux-image-6.12-arm64; the -unsigned
+#         package of the same version holds the same Image, unsigned)
 # Prints the Image path on stdout; the busybox lands at OUTDIR/busybox.
 # Installs nothing: scripts/deps.sh vm arm64 does that.
 # Cache paths are ours and plain ASCII, so ls is safe to glob with.
 # shellcheck disable=SC2012
 set -eu
 
-out=${1:-build/vm}
+out=${1:-build/vm} line=${2:-6.1}
+case "$line" in
+6.1)  meta=linux-image-arm64 suffix="" ;;
+6.12) meta=linux-image-6.12-arm64 suffix=-unsigned ;;
+*) echo "fetch-kernel: unknown kernel line '$line' (6.1 or 6.12)" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 log() { echo "fetch-kernel: $*" >&2; }
 
-# The metapackage points at the current ABI (linux-image-6.1.0-NN-arm64);
+# The metapackage points at the current ABI (linux-image-6.1.0-NN-arm64,
+# linux-image-6.12.NNN+deb12-arm64);
 # resolving it here, rather than naming it, keeps us working across Debian
 # point releases. apt-cache only reads the local lists, so this is offline.
 resolve_pkg() { # -> "linux-image-6.1.0-NN-arm64 VERSION"
-	apt-cache show --no-all-versions linux-image-arm64:arm64 2>/dev/null |
+	apt-cache show --no-all-versions "$meta:arm64" 2>/dev/null |
 		sed -n 's/^Depends:.*\(linux-image-[0-9][^ ,:]*-arm64\)\(:arm64\)\{0,1\} *(= *\([^)]*\)).*/\1 \3/p' |
 		head -n 1
 }
@@ -45,11 +54,12 @@ mktmp() {
 # call re-parses the lists, about 1-2 s. Word splitting is the point here.
 # shellcheck disable=SC2046
 set -- $(resolve_pkg || true)
-pkg=${1:-} ver=${2:-}
+pkg=${1:+$1$suffix} ver=${2:-}
 if [ -z "$pkg" ]; then
-	# No apt lists (offline CI cache restore): fall back to any cached kernel.
-	img=$(ls "$out"/linux-image-*/vmlinuz-* 2>/dev/null | sort -V | tail -n 1 || true)
-	[ -n "$img" ] || { log "cannot resolve linux-image-arm64:arm64 (apt-cache) and nothing cached in $out"; exit 1; }
+	# No apt lists (offline CI cache restore): fall back to a cached kernel
+	# of the same line ("6.1." does not match "6.12.").
+	img=$(ls "$out"/linux-image-"$line".*/vmlinuz-* 2>/dev/null | sort -V | tail -n 1 || true)
+	[ -n "$img" ] || { log "cannot resolve $meta:arm64 (apt-cache) and no $line kernel cached in $out"; exit 1; }
 	log "apt-cache could not resolve the kernel package; using cached $img"
 else
 	# Key the cache by package name and version: the same ABI number can be

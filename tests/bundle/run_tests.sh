@@ -10,6 +10,8 @@
 #   SELFMON_EXPECT_LONG=0|1      64-bit counters are refused | granted
 #   SELFMON_INEXACT=1            counts are not instruction-exact (emulated SMP)
 #   SELFMON_BOARD=biglittle      the emulated big.LITTLE board: its layout is asserted
+#   SELFMON_EXPECT_THRESHOLD=0|1 the core PMU's format/ lacks | has the threshold
+#                                terms (arm_pmuv3 of the 6.12 line; 6.1 has none)
 # (the emulated board passes them as selfmon.expect_* on the kernel command line).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,6 +21,7 @@ for arg in $(cat /proc/cmdline 2>/dev/null); do
 	case "$arg" in
 	selfmon.expect_user_read=*) export SELFMON_EXPECT_USER_READ="${arg#*=}" ;;
 	selfmon.expect_long=*) export SELFMON_EXPECT_LONG="${arg#*=}" ;;
+	selfmon.expect_threshold=*) export SELFMON_EXPECT_THRESHOLD="${arg#*=}" ;;
 	# With several vCPUs QEMU's icount charges one vCPU's instructions to
 	# another: counts are close, not exact, and the exact tests skip.
 	selfmon.board=biglittle) export SELFMON_INEXACT=1 SELFMON_BOARD=biglittle ;;
