@@ -9,7 +9,7 @@ for what in "${@:-host}"; do
 	case "$what" in
 	# libclang-rt-14-dev: libFuzzer and the sanitizer runtimes for clang, only
 	# recommended by clang (not installed with --no-install-recommends).
-	host)  add make gcc clang libclang-rt-14-dev libc6-dev pkg-config linux-source-6.1 libcmocka-dev python3-kconfiglib xz-utils
+	host)  add make gcc clang libclang-rt-14-dev libc6-dev pkg-config linux-source-6.1 libcmocka-dev python3-kconfiglib xz-utils linux-perf
 	       # Google Benchmark's compare.py, which must read selfmon bench's JSON.
 	       add libbenchmark-tools python3-scipy ;;
 	arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 cmake ;;
