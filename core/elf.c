@@ -47,6 +47,35 @@ static int check_ident(const uint8_t *b, size_t len, const char *what)
 	return 0;
 }
 
+/*
+ * The GNU build-id note (NT_GNU_BUILD_ID, name "GNU") of a PT_NOTE segment:
+ * what names a stripped file's separate debug file. Notes are walked only
+ * while each header, name and descriptor lies inside the segment.
+ */
+static void read_build_id(const uint8_t *b, const Elf64_Phdr *ph, struct selfmon_elf *elf)
+{
+	uint64_t off = 0;
+
+	while (ph->p_filesz - off >= sizeof(Elf64_Nhdr)) {
+		Elf64_Nhdr nh;
+		uint64_t name, desc;
+
+		memcpy(&nh, b + ph->p_offset + off, sizeof(nh));
+		name = ((uint64_t)nh.n_namesz + 3) & ~3ull;
+		desc = ((uint64_t)nh.n_descsz + 3) & ~3ull;
+		if (name + desc > ph->p_filesz - off - sizeof(nh))
+			return;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && nh.n_descsz &&
+		    nh.n_descsz <= sizeof(elf->build_id) &&
+		    !memcmp(b + ph->p_offset + off + sizeof(nh), "GNU", 4)) {
+			memcpy(elf->build_id, b + ph->p_offset + off + sizeof(nh) + name, nh.n_descsz);
+			elf->build_id_len = nh.n_descsz;
+			return;
+		}
+		off += sizeof(nh) + name + desc;
+	}
+}
+
 static int read_loads(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, const char *what,
 		      struct selfmon_elf *elf)
 {
@@ -61,6 +90,8 @@ static int read_loads(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, const 
 		Elf64_Phdr ph;
 
 		memcpy(&ph, b + eh->e_phoff + (uint64_t)i * sizeof(ph), sizeof(ph));
+		if (ph.p_type == PT_NOTE && within(ph.p_offset, ph.p_filesz, len))
+			read_build_id(b, &ph, elf);
 		if (ph.p_type != PT_LOAD)
 			continue;
 		if (elf->nr_load == SELFMON_ELF_MAX_LOAD)
@@ -140,18 +171,52 @@ static int find_symtab(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, uint6
 	return err;
 }
 
+/*
+ * Aliases at one address (memcpy and memmove's variants, a weak name and its
+ * strong one) get one name, the one a reader knows: a global one before a
+ * local one before a weak one, fewer leading underscores, then the longer.
+ */
+static uint32_t preference(const Elf64_Sym *s, const char *name)
+{
+	int bind = ELF64_ST_BIND(s->st_info);
+	uint32_t under = (uint32_t)strspn(name, "_"), len = (uint32_t)strlen(name);
+
+	return (uint32_t)(bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 0 : 1) << 24 |
+	       (255 - (under < 255 ? under : 255)) << 16 | (len < 0xffff ? len : 0xffff);
+}
+
+/* By address; at one address the larger, then the preferred, last: lookup walks down. */
 static int by_addr(const void *a, const void *b)
 {
 	const struct selfmon_elf_sym *x = a, *y = b;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* At one address, the larger first: lookup prefers a size that covers. */
-	return x->size != y->size ? (x->size > y->size ? -1 : 1) : (x->name > y->name) - (x->name < y->name);
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	if (x->pref != y->pref)
+		return x->pref < y->pref ? -1 : 1;
+	return (x->name > y->name) - (x->name < y->name);
 }
 
-static int read_syms(const uint8_t *b, const Elf64_Shdr *sym, const Elf64_Shdr *str,
-		     const char *what, struct selfmon_elf *elf)
+/*
+ * Where a symbol without a size ends: at the end of its section (an asm
+ * label's code runs to the next symbol or the section's end, never into the
+ * next section, such as .init's _init into .plt). 0: no section to bound it.
+ */
+static uint64_t sized(const uint8_t *b, const Elf64_Ehdr *eh, uint64_t shnum, const Elf64_Sym *s)
+{
+	Elf64_Shdr sh;
+
+	if (s->st_size || s->st_shndx >= shnum || s->st_shndx >= SHN_LORESERVE)
+		return s->st_size;
+	memcpy(&sh, b + eh->e_shoff + (uint64_t)s->st_shndx * sizeof(sh), sizeof(sh));
+	return s->st_value >= sh.sh_addr && s->st_value - sh.sh_addr < sh.sh_size ?
+	       sh.sh_size - (s->st_value - sh.sh_addr) : 0;
+}
+
+static int read_syms(const uint8_t *b, const Elf64_Ehdr *eh, uint64_t shnum, const Elf64_Shdr *sym,
+		     const Elf64_Shdr *str, const char *what, struct selfmon_elf *elf)
 {
 	uint64_t n = sym->sh_size / sizeof(Elf64_Sym);
 	int err = -ENOMEM;
@@ -180,7 +245,9 @@ static int read_syms(const uint8_t *b, const Elf64_Shdr *sym, const Elf64_Shdr *
 				  (unsigned long long)str->sh_size);
 			goto out;
 		}
-		elf->syms[elf->nr++] = (struct selfmon_elf_sym){ s.st_value, s.st_size, s.st_name };
+		elf->syms[elf->nr++] = (struct selfmon_elf_sym){ s.st_value, sized(b, eh, shnum, &s),
+								 s.st_name,
+								 preference(&s, elf->names + s.st_name) };
 	}
 	qsort(elf->syms, elf->nr, sizeof(*elf->syms), by_addr);
 	err = 0;
@@ -211,7 +278,7 @@ int selfmon_elf__parse(const void *buf, size_t len, const char *what, struct sel
 	if (!err)
 		err = find_symtab(b, len, &eh, shnum, what, &sym, &str, &found);
 	if (!err && found)
-		err = read_syms(b, &sym, &str, what, elf);
+		err = read_syms(b, &eh, shnum, &sym, &str, what, elf);
 	elf->symtab = found == SHT_SYMTAB;
 out:
 	if (err)
@@ -261,7 +328,5 @@ long selfmon_elf__lookup(const struct selfmon_elf *elf, uint64_t vaddr)
 		if (vaddr - s->addr < s->size)
 			return (long)(i - 1);
 	}
-	if (lo > 0 && !elf->syms[lo - 1].size)
-		return (long)(lo - 1);
 	return -ENOENT;
 }

@@ -13,8 +13,9 @@
  * copied, so the buffer may go once parsed.
  */
 struct selfmon_elf_sym {
-	uint64_t addr, size;		/* st_value, st_size */
+	uint64_t addr, size;		/* st_value; st_size, or without one the rest of its section */
 	uint32_t name;			/* offset in selfmon_elf.names */
+	uint32_t pref;			/* among aliases at one address, the higher is named */
 };
 
 #define SELFMON_ELF_MAX_LOAD 16
@@ -28,6 +29,8 @@ struct selfmon_elf {
 	struct { uint64_t offset, vaddr, filesz; } load[SELFMON_ELF_MAX_LOAD];
 	int nr_load;
 	int symtab;			/* 1: .symtab; 0: .dynsym (stripped) or none */
+	uint8_t build_id[64];		/* NT_GNU_BUILD_ID, to find a stripped file's debug file */
+	uint32_t build_id_len;		/* 0: none */
 };
 
 /*
@@ -46,8 +49,8 @@ int selfmon_elf__vaddr(const struct selfmon_elf *elf, uint64_t off, uint64_t *va
 
 /*
  * The function that holds @vaddr: the closest symbol at or below it whose
- * size covers it, or, where none does, a zero-size one right below it (an asm
- * label). Return: its index in @elf->syms, or -ENOENT.
+ * size covers it (a symbol without a size, an asm label, is taken to run to
+ * the end of its section). Return: its index in @elf->syms, or -ENOENT.
  */
 long selfmon_elf__lookup(const struct selfmon_elf *elf, uint64_t vaddr);
 

@@ -76,18 +76,62 @@ out:
 	return err;
 }
 
-static void load_file(struct sym_file *f)
+static int load_elf(const char *path, struct selfmon_elf *elf)
 {
 	uint8_t *buf;
 	size_t len = 0;
+	int err = read_whole(path, &buf, &len);
 
-	f->err = read_whole(f->path, &buf, &len);
-	if (!f->err) {
-		f->err = selfmon_elf__parse(buf, len, f->path, &f->elf);
+	if (!err) {
+		err = selfmon_elf__parse(buf, len, path, elf);
 		free(buf);
 	}
+	return err;
+}
+
+/*
+ * A stripped file (only .dynsym: exported names) whose separate debug file
+ * is installed, as Debian's -dbg packages put them: its .symtab, which has
+ * the static functions too, under /usr/lib/debug/.build-id/xx/yyyy.debug
+ * (the GDB manual, "Separate Debug Files"), as perf and gdb find it. The
+ * debug file's symbols count addresses as the stripped file does; the
+ * stripped file's PT_LOADs stay.
+ */
+static void load_debug_symbols(struct sym_file *f)
+{
+	char path[64 + 2 * sizeof(f->elf.build_id)];
+	struct selfmon_elf dbg;
+	size_t n;
+
+	if (f->elf.symtab || !f->elf.build_id_len)
+		return;
+	n = (size_t)snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", f->elf.build_id[0]);
+	for (uint32_t i = 1; i < f->elf.build_id_len; i++)
+		n += (size_t)snprintf(path + n, sizeof(path) - n, "%02x", f->elf.build_id[i]);
+	snprintf(path + n, sizeof(path) - n, ".debug");
+	if (access(path, R_OK) || load_elf(path, &dbg))
+		return;
+	if (dbg.symtab && dbg.nr) {
+		free(f->elf.syms);
+		free(f->elf.names);
+		f->elf.syms = dbg.syms;
+		f->elf.nr = dbg.nr;
+		f->elf.names = dbg.names;
+		f->elf.names_len = dbg.names_len;
+		f->elf.symtab = 1;
+		dbg.syms = NULL;
+		dbg.names = NULL;
+	}
+	selfmon_elf__fini(&dbg);
+}
+
+static void load_file(struct sym_file *f)
+{
+	f->err = load_elf(f->path, &f->elf);
 	if (f->err)
 		snprintf(f->msg, sizeof(f->msg), "%s", selfmon_errmsg());
+	else
+		load_debug_symbols(f);
 }
 
 /* The file of map @i: a path ("/...") is read once, whatever maps it. */

@@ -6,6 +6,7 @@
  * function (<selfmon/symbols.h>) ends with "N samples, N lost, N throttled".
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +145,7 @@ struct rec_run {
 	struct selfmon_kernel_filter filter;
 	struct selfmon_sampler *s;
 	struct selfmon_perfdata *pd;
+	const char *events;		/* what is sampled */
 	struct { uint32_t tid; uint64_t ip; } *samples;
 	size_t nr, cap;
 	int err;
@@ -170,11 +172,12 @@ static int on_record(const struct selfmon_record *r, void *arg)
 	return 0;
 }
 
+/* This thread's CPU time: what cpu-clock samples, and what a busy machine does not shorten. */
 static uint64_t now_ns(void)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
@@ -270,17 +273,45 @@ out:
 }
 
 /* cycles:u where a core PMU is, cpu-clock:u (a software clock, user time only) elsewhere. */
-static const char *default_events(void)
+static const char *default_events(const struct selfmon_machine *m)
 {
-	struct selfmon_machine *m = selfmon_machine__open(NULL);
-	int core = m ? selfmon_machine__nr_core_pmus(m) : 0;
-
-	selfmon_machine__close(m);
-	if (core > 0)
+	if (m && selfmon_machine__nr_core_pmus(m) > 0)
 		return "cycles:u";
 	fprintf(stderr, "selfmon record: no hardware PMU on this machine: sampling cpu-clock:u "
 		"(--events chooses)\n");
 	return "cpu-clock:u";
+}
+
+/*
+ * Several core types (big.LITTLE, x86 hybrid): a generic event opened for a
+ * thread lands on one core PMU and counts only while the thread runs on that
+ * PMU's CPUs (the kernel's arm64 perf document, "About heterogeneous
+ * systems"), and the sampler does not pin. So record pins this thread to the
+ * CPU it runs on and, by default, samples the cycles of that CPU's PMU by
+ * name: cpu_cycles on arm64, cpu-cycles on x86 hybrid.
+ */
+static int pin_here(const struct selfmon_machine *m, char (*ev)[2][128])
+{
+	struct selfmon_cluster_info info;
+	int cpu = sched_getcpu(), cl = cpu < 0 ? -ENOENT : selfmon_machine__cluster_of_cpu(m, cpu);
+	cpu_set_t one;
+
+	if (cl < 0 || selfmon_machine__cluster(m, cl, &info)) {
+		fprintf(stderr, "selfmon record: CPU %d is in no core PMU's cluster: cannot tell which "
+			"PMU to sample\n", cpu);
+		return -ENOENT;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		fprintf(stderr, "selfmon record: pinning to CPU %d: %s\n", cpu, strerror(errno));
+		return -errno;
+	}
+	snprintf((*ev)[0], sizeof((*ev)[0]), "%s/cpu_cycles/u", info.name);
+	snprintf((*ev)[1], sizeof((*ev)[1]), "%s/cpu-cycles/u", info.name);
+	fprintf(stderr, "selfmon record: several core types: pinned to CPU %d, PMU %s (an event of "
+		"--events must be that PMU's, e.g. %s)\n", cpu, cli_text(info.name), cli_text((*ev)[0]));
+	return 0;
 }
 
 static int open_sampler(struct rec_run *run)
@@ -290,18 +321,32 @@ static int open_sampler(struct rec_run *run)
 		.period = run->cli.period,
 		.freq = run->cli.period ? 0 : run->cli.freq ? run->cli.freq : DEFAULT_FREQ,
 		.sideband = SELFMON_SIDEBAND_MMAP2 | SELFMON_SIDEBAND_COMM,
-		.sample_id_all = 1,
-		.ring_pages = 256,
+		.sample_id_all = 1,	/* side-band records carry the tid and time perf sorts by */
 	};
-	const char *events = run->cli.events ? run->cli.events : default_events();
-	int err = 0;
+	struct selfmon_machine *m = selfmon_machine__open(NULL);
+	const char *events = run->cli.events;
+	static char ev[2][128];
+	int err = m && selfmon_machine__nr_clusters(m) > 1 ? pin_here(m, &ev) : 0;
 
-	run->s = selfmon_sampler__open(events, &o);
+	if (!err && !events && m && selfmon_machine__nr_clusters(m) > 1) {
+		/* The PMU's cycles alias: arm64's name first, then x86 hybrid's. */
+		run->s = selfmon_sampler__open(ev[0], &o);
+		events = run->s ? ev[0] : ev[1];
+	} else if (!err && !events) {
+		events = default_events(m);
+	}
+	selfmon_machine__close(m);
+	if (err)
+		return err;
+	if (!run->s)
+		run->s = selfmon_sampler__open(events, &o);
 	if (!run->s) {
 		err = -errno;
-		fprintf(stderr, "selfmon record: --events '%s': %s\n", cli_text(events), cli_errmsg(err));
+		fprintf(stderr, "selfmon record: %s '%s': %s\n", run->cli.events ? "--events" : "event",
+			cli_text(events), cli_errmsg(err));
 		return err;
 	}
+	run->events = events;
 	run->pd = selfmon_perfdata__open(run->cli.output, run->s);
 	if (!run->pd) {
 		err = -errno;
@@ -339,8 +384,12 @@ static int record(struct rec_run *run)
 		fprintf(stderr, "selfmon record: %llu malformed, %llu unknown records dropped, ring "
 			"emptied %llu times\n", (unsigned long long)st.malformed,
 			(unsigned long long)st.unknown, (unsigned long long)st.corrupt);
-	fprintf(stderr, "selfmon record: %d kernel%s, %d repetitions: wrote '%s'\n", nr,
-		nr == 1 ? "" : "s", run->cli.repetitions, cli_text(run->cli.output));
+	fprintf(stderr, "selfmon record: %s, %s %llu%s, %d kernel%s, %d repetitions: wrote '%s'\n",
+		cli_text(run->events), run->cli.period ? "period" : "about",
+		(unsigned long long)(run->cli.period ? run->cli.period : run->cli.freq ? run->cli.freq
+											: DEFAULT_FREQ),
+		run->cli.period ? "" : " samples/s", nr, nr == 1 ? "" : "s", run->cli.repetitions,
+		cli_text(run->cli.output));
 	err = summary(run);
 	printf("%llu samples, %llu lost, %llu throttled\n", (unsigned long long)st.samples,
 	       (unsigned long long)(st.lost + st.lost_samples), (unsigned long long)st.throttled);

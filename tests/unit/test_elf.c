@@ -22,12 +22,12 @@
 #include "../../core/elf.h"
 
 #define VBASE	0x400000ull
-#define STRTAB	"\0alpha\0beta\0gamma\0zero\0data\0"
+#define STRTAB	"\0alpha\0beta\0gamma\0zero\0data\0__alpha\0"
 #define STR_OFF	(sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr))
 #define SYM_OFF	((STR_OFF + sizeof(STRTAB) + 7) & ~7ul)
 #define NSYM	6
 #define SH_OFF	(SYM_OFF + NSYM * sizeof(Elf64_Sym))
-#define LEN	(SH_OFF + 3 * sizeof(Elf64_Shdr))
+#define LEN	(SH_OFF + 4 * sizeof(Elf64_Shdr))
 
 struct image {
 	uint8_t b[LEN];
@@ -42,18 +42,21 @@ static Elf64_Sym func(uint32_t name, uint64_t addr, uint64_t size, int type, uin
 			    .st_shndx = shndx, .st_value = addr, .st_size = size };
 }
 
-/* alpha [0x401000, +0x10), beta [0x401010, +0x20), zero at 0x401200 (size 0); gamma undefined, data an object. */
+/*
+ * In .text [0x401000, 0x401300): alpha [0x401000, +0x10), beta [0x401010,
+ * +0x20), zero at 0x401200 without a size; gamma undefined, data an object.
+ */
 static void good(struct image *im)
 {
 	Elf64_Phdr ph = { .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_offset = 0,
 			  .p_vaddr = VBASE, .p_filesz = 0x3000, .p_memsz = 0x3000 };
 	Elf64_Sym syms[NSYM] = {
 		{ 0 },
-		func(1, VBASE + 0x1000, 0x10, STT_FUNC, 1),
-		func(7, VBASE + 0x1010, 0x20, STT_FUNC, 1),
+		func(1, VBASE + 0x1000, 0x10, STT_FUNC, 3),
+		func(7, VBASE + 0x1010, 0x20, STT_FUNC, 3),
 		func(12, 0, 0, STT_FUNC, SHN_UNDEF),
-		func(18, VBASE + 0x1200, 0, STT_FUNC, 1),
-		func(23, VBASE + 0x2000, 8, STT_OBJECT, 1),
+		func(18, VBASE + 0x1200, 0, STT_FUNC, 3),
+		func(23, VBASE + 0x2000, 8, STT_OBJECT, 3),
 	};
 
 	memset(im, 0, sizeof(*im));
@@ -69,13 +72,14 @@ static void good(struct image *im)
 	eh(im)->e_phnum = 1;
 	eh(im)->e_shoff = SH_OFF;
 	eh(im)->e_shentsize = sizeof(Elf64_Shdr);
-	eh(im)->e_shnum = 3;
+	eh(im)->e_shnum = 4;
 	memcpy(im->b + sizeof(Elf64_Ehdr), &ph, sizeof(ph));
 	memcpy(im->b + STR_OFF, STRTAB, sizeof(STRTAB));
 	memcpy(im->b + SYM_OFF, syms, sizeof(syms));
 	*sh(im, 1) = (Elf64_Shdr){ .sh_type = SHT_SYMTAB, .sh_offset = SYM_OFF, .sh_size = sizeof(syms),
 				   .sh_link = 2, .sh_entsize = sizeof(Elf64_Sym) };
 	*sh(im, 2) = (Elf64_Shdr){ .sh_type = SHT_STRTAB, .sh_offset = STR_OFF, .sh_size = sizeof(STRTAB) };
+	*sh(im, 3) = (Elf64_Shdr){ .sh_type = SHT_NOBITS, .sh_addr = VBASE + 0x1000, .sh_size = 0x300 };
 }
 
 /* Parse the first @len bytes of @im from a heap block of exactly @len bytes. */
@@ -129,8 +133,10 @@ static void an_address_resolves_to_the_function_whose_size_covers_it(void **stat
 	/* Past beta's end and below zero: no function holds it. */
 	assert_null(name_at(&elf, VBASE + 0x1030));
 	assert_null(name_at(&elf, VBASE + 0xfff));
-	/* A zero-size symbol (an asm label) takes what lies right above it. */
+	/* A symbol without a size (an asm label) runs to its section's end, not beyond. */
 	assert_string_equal("zero", name_at(&elf, VBASE + 0x1250));
+	assert_string_equal("zero", name_at(&elf, VBASE + 0x12ff));
+	assert_null(name_at(&elf, VBASE + 0x1300));
 	selfmon_elf__fini(&elf);
 }
 
@@ -207,7 +213,7 @@ static void phentsize_odd(struct image *im) { eh(im)->e_phentsize = 8; }
 static void symtab_past_end(struct image *im) { sh(im, 1)->sh_offset = LEN - 8; }
 static void symtab_size_wraps(struct image *im) { sh(im, 1)->sh_size = ~0ull - SYM_OFF + 24; }
 static void strtab_past_end(struct image *im) { sh(im, 2)->sh_size = LEN; }
-static void strtab_no_nul(struct image *im) { sh(im, 2)->sh_size = sizeof(STRTAB) - 9; }
+static void strtab_no_nul(struct image *im) { sh(im, 2)->sh_size = 22; /* "zero" without its NUL */ }
 static void name_past_strtab(struct image *im) { ((Elf64_Sym *)(im->b + SYM_OFF))[1].st_name = 4000; }
 static void link_missing(struct image *im) { sh(im, 1)->sh_link = 7; }
 static void link_not_strtab(struct image *im) { sh(im, 1)->sh_link = 1; }
@@ -233,6 +239,51 @@ static void tables_and_names_out_of_bounds_are_named_errors(void **state)
 	expect_bad(symtab_ragged, "want 24-byte entries");
 }
 
+/* Turn the object 'data' into an alias of alpha: @name, @bind. */
+static void alias(struct image *im, uint32_t name, int bind)
+{
+	Elf64_Sym *s = (Elf64_Sym *)(im->b + SYM_OFF) + 5;
+
+	*s = func(name, VBASE + 0x1000, 0x10, STT_FUNC, 3);
+	s->st_info = ELF64_ST_INFO(bind, STT_FUNC);
+}
+
+static void aliases_get_the_global_name_with_fewer_underscores_then_the_longer(void **state)
+{
+	static const struct { uint32_t name; int bind; const char *named; } cases[] = {
+		{ 28, STB_GLOBAL, "alpha" },	/* __alpha: more underscores */
+		{ 28, STB_LOCAL, "alpha" },
+		{ 23, STB_WEAK, "alpha" },	/* data: weak */
+		{ 23, STB_GLOBAL, "alpha" },	/* data: shorter */
+		{ 12, STB_GLOBAL, "gamma" },	/* gamma: as long, a later name */
+	};
+	struct image im;
+	struct selfmon_elf elf;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		good(&im);
+		alias(&im, cases[i].name, cases[i].bind);
+		assert_int_equal(0, parse(&im, LEN, &elf));
+		assert_string_equal(cases[i].named, name_at(&elf, VBASE + 0x1004));
+		selfmon_elf__fini(&elf);
+	}
+}
+
+static void a_symbol_without_a_size_or_a_section_holds_no_address(void **state)
+{
+	struct image im;
+	struct selfmon_elf elf;
+
+	(void)state;
+	good(&im);
+	((Elf64_Sym *)(im.b + SYM_OFF))[4].st_shndx = SHN_ABS;
+	assert_int_equal(0, parse(&im, LEN, &elf));
+	assert_null(name_at(&elf, VBASE + 0x1200));
+	assert_null(name_at(&elf, VBASE + 0x1250));
+	selfmon_elf__fini(&elf);
+}
+
 static void an_image_without_a_symbol_table_has_no_functions(void **state)
 {
 	struct image im;
@@ -256,6 +307,8 @@ int main(void)
 		cmocka_unit_test(an_image_cut_short_anywhere_is_an_error_never_a_read_past_it),
 		cmocka_unit_test(not_elf_another_class_or_byte_order_are_named),
 		cmocka_unit_test(tables_and_names_out_of_bounds_are_named_errors),
+		cmocka_unit_test(aliases_get_the_global_name_with_fewer_underscores_then_the_longer),
+		cmocka_unit_test(a_symbol_without_a_size_or_a_section_holds_no_address),
 		cmocka_unit_test(an_image_without_a_symbol_table_has_no_functions),
 	};
 
