@@ -23,11 +23,13 @@
 
 #define VBASE	0x400000ull
 #define STRTAB	"\0alpha\0beta\0gamma\0zero\0data\0__alpha\0"
-#define STR_OFF	(sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr))
+#define STR_OFF	(sizeof(Elf64_Ehdr) + 2 * sizeof(Elf64_Phdr))
 #define SYM_OFF	((STR_OFF + sizeof(STRTAB) + 7) & ~7ul)
 #define NSYM	6
 #define SH_OFF	(SYM_OFF + NSYM * sizeof(Elf64_Sym))
-#define LEN	(SH_OFF + 4 * sizeof(Elf64_Shdr))
+#define NOTE_OFF (SH_OFF + 4 * sizeof(Elf64_Shdr))
+#define NOTE_LEN (sizeof(Elf64_Nhdr) + 4 + 20)
+#define LEN	(NOTE_OFF + NOTE_LEN)
 
 struct image {
 	uint8_t b[LEN];
@@ -48,8 +50,12 @@ static Elf64_Sym func(uint32_t name, uint64_t addr, uint64_t size, int type, uin
  */
 static void good(struct image *im)
 {
-	Elf64_Phdr ph = { .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_offset = 0,
-			  .p_vaddr = VBASE, .p_filesz = 0x3000, .p_memsz = 0x3000 };
+	Elf64_Phdr ph[2] = {
+		{ .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_offset = 0, .p_vaddr = VBASE,
+		  .p_filesz = 0x3000, .p_memsz = 0x3000 },
+		{ .p_type = PT_NOTE, .p_flags = PF_R, .p_offset = NOTE_OFF, .p_filesz = NOTE_LEN },
+	};
+	Elf64_Nhdr nh = { .n_namesz = 4, .n_descsz = 20, .n_type = NT_GNU_BUILD_ID };
 	Elf64_Sym syms[NSYM] = {
 		{ 0 },
 		func(1, VBASE + 0x1000, 0x10, STT_FUNC, 3),
@@ -69,11 +75,15 @@ static void good(struct image *im)
 	eh(im)->e_ehsize = sizeof(Elf64_Ehdr);
 	eh(im)->e_phoff = sizeof(Elf64_Ehdr);
 	eh(im)->e_phentsize = sizeof(Elf64_Phdr);
-	eh(im)->e_phnum = 1;
+	eh(im)->e_phnum = 2;
 	eh(im)->e_shoff = SH_OFF;
 	eh(im)->e_shentsize = sizeof(Elf64_Shdr);
 	eh(im)->e_shnum = 4;
-	memcpy(im->b + sizeof(Elf64_Ehdr), &ph, sizeof(ph));
+	memcpy(im->b + sizeof(Elf64_Ehdr), ph, sizeof(ph));
+	memcpy(im->b + NOTE_OFF, &nh, sizeof(nh));
+	memcpy(im->b + NOTE_OFF + sizeof(nh), "GNU", 4);
+	for (int i = 0; i < 20; i++)
+		im->b[NOTE_OFF + sizeof(nh) + 4 + i] = (uint8_t)(0xa0 + i);
 	memcpy(im->b + STR_OFF, STRTAB, sizeof(STRTAB));
 	memcpy(im->b + SYM_OFF, syms, sizeof(syms));
 	*sh(im, 1) = (Elf64_Shdr){ .sh_type = SHT_SYMTAB, .sh_offset = SYM_OFF, .sh_size = sizeof(syms),
@@ -155,14 +165,14 @@ static void a_file_offset_becomes_an_address_through_its_pt_load(void **state)
 	selfmon_elf__fini(&elf);
 }
 
-static void an_image_cut_short_anywhere_is_an_error_never_a_read_past_it(void **state)
+static void an_image_cut_short_is_an_error_and_a_cut_note_only_loses_the_build_id(void **state)
 {
 	struct image im;
 	struct selfmon_elf elf;
 
 	(void)state;
 	good(&im);
-	for (size_t len = 0; len < LEN; len++) {
+	for (size_t len = 0; len < NOTE_OFF; len++) {
 		int err = parse(&im, len, &elf);
 
 		assert_true(err == -ENOEXEC || err == -EBADMSG);
@@ -170,6 +180,36 @@ static void an_image_cut_short_anywhere_is_an_error_never_a_read_past_it(void **
 		if (len >= SELFMAG && len < sizeof(Elf64_Ehdr))
 			assert_non_null(strstr(selfmon_errmsg(), "header is cut short"));
 	}
+	/* Only the build-id note is cut: the symbols stand, the build id is not guessed. */
+	for (size_t len = NOTE_OFF; len < LEN; len++) {
+		assert_int_equal(0, parse(&im, len, &elf));
+		assert_int_equal(3, elf.nr);
+		assert_int_equal(0, elf.build_id_len);
+		selfmon_elf__fini(&elf);
+	}
+}
+
+static void the_build_id_note_is_read_and_one_that_overruns_its_segment_is_not(void **state)
+{
+	struct image im;
+	struct selfmon_elf elf;
+
+	(void)state;
+	good(&im);
+	assert_int_equal(0, parse(&im, LEN, &elf));
+	assert_int_equal(20, elf.build_id_len);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(0xa0 + i, elf.build_id[i]);
+	selfmon_elf__fini(&elf);
+	((Elf64_Nhdr *)(im.b + NOTE_OFF))->n_descsz = 200;
+	assert_int_equal(0, parse(&im, LEN, &elf));
+	assert_int_equal(0, elf.build_id_len);
+	selfmon_elf__fini(&elf);
+	good(&im);
+	((Elf64_Nhdr *)(im.b + NOTE_OFF))->n_namesz = 0xfffffffe;	/* rounds past 2^32 */
+	assert_int_equal(0, parse(&im, LEN, &elf));
+	assert_int_equal(0, elf.build_id_len);
+	selfmon_elf__fini(&elf);
 }
 
 static void not_elf_another_class_or_byte_order_are_named(void **state)
@@ -304,8 +344,9 @@ int main(void)
 		cmocka_unit_test(defined_functions_are_read_and_objects_and_undefined_ones_left_out),
 		cmocka_unit_test(an_address_resolves_to_the_function_whose_size_covers_it),
 		cmocka_unit_test(a_file_offset_becomes_an_address_through_its_pt_load),
-		cmocka_unit_test(an_image_cut_short_anywhere_is_an_error_never_a_read_past_it),
+		cmocka_unit_test(an_image_cut_short_is_an_error_and_a_cut_note_only_loses_the_build_id),
 		cmocka_unit_test(not_elf_another_class_or_byte_order_are_named),
+		cmocka_unit_test(the_build_id_note_is_read_and_one_that_overruns_its_segment_is_not),
 		cmocka_unit_test(tables_and_names_out_of_bounds_are_named_errors),
 		cmocka_unit_test(aliases_get_the_global_name_with_fewer_underscores_then_the_longer),
 		cmocka_unit_test(a_symbol_without_a_size_or_a_section_holds_no_address),
