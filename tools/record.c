@@ -237,12 +237,12 @@ static int by_count(const void *a, const void *b)
 static int summary(const struct rec_run *run)
 {
 	struct selfmon_symbols *sy = selfmon_symbols__open();
+	int err = sy ? 0 : -errno;
 	struct sym_count *v = calloc(run->nr + 1, sizeof(*v));
 	size_t nv = 0;
-	int err = 0;
 
 	if (!sy || !v) {
-		err = sy ? -ENOMEM : -errno;
+		err = err ? err : -ENOMEM;
 		fprintf(stderr, "selfmon record: symbols: %s\n", cli_errmsg(err));
 		goto out;
 	}
