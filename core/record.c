@@ -448,6 +448,7 @@ int selfmon_record__parse(const void *buf, size_t len, const struct selfmon_reco
 				    "record to an aligned one");
 	memset(rec, 0, sizeof(*rec));
 	err = header(buf, len, rec);
+	rec->data = err ? NULL : buf;	/* header.size bytes lie within @len */
 	if (err)
 		goto out;
 	c.type = rec->type;

@@ -26,8 +26,9 @@ for what in "${@:-build}"; do
 	# libclang-rt-14-dev: libFuzzer and the sanitizer runtimes for clang, only
 	# recommended by clang (not installed with --no-install-recommends).
 	# cmake builds the static cmocka of the musl and board builds; pkg-config
-	# reads the staged selfmon.pc (cross install test).
-	tests) add clang libclang-rt-14-dev libcmocka-dev musl-tools cmake pkg-config
+	# reads the staged selfmon.pc (cross install test); linux-perf's perf
+	# script and report read selfmon record's perf.data.
+	tests) add clang libclang-rt-14-dev libcmocka-dev musl-tools cmake pkg-config linux-perf
 	       # Google Benchmark's compare.py, which must read selfmon bench's JSON.
 	       add libbenchmark-tools python3-scipy ;;
 	host)  set -- build tests; for w; do want="$want $("$0" --list "$w")"; done ;;

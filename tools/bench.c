@@ -5,7 +5,6 @@
  * or Google Benchmark JSON.
  */
 #include <errno.h>
-#include <regex.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +43,7 @@ static void usage(FILE *f)
 
 struct run {
 	struct selfmon_bench_cli cli;
-	regex_t re;
-	bool has_re;
+	struct selfmon_kernel_filter filter;
 	FILE *out;
 	bool progress;		/* a TTY on stderr: one self-erasing progress line */
 	struct selfmon_report_context ctx;
@@ -58,7 +56,7 @@ struct run {
 
 static bool wanted(const struct run *r, const char *name)
 {
-	return !r->has_re || !regexec(&r->re, name, 0, NULL, 0);
+	return selfmon_kernel_filter__match(&r->filter, name);
 }
 
 static void progress(const struct run *r, const char *name)
@@ -498,14 +496,9 @@ int cmd_bench(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (r->cli.filter) {
-		rc = regcomp(&r->re, r->cli.filter, REG_EXTENDED | REG_NOSUB);
-		if (rc) {
-			regerror(rc, &r->re, err, sizeof(err));
-			fprintf(stderr, "selfmon bench: --filter '%s': %s\n", cli_text(r->cli.filter), err);
-			return EXIT_USAGE;
-		}
-		r->has_re = true;
+	if (selfmon_kernel_filter__init(&r->filter, r->cli.filter, err, sizeof(err))) {
+		fprintf(stderr, "selfmon bench: %s\n", cli_text(err));
+		return EXIT_USAGE;
 	}
 	if ((r->cli.cluster || r->cli.cpu) && check_pin(r)) {
 		ret = 1;
@@ -547,7 +540,6 @@ out:
 	/* --list, the table, CSV or JSON on stdout: a write that failed is a failure. */
 	if (cli_close_stdout("selfmon bench") && ret == 0)
 		ret = 1;
-	if (r->has_re)
-		regfree(&r->re);
+	selfmon_kernel_filter__fini(&r->filter);
 	return ret;
 }

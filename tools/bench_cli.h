@@ -9,6 +9,7 @@
 #ifndef SELFMON_TOOLS_BENCH_CLI_H
 #define SELFMON_TOOLS_BENCH_CLI_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,21 @@ extern const int selfmon_kernels_nr;
 
 /* Fill the patterns, the pointer ring and the buffers. Idempotent. */
 void selfmon_kernels__init(void);
+
+/* --filter REGEX of bench and record: the kernels whose name a POSIX extended regex matches. */
+struct selfmon_kernel_filter {
+	regex_t re;
+	bool has_re;
+};
+
+/*
+ * Compile @regex (NULL: every name matches). Return: 0, or -EINVAL with
+ * "--filter '<regex>': <regerror>" in @err.
+ */
+int selfmon_kernel_filter__init(struct selfmon_kernel_filter *f, const char *regex, char *err,
+				size_t errsz);
+bool selfmon_kernel_filter__match(const struct selfmon_kernel_filter *f, const char *name);
+void selfmon_kernel_filter__fini(struct selfmon_kernel_filter *f);
 
 /* ---- readcost.c: one read of the same event, three ways ---- */
 

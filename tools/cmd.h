@@ -35,5 +35,6 @@ const char *cli_errmsg(int err);
 /* Close @f (a file of --out) and report a write error. Return: 0 or -EIO. */
 int cli_fclose(FILE *f, const char *who, const char *name);
 int cmd_bench(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 #endif

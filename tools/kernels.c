@@ -5,7 +5,9 @@
  * asm on arm64 and x86_64) and say how many instructions an iteration
  * retires, so that the output shows measured against expected.
  */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../arch/kernels.h"
@@ -37,6 +39,36 @@ void selfmon_kernels__init(void)
 	memset(buf_src, 0x5a, sizeof(buf_src));
 }
 
+int selfmon_kernel_filter__init(struct selfmon_kernel_filter *f, const char *regex, char *err,
+				size_t errsz)
+{
+	char why[256];
+	int rc;
+
+	f->has_re = false;
+	if (!regex)
+		return 0;
+	rc = regcomp(&f->re, regex, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		regerror(rc, &f->re, why, sizeof(why));
+		snprintf(err, errsz, "--filter '%s': %s", regex, why);
+		return -EINVAL;
+	}
+	f->has_re = true;
+	return 0;
+}
+
+bool selfmon_kernel_filter__match(const struct selfmon_kernel_filter *f, const char *name)
+{
+	return !f->has_re || !regexec(&f->re, name, 0, NULL, 0);
+}
+
+void selfmon_kernel_filter__fini(struct selfmon_kernel_filter *f)
+{
+	if (f->has_re)
+		regfree(&f->re);
+	f->has_re = false;
+}
 
 /* The empty asm makes the stores visible, so the copy is not dropped. */
 static void k_memcpy(void *arg, uint64_t n)

@@ -13,6 +13,7 @@ static const struct {
 } cmds[] = {
 	{ "probe", cmd_probe, "explain this machine: PMUs, gates, and the read path of each event" },
 	{ "bench", cmd_bench, "measure built-in kernels and the read cost with inline counter reads" },
+	{ "record", cmd_record, "sample the built-in kernels: perf.data and samples per function" },
 };
 
 static void usage(FILE *f)

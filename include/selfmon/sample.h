@@ -229,6 +229,7 @@ struct selfmon_record {
 	uint32_t type;			/**< PERF_RECORD_* */
 	uint16_t misc;			/**< PERF_RECORD_MISC_* */
 	uint16_t size;			/**< header.size: the next record is this many bytes on */
+	const void *data;		/**< the record's @size bytes as parsed (to copy or write it whole) */
 	bool has_sample_id;		/**< @sample_id was read (sample_id_all, non-SAMPLE) */
 	struct selfmon_sample_id sample_id;
 	union {

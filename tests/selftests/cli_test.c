@@ -6,6 +6,7 @@
  * here, in a temporary directory, so that the same test runs on a board.
  */
 #include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,7 @@ TEST(write_errors_fail_with_a_message)
 		"bench --list >/dev/full",
 		"probe >/dev/full",
 		"probe --json >/dev/full",
+		"record --filter '^empty$' --repetitions 1 --output /tmp/selfmon-cli-full.data >/dev/full",
 	};
 	char cmd[512];
 	int status;
@@ -176,6 +178,7 @@ TEST(write_errors_fail_with_a_message)
 		EXPECT_NE(NULL, strstr(out, "cannot write")) TH_LOG("%s: %s", args[i], out);
 		free(out);
 	}
+	unlink("/tmp/selfmon-cli-full.data");
 }
 
 TEST(a_pinning_request_that_cannot_be_met_is_an_error)
@@ -216,6 +219,101 @@ TEST(an_overlong_sysfs_root_gives_a_message_never_an_empty_line)
 		/* "selfmon probe: " then the cause, never the prefix alone. */
 		EXPECT_EQ(NULL, strstr(out, ": \n")) TH_LOG("%s", out);
 		EXPECT_TRUE(strlen(out) > 40) TH_LOG("%s", out);
+		free(out);
+	}
+}
+
+/* The last line of @text (without its newline), in @line. */
+static void last_line(const char *text, char *line, size_t n)
+{
+	size_t len = strlen(text);
+	const char *p;
+
+	while (len && text[len - 1] == '\n')
+		len--;
+	for (p = text + len; p > text && p[-1] != '\n'; p--)
+		;
+	snprintf(line, n, "%.*s", (int)(text + len - p), p);
+}
+
+TEST(record_samples_a_kernel_and_ends_with_one_line_of_samples_lost_and_throttled)
+{
+	char dir[] = "/tmp/selfmon-rec-XXXXXX", cmd[1024], last[256], top[128] = "";
+	unsigned long long samples = 0;
+	const char *row;
+	struct stat st;
+	regex_t re;
+	int status = -1, cat_status;
+	char *out, *err;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "%s record --filter '^add_chain$' --repetitions 3 --output %s/perf.data "
+		 "2>%s/stderr", selfmon_cli(), dir, dir);
+	out = run_capture(cmd, &status);
+	ASSERT_NE(NULL, out);
+	snprintf(cmd, sizeof(cmd), "cat %s/stderr", dir);
+	err = run_capture(cmd, &cat_status);
+	TH_LOG("stdout:\n%s\nstderr:\n%s", out, err ? err : "");
+	EXPECT_EQ(0, status);
+	snprintf(cmd, sizeof(cmd), "%s/perf.data", dir);
+	ASSERT_EQ(0, stat(cmd, &st));
+	EXPECT_LT(104, st.st_size);
+	last_line(out, last, sizeof(last));
+	ASSERT_EQ(0, regcomp(&re, "^[0-9]+ samples, [0-9]+ lost, [0-9]+ throttled$", REG_EXTENDED | REG_NOSUB));
+	EXPECT_EQ(0, regexec(&re, last, 0, NULL, 0)) TH_LOG("last line '%s'", last);
+	regfree(&re);
+	ASSERT_EQ(1, sscanf(last, "%llu samples", &samples));
+	EXPECT_LT(0, samples);
+	/* The kernel's own function leads the summary. */
+	row = strstr(out, "function");
+	ASSERT_NE(NULL, row);
+	row = strchr(row, '\n');
+	ASSERT_NE(NULL, row);
+	ASSERT_EQ(1, sscanf(row, "%*u %*f%% %127s", top));
+	EXPECT_STREQ("selfmon_arch_kernel__add_chain", top);
+	/* No PMU: cpu-clock, said on stderr. */
+	if (err && strstr(err, "no hardware PMU"))
+		EXPECT_NE(NULL, strstr(err, "sampling cpu-clock:u"));
+	free(err);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
+TEST(record_rejects_bad_options_with_a_message_quoting_them)
+{
+	static const char *const cases[][2] = {
+		{ "record --period 0", "--period '0': a number" },
+		{ "record --period 12x", "--period '12x': a number" },
+		{ "record --period -5", "--period '-5': a number" },
+		{ "record --freq 0", "--freq '0': a number of Hz" },
+		{ "record --freq 99999999", "--freq '99999999'" },
+		{ "record --period 10 --freq 10", "--period and --freq both" },
+		{ "record --repetitions 0", "--repetitions '0'" },
+		{ "record --bogus", "unknown option '--bogus'" },
+		{ "record stray", "unexpected argument 'stray'" },
+		{ "record --events", "--events needs a value" },
+		{ "record --output=", "--output: empty value" },
+		{ "record --dump-samples=1", "--dump-samples takes no value" },
+		{ "record --filter '('", "--filter '('" },
+		{ "record --filter '^nosuch$'", "--filter '^nosuch$' matches no kernel" },
+		{ "record --events nosuch:u --filter '^empty$'", "--events 'nosuch:u'" },
+		{ "record --filter '^empty$' --output /nonexistent-dir/p.data",
+		  "--output '/nonexistent-dir/p.data'" },
+	};
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		out = cli(_metadata, "", cases[i][0], &status);
+		ASSERT_NE(NULL, out);
+		EXPECT_NE(0, status) TH_LOG("%s", cases[i][0]);
+		EXPECT_NE(NULL, strstr(out, cases[i][1])) TH_LOG("%s: '%s' not in: %s", cases[i][0],
+								   cases[i][1], out);
 		free(out);
 	}
 }
