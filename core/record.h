@@ -88,6 +88,7 @@ static inline void selfmon_sample_plan__parse(const struct selfmon_sample_plan *
 
 	/* type, misc, size: the order and sizes of struct perf_event_header (record_sample.c asserts) */
 	memcpy(rec, buf, sizeof(struct perf_event_header));
+	rec->data = buf;	/* as the parser: the bytes, for a writer of them whole */
 	PLAN_WORD(t, PERF_SAMPLE_IDENTIFIER, s, id, w);
 	PLAN_WORD(t, PERF_SAMPLE_IP, s, ip, w);
 	PLAN_WORD(t, PERF_SAMPLE_TID, s, pid, w);	/* pid, tid */

@@ -31,6 +31,8 @@
 #include <perf/evsel.h>
 #include <perf/mmap.h>
 #include <perf/threadmap.h>
+/* The build's note of what this libperf offers (scripts/check-libperf.sh): the any-CPU map's name. */
+#include <generated/libperf.h>
 
 #include <selfmon/sampler.h>
 #include <selfmon/selfmon.h>
@@ -59,7 +61,7 @@ static int open_event(struct selfmon_samplecost *sc, struct perf_event_attr *att
 	libperf_init(NULL);
 	sc->len = (SC_PAGES + 1) * (size_t)sysconf(_SC_PAGESIZE);
 	sc->threads = perf_thread_map__new_dummy();
-	sc->cpus = perf_cpu_map__dummy_new();
+	sc->cpus = SELFMON_LIBPERF_CPU_MAP_ANY();	/* renamed in Linux 6.8 */
 	sc->evlist = perf_evlist__new();
 	sc->evsel = sc->evlist ? perf_evsel__new(attr) : NULL;
 	if (sc->evsel)

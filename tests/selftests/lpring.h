@@ -23,6 +23,8 @@
 #include <perf/evsel.h>
 #include <perf/mmap.h>
 #include <perf/threadmap.h>
+/* The build's note of what this libperf offers (scripts/check-libperf.sh): the any-CPU map's name. */
+#include <generated/libperf.h>
 
 struct lpring {
 	struct perf_evlist *evlist;
@@ -68,7 +70,7 @@ static inline int lpring_open(struct lpring *r, const struct perf_event_attr *at
 		r->attr.read_format &= ~(uint64_t)PERF_FORMAT_ID;
 	r->len = (size_t)(pages + 1) * (size_t)sysconf(_SC_PAGESIZE);
 	r->threads = perf_thread_map__new_dummy();
-	r->cpus = perf_cpu_map__dummy_new();
+	r->cpus = SELFMON_LIBPERF_CPU_MAP_ANY();	/* renamed in Linux 6.8 */
 	r->evlist = perf_evlist__new();
 	r->evsel = r->evlist ? perf_evsel__new(&r->attr) : NULL;
 	if (r->evsel)
