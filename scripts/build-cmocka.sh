@@ -12,6 +12,8 @@ set -eu
 
 deps=$1 triple=$2 cc=$3
 shift 3
+# Kept now: the fetch below reuses "$@" for its apt options.
+flags="$*"
 mkdir -p "$deps"
 deps=$(cd "$deps" && pwd)
 out="$deps/cmocka-$triple"
@@ -41,7 +43,7 @@ fi
 
 echo "  CMOCKA   static, $triple"
 rm -rf "$out" && mkdir -p "$out/build" "$out/lib" "$out/include"
-cmake -S "$src" -B "$out/build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$*" -DCMAKE_SYSTEM_NAME=Linux \
+cmake -S "$src" -B "$out/build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$flags" -DCMAKE_SYSTEM_NAME=Linux \
 	-DCMAKE_SYSTEM_PROCESSOR="${triple%%-*}" -DWITH_STATIC_LIB=ON -DUNIT_TESTING=OFF \
 	-DWITH_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
 	make -C "$out/build" cmocka-static >>"$out/build.log" 2>&1 ||
