@@ -126,4 +126,19 @@ int selfmon_group__link(struct selfmon_set *set, int idx);
 int selfmon_group__read(struct selfmon_set *set, int leader, struct selfmon_count *counts);
 void selfmon_group__close(struct selfmon_counter *leader);
 
+/*
+ * The checks every per-counter call makes first: a counter of @set, and the
+ * owning thread of the owning process (owner.c). Returns from the caller.
+ */
+#define CHECK_SET(set, idx)							\
+	do {									\
+		int __err;							\
+		if (!(set) || (idx) < 0 || (idx) >= (set)->nr)			\
+			return selfmon__err(-EINVAL, "%s: no counter %d in this set", \
+					    __func__, (int)(idx));		\
+		__err = selfmon_owner__check(&(set)->owner);			\
+		if (__err)							\
+			return __err;						\
+	} while (0)
+
 #endif

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading an event set: the hot read (the page in its WIPEONFORK slot, else
+ * the counter's fd), the raw and read(2) reads, a group from one instant,
+ * and the reset baseline. Opening and closing are in set.c.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <generated/autoconf.h>
+#include <selfmon/read.h>
+#include "arch.h"
+#include "error.h"
+#include "set.h"
+
+/* Counts since selfmon_set__reset(): the same for both paths. */
+static void rebase(const struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	const struct selfmon_count *base = &set->hot[idx].base;
+
+	count->value -= base->value;
+	count->enabled -= base->enabled;
+	count->running -= base->running;
+}
+
+/* Why a read was refused, or, if nothing refuses it after all, the read. */
+static __attribute__((noinline, cold)) int read_checked(struct selfmon_set *set, int idx,
+							 struct selfmon_count *count)
+{
+	int err;
+
+	CHECK_SET(set, idx);
+	if (!count)
+		return selfmon__err(-EINVAL, "selfmon_set__read: count is NULL");
+	err = selfmon_counter__read_raw(set, idx, count);
+	if (!err)
+		rebase(set, idx, count);
+	return err;
+}
+
+/*
+ * The fast read found no page: a counter without one (a software event, read
+ * by a bare read(2) of its own fd), a refused or multiplexed read, or a
+ * forked child, whose slots were wiped. The owner is checked in full here.
+ */
+static __attribute__((noinline)) int read_slow(struct selfmon_set *set, int idx,
+					       struct selfmon_count *count)
+{
+	const struct selfmon_counter *c = &set->ctr[idx];
+	int err;
+
+	if (c->page || c->fd < 0 || c->leader >= 0)
+		return read_checked(set, idx, count);
+	err = selfmon_owner__check(&set->owner);
+	if (!err)
+		err = selfmon_counter__read_fd(c, count);
+	if (!err)
+		rebase(set, idx, count);
+	return err;
+}
+
+/*
+ * The path a loop of reads takes is kept short: owner and bounds checked
+ * inline, the page read inline; anything else (a refusal, read(2), an
+ * error) goes through read_checked().
+ */
+_Static_assert(offsetof(struct selfmon_count, reason) == offsetof(struct selfmon_count, flags) + 4,
+	       "flags and reason are one 64-bit word");
+
+/* flags = SELFMON_COUNT_USER, reason = NONE: one store of an immediate, not two. */
+static inline void store_user_flags(struct selfmon_count *count)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t word = SELFMON_COUNT_USER | (uint64_t)SELFMON_REASON_NONE << 32;
+
+	memcpy(&count->flags, &word, sizeof(word));
+#else
+	count->flags = SELFMON_COUNT_USER;
+	count->reason = SELFMON_REASON_NONE;
+#endif
+}
+
+/*
+ * The long way from a hot slot: the set and index it names. A slot that
+ * names no set was wiped by fork(): the caller is a child of the process
+ * that opened the set (MADV_WIPEONFORK, madvise(2)).
+ */
+static __attribute__((noinline)) int read_from_slot(const struct selfmon_hot *h,
+						    struct selfmon_count *count)
+{
+	if (!h->set)
+		return selfmon__err(-SELFMON_ERRNO__FORKED, "this event set was opened by the parent "
+				    "process; its mmap pages are not mapped after fork(): open a new "
+				    "set in the child");
+	return h->page ? read_checked(h->set, h->idx, count) : read_slow(h->set, h->idx, count);
+}
+
+/*
+ * A counter without a page (a software event) by a bare read(2) of its fd:
+ * its read_format, value, enabled, running and id. Anything but a whole
+ * answer goes the long way, which names the cause.
+ */
+static __attribute__((noinline)) int read_fd_slot(const struct selfmon_hot *h,
+						  struct selfmon_count *count)
+{
+	uint64_t buf[4];
+
+	if (read(h->fd1 - 1, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+		return read_from_slot(h, count);
+	count->value = buf[0] - h->base.value;
+	count->enabled = buf[1] - h->base.enabled;
+	count->running = buf[2] - h->base.running;
+	count->flags = 0;
+	count->reason = (uint32_t)h->reason;
+	return 0;
+}
+
+int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	const struct selfmon_hot *h;
+	struct selfmon_count now;
+
+	/* The process is checked by h->page (wiped in a child), the thread here. */
+	if (__builtin_expect(!set || !count || (unsigned int)idx >= (unsigned int)set->nr ||
+			     selfmon_owner__tid != set->owner.tid, 0))
+		return read_checked(set, idx, count);
+	h = &set->hot[(unsigned int)idx];
+	if (__builtin_expect(!h->page, 0))
+		return h->fd1 ? read_fd_slot(h, count) : read_from_slot(h, count);
+	/* A refusal or a multiplexed event: the long way, from what the slot names. */
+	if (__builtin_expect(selfmon_page__read_steady(h->page, &now), 0))
+		return read_from_slot(h, count);
+	/* Rebased in registers: one store of each field. */
+	count->value = now.value - h->base.value;
+	count->enabled = now.enabled - h->base.enabled;
+	count->running = now.running - h->base.running;
+	store_user_flags(count);
+	return 0;
+}
+
+int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	CHECK_SET(set, idx);
+	if (!count)
+		return selfmon__err(-EINVAL, "selfmon_set__read_raw: count is NULL");
+	return selfmon_counter__read_raw(set, idx, count);
+}
+
+int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	struct selfmon_counter *c;
+	int err;
+
+	CHECK_SET(set, idx);
+	if (!count)
+		return selfmon__err(-EINVAL, "selfmon_set__read_syscall: count is NULL");
+	c = &set->ctr[idx];
+	if (c->leader >= 0) {
+		struct selfmon_count group[CONFIG_MAX_EVENTS];
+
+		err = selfmon_group__read(set, c->leader, group);
+		*count = group[idx - c->leader];
+	} else {
+		err = selfmon_counter__read_syscall(c, count);
+	}
+	if (!err)
+		rebase(set, idx, count);
+	return err;
+}
+
+int selfmon_set__read_group(struct selfmon_set *set, int idx, struct selfmon_count *counts)
+{
+	struct selfmon_counter *l;
+	int err;
+
+	CHECK_SET(set, idx);
+	if (!counts)
+		return selfmon__err(-EINVAL, "selfmon_set__read_group: counts is NULL");
+	if (set->ctr[idx].leader < 0)
+		return selfmon__err(-EINVAL, "selfmon_set__read_group: counter %d ('%s') is in no group",
+				    idx, set->ctr[idx].ev.name);
+	l = &set->ctr[set->ctr[idx].leader];
+	err = selfmon_group__read(set, set->ctr[idx].leader, counts);
+	for (int i = 0; i < l->nr_members && !err; i++)
+		rebase(set, set->ctr[idx].leader + i, &counts[i]);
+	return err;
+}
+
+/*
+ * Every member of the group led by @leader from one instant: all by their
+ * pages, or, if one page refuses, all by the group's read(2). A group read
+ * never mixes members on counters with members off them.
+ */
+static int read_group_raw(struct selfmon_set *set, int leader, struct selfmon_count *counts)
+{
+	const struct selfmon_counter *l = &set->ctr[leader];
+	int i;
+
+	for (i = 0; i < l->nr_members; i++) {
+		const struct selfmon_counter *c = &set->ctr[leader + i];
+
+		if (!c->page || selfmon_page__read(c->page, &counts[i]))
+			break;
+	}
+	if (i < l->nr_members)
+		return selfmon_group__read(set, leader, counts);
+	/* The kernel schedules members with their leader: its times are theirs. */
+	for (i = 1; i < l->nr_members; i++) {
+		counts[i].enabled = counts[0].enabled;
+		counts[i].running = counts[0].running;
+	}
+	return 0;
+}
+
+/* Raw counts of every counter of @set, each group from one instant. */
+static int read_all_raw(struct selfmon_set *set, struct selfmon_count *counts)
+{
+	int err = 0;
+
+	for (int i = 0; i < set->nr && !err; i++) {
+		const struct selfmon_counter *c = &set->ctr[i];
+
+		if (c->leader < 0)
+			err = selfmon_counter__read_raw(set, i, &counts[i]);
+		else if (c->leader == i)
+			err = read_group_raw(set, i, &counts[i]);
+	}
+	return err;
+}
+
+int selfmon_set__read_raw_all(struct selfmon_set *set, struct selfmon_count *counts)
+{
+	int err;
+
+	if (!set || !counts)
+		return selfmon__err(-EINVAL, "selfmon_set__read_raw_all: %s is NULL", set ? "counts" : "set");
+	err = selfmon_owner__check(&set->owner);
+	return err ? err : read_all_raw(set, counts);
+}
+
+int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
+{
+	int err;
+
+	if (!set || !counts)
+		return selfmon__err(-EINVAL, "selfmon_set__read_all: %s is NULL", set ? "counts" : "set");
+	err = selfmon_owner__check(&set->owner);
+	if (!err)
+		err = read_all_raw(set, counts);
+	for (int i = 0; i < set->nr && !err; i++)
+		rebase(set, i, &counts[i]);
+	return err;
+}
+
+int selfmon_set__reset(struct selfmon_set *set)
+{
+	struct selfmon_count base[CONFIG_MAX_EVENTS];
+	int64_t fallbacks[CONFIG_MAX_EVENTS];
+	int err;
+
+	if (!set)
+		return selfmon__err(-EINVAL, "no set");
+	err = selfmon_owner__check(&set->owner);
+	for (int i = 0; i < set->nr; i++)
+		fallbacks[i] = set->ctr[i].fallbacks;
+	if (!err)
+		err = read_all_raw(set, base);
+	for (int i = 0; i < set->nr; i++) {
+		if (!err)
+			set->hot[i].base = base[i];
+		/* A baseline is not a measurement: its path does not count. */
+		set->ctr[i].fallbacks = fallbacks[i];
+	}
+	return err;
+}
