@@ -103,7 +103,7 @@ LDFLAGS ?=
 LDFLAGS += $(if $(CONFIG_STATIC),-static)
 LIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lpthread
 
-LIB_SRCS := $(wildcard core/*.c bench/*.c) $(addprefix arch/$(SRCARCH)/,gate.c host.c)
+LIB_SRCS := $(wildcard core/*.c sample/*.c bench/*.c) $(addprefix arch/$(SRCARCH)/,gate.c host.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
 # The CLI's own code (option parsing, writers, readcost, the built-in kernels)
 # is not the library's: an internal archive, never installed, that the CLI and

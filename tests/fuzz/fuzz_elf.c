@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer harness: the ELF symbol reader (core/elf.c) on any bytes, as a
+ * libFuzzer harness: the ELF symbol reader (sample/elf.c) on any bytes, as a
  * mapped file may hold. The input is copied to a heap block of exactly its
  * size, so that ASan sees any read past it. A parse that succeeds must give
  * symbols whose names end inside the string table, sorted by address; a
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/elf.h"
+#include "../../sample/elf.h"
 
 static void check(const struct selfmon_elf *elf, const uint8_t *data, size_t size)
 {

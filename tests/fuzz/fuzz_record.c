@@ -9,7 +9,7 @@
  *
  * A record that parses must keep every pointer it returns inside itself,
  * and its counts must fit its header.size; the walk must end. A SAMPLE the
- * drain's fast path would take (core/record.h, selfmon_sample_plan: the
+ * drain's fast path would take (sample/record.h, selfmon_sample_plan: the
  * layout's one size) must parse, and the fast path must give the same bytes.
  */
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include <selfmon/sample.h>
-#include "../../core/record.h"
+#include "../../sample/record.h"
 
 #define LAYOUT_BYTES 12
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ELF symbol reader (core/elf.c) on hand-made images: one good image
+ * The ELF symbol reader (sample/elf.c) on hand-made images: one good image
  * (an ELF header, one PT_LOAD, a .symtab and its .strtab) and every way of
  * breaking it: cut short anywhere, the wrong class or byte order, tables and
  * sections that point past the end, a string table without its NUL, links
@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include <selfmon/selfmon.h>
-#include "../../core/elf.h"
+#include "../../sample/elf.h"
 
 #define VBASE	0x400000ull
 #define STRTAB	"\0alpha\0beta\0gamma\0zero\0data\0__alpha\0"

@@ -19,7 +19,7 @@
 #include <selfmon/selfmon.h>
 #include <selfmon/sample.h>
 #include "record_enc.h"
-#include "../../core/record.h"
+#include "../../sample/record.h"
 
 static uint64_t chain[4] = { 1, 2, 3, 4 };
 static uint64_t regs[2] = { 5, 6 };

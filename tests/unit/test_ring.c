@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ring reader (core/ring.c) over a synthetic ring: the metadata page
+ * The ring reader (sample/ring.c) over a synthetic ring: the metadata page
  * and 2^n data bytes as the kernel lays them out (perf_event_open(2), "MMAP
  * layout"). Records come out whole and in order, one that wraps the end is
  * copied whole, data_tail ends past what was read, and a corrupt header
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../core/ring.h"
+#include "../../sample/ring.h"
 
 #define DATA 256
 

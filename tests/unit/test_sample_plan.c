@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The drain's fast path for the common sample (core/record.h,
+ * The drain's fast path for the common sample (sample/record.h,
  * selfmon_sample_plan): for every sample_type made of one-word fields it
  * gives what the full parser gives, field for field and byte for byte, also
  * when it parses into the record it filled before; a sample_type with a
@@ -15,7 +15,7 @@
 
 #include <selfmon/selfmon.h>
 #include <selfmon/sample.h>
-#include "../../core/record.h"
+#include "../../sample/record.h"
 #include "record_enc.h"
 
 /* Every sample_type bit whose field is one word, in the parser's order. */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "error.h"
+#include "../core/error.h"
 #include "maps.h"
 
 /* One line; returns 1 for an exec mapping parsed into @m, 0 to skip, -EBADMSG. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef SELFMON_CORE_MAPS_H
-#define SELFMON_CORE_MAPS_H
+#ifndef SELFMON_SAMPLE_MAPS_H
+#define SELFMON_SAMPLE_MAPS_H
 
 #include <stdint.h>
 

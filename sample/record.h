@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef SELFMON_CORE_RECORD_H
-#define SELFMON_CORE_RECORD_H
+#ifndef SELFMON_SAMPLE_RECORD_H
+#define SELFMON_SAMPLE_RECORD_H
 
 #include <stddef.h>
 #include <stdint.h>

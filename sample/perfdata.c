@@ -24,7 +24,7 @@
 
 #include <selfmon/perfdata.h>
 #include <selfmon/selfmon.h>
-#include "error.h"
+#include "../core/error.h"
 #include "maps.h"
 
 struct file_section {

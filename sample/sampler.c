@@ -25,14 +25,14 @@
 
 #include <generated/autoconf.h>
 #include <selfmon/sampler.h>
-#include "error.h"
-#include "event.h"
-#include "list.h"
-#include "owner.h"
-#include "pmu.h"
+#include "../core/error.h"
+#include "../core/event.h"
+#include "../core/list.h"
+#include "../core/owner.h"
+#include "../core/pmu.h"
 #include "record.h"
 #include "ring.h"
-#include "sysfs.h"
+#include "../core/sysfs.h"
 
 #define OPTS_HAS(o, f) ((o)->sz >= offsetof(struct selfmon_sampler_opts, f) + sizeof((o)->f))
 

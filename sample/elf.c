@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "elf.h"
-#include "error.h"
+#include "../core/error.h"
 
 #define bad(what, ...) selfmon__err(-EBADMSG, "ELF '%s': " __VA_ARGS__)
 

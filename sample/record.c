@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "error.h"
+#include "../core/error.h"
 #include "record.h"
 
 _Thread_local volatile int selfmon_record__quiet;

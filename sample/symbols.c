@@ -2,7 +2,7 @@
 /*
  * <selfmon/symbols.h>: an address of this process -> the function it lies
  * in. The executable mappings of /proc/self/maps, each file's symbols read
- * by selfmon's own ELF reader (core/elf.c says why not elfutils). A file
+ * by selfmon's own ELF reader (sample/elf.c says why not elfutils). A file
  * mapped several times is read once.
  */
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <selfmon/selfmon.h>
 #include <selfmon/symbols.h>
 #include "elf.h"
-#include "error.h"
+#include "../core/error.h"
 #include "maps.h"
 
 /* A mapped file larger than this is not read (no library is near it). */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "error.h"
+#include "../core/error.h"
 #include "record.h"
 
 /* perf_event_open(2), "Reading results": struct read_format. */
