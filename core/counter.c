@@ -17,6 +17,9 @@
 #include <selfmon/read.h>
 #include "arch.h"
 #include "error.h"
+#include "counter.h"
+#include "group.h"
+#include "refusal.h"
 #include "set.h"
 #include "sysfs.h"
 
@@ -387,19 +390,6 @@ int selfmon_counter__read_syscall(struct selfmon_counter *c, struct selfmon_coun
 	return 0;
 }
 
-enum selfmon_reason selfmon_counter__refusal(const struct selfmon_set *set,
-					     const struct selfmon_counter *c)
-{
-	int cpu;
-
-	if (!(c->page->capabilities & SELFMON_CAP_USER_RDPMC))
-		return SELFMON_REASON_CAP;
-	cpu = set->pinned ? sched_getcpu() : -1;
-	if (cpu >= 0 && !CPU_ISSET(cpu, &set->cluster))
-		return SELFMON_REASON_OFF_CLUSTER;
-	return SELFMON_REASON_INDEX;
-}
-
 int selfmon_counter__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
 	struct selfmon_counter *c = &set->ctr[idx];
@@ -417,7 +407,7 @@ int selfmon_counter__read_raw(struct selfmon_set *set, int idx, struct selfmon_c
 		err = selfmon_counter__read_syscall(c, count);
 		if (!err && c->page && c->reason == SELFMON_REASON_NONE) {
 			/* The gates were open but the page said no at this moment. */
-			count->reason = selfmon_counter__refusal(set, c);
+			count->reason = selfmon_refusal__why(set, c);
 			c->fallbacks++;
 		}
 	}

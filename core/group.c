@@ -19,6 +19,8 @@
 
 #include <generated/autoconf.h>
 #include "error.h"
+#include "group.h"
+#include "refusal.h"
 #include "set.h"
 
 int selfmon_group__link(struct selfmon_set *set, int idx)
@@ -54,7 +56,7 @@ static void unpack(struct selfmon_set *set, int leader, const uint64_t *buf, str
 		k->reason = c->reason;
 		if (c->page && c->reason == SELFMON_REASON_NONE) {
 			/* The gates were open but the page said no at this moment. */
-			k->reason = selfmon_counter__refusal(set, c);
+			k->reason = selfmon_refusal__why(set, c);
 			c->fallbacks++;
 		}
 	}

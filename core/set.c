@@ -26,6 +26,9 @@
 #include "libperf.h"
 #include "list.h"
 #include "machine.h"
+#include "counter.h"
+#include "group.h"
+#include "refusal.h"
 #include "set.h"
 #include "sysfs.h"
 
@@ -411,7 +414,7 @@ int selfmon_set__path(const struct selfmon_set *set, int idx, enum selfmon_reaso
 		if (!selfmon_page__read_value(c->page, &v))
 			r = SELFMON_REASON_NONE;
 		else if (r == SELFMON_REASON_NONE)
-			r = selfmon_counter__refusal(set, c);
+			r = selfmon_refusal__why(set, c);
 	} else if (c->page && r == SELFMON_REASON_NONE &&
 		   !(c->page->capabilities & SELFMON_CAP_USER_RDPMC)) {
 		r = SELFMON_REASON_CAP;

@@ -81,51 +81,6 @@ struct selfmon_set {
 /* SELFMON_NOTE_* bits beyond the arch's (core/arch.h) */
 #define SELFMON_NOTE_USER_ONLY		(1u << 8)	/* paranoid: fell back to exclude_kernel/hv */
 
-/* ---- counter.c: one counter ---- */
-
-struct open_ctx;
-
-/* Open counter @idx of @set (its group's leader is open already). Return: 0 or -errno. */
-int selfmon_counter__open(struct selfmon_set *set, int idx, const struct open_ctx *ctx);
-/* Close its fds; unmap its page only in the process that mapped it (@unmap). */
-void selfmon_counter__close(struct selfmon_counter *c, bool unmap);
-/* One lone counter by its own fd (c->fd >= 0): value, enabled, running. Return: 0 or -errno. */
-int selfmon_counter__read_fd(const struct selfmon_counter *c, struct selfmon_count *count);
-/* read(2) of one counter (or the sum of its per-PMU copies). Return: 0 or -errno. */
-int selfmon_counter__read_syscall(struct selfmon_counter *c, struct selfmon_count *count);
-/*
- * The fds of the set's lone counters and group leaders, which libperf
- * keeps to itself. Return: 0, or -errno when a group's leader has none.
- */
-int selfmon_counter__find_fds(struct selfmon_set *set);
-/* Why the page said no, when the gates were open at open time. */
-enum selfmon_reason selfmon_counter__refusal(const struct selfmon_set *set,
-					     const struct selfmon_counter *c);
-/* The raw count: the page if it allows, else read(2) (of the whole group). */
-int selfmon_counter__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count);
-
-/* What opening a set needs beyond the set itself. */
-struct open_ctx {
-	const char *root;
-	const struct selfmon_pmus *pmus;
-	const struct selfmon_topology *topo;
-	const struct selfmon_cluster *cluster;	/* pinned to it; NULL: not pinned */
-	bool user_read, want_long;
-	bool sum;	/* unpinned on a heterogeneous machine: one event per core PMU */
-};
-
-/* ---- group.c: perf event groups ---- */
-
-/* Tie the evsels of the group led by @idx into one perf group. Return: 0 or -errno. */
-int selfmon_group__link(struct selfmon_set *set, int idx);
-/*
- * Read the group led by @leader with one read(2) (PERF_FORMAT_GROUP): raw
- * counts of every member, in set order, into @counts[0..nr_members).
- * Return: 0, -SELFMON_ERRNO__PINNED or -errno.
- */
-int selfmon_group__read(struct selfmon_set *set, int leader, struct selfmon_count *counts);
-void selfmon_group__close(struct selfmon_counter *leader);
-
 /*
  * The checks every per-counter call makes first: a counter of @set, and the
  * owning thread of the owning process (owner.c). Returns from the caller.

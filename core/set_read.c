@@ -13,6 +13,8 @@
 #include <selfmon/read.h>
 #include "arch.h"
 #include "error.h"
+#include "counter.h"
+#include "group.h"
 #include "set.h"
 
 /* Counts since selfmon_set__reset(): the same for both paths. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../core/error.h"
+#include "cursor.h"
 #include "record.h"
 
 /* perf_event_open(2), "Reading results": struct read_format. */
