@@ -280,7 +280,7 @@ CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-symbols.tap $(CHECK)/host-clang
 check-host: all
 	$(Q)$(MAKE) --no-print-directory check-run-host
 	$(Q)tests/summary.sh $(CHECK)/host-gcc.tap $(CHECK)/host-symbols.tap $(CHECK)/host-unpriv.tap \
-	  $(CHECK)/host-soak.tap $(CHECK)/host-linuxsrc.tap
+	  $(CHECK)/host-soak.tap $(CHECK)/host-linuxsrc.tap $(CHECK)/host-layers.tap $(CHECK)/host-layers-selftest.tap
 
 check-run-host:
 	$(Q)mkdir -p $(CHECK)
@@ -291,6 +291,22 @@ check-run-host:
 	$(Q)scripts/check-unpriv.sh $(CHECK)/host-unpriv.tap $(O)/selfmon $(O)/tests/selftests/unpriv_test
 	$(Q)SELFMON_SOAK_CYCLES=100000 SELFMON_SOAK_SECONDS=180 \
 	  tests/run_suites.sh $(CHECK)/host-soak.tap $(O)/tests/selftests/resources_test
+
+# The layers (docs/architecture.md): every include and every call of the
+# library's objects points down, and none goes round a circle.
+.PHONY: check-layers check-run-layers
+LAYERS_CHECK = $(PYTHON) scripts/check-layers.py --arch $(SRCARCH) --objects $(O)/obj --nm $(NM) \
+	       --public $(O)/public-symbols.txt
+check-layers: lib
+	$(Q)$(LAYERS_CHECK)
+
+check-run-layers:
+	$(Q)mkdir -p $(CHECK)
+	$(Q)$(PYTHON) scripts/check-layers.py --self-test --tap $(CHECK)/host-layers-selftest.tap >/dev/null || true
+	$(Q)$(LAYERS_CHECK) --tap $(CHECK)/host-layers.tap >/dev/null || true
+	$(Q)grep -hE '^(not )?ok|^#' $(CHECK)/host-layers.tap $(CHECK)/host-layers-selftest.tap
+check-run-host: check-run-layers
+CHECK_TAPS += $(CHECK)/host-layers.tap $(CHECK)/host-layers-selftest.tap
 
 check-run-variants:
 	$(Q)tests/run_suites.sh $(CHECK)/host-clang.tap $(call suites,$(O)/clang)
@@ -596,6 +612,7 @@ help:
 	@echo 'Set-up and tests (fresh Debian 12):'
 	@echo '  run            install what is missing, build, run selfmon probe and a short selfmon bench'
 	@echo '  check          everything CI runs: host tests (gcc, clang, ASan+UBSan)'
+	@echo '  check-layers   the include and call graphs point down, with no circle (docs/architecture.md)'
 	@echo '  fuzz           FUZZ_S=60 : fuzz each tests/fuzz harness (libFuzzer, ASan+UBSan) for FUZZ_S seconds'
 	@echo '  check-lava     LAVA jobs validated, emulated-board jobs run by lava-run (lava/)'
 	@echo 'Build:'
