@@ -53,42 +53,7 @@ KSELFTEST := $(LINUX_DEPS)/kselftest
 
 -include $(KCONFIG_CONFIG)
 
-# ---- the C library: glibc, or musl (CONFIG_LIBC_MUSL, or LIBC=musl) ----
-# musl builds use the toolchain's gcc with musl's specs file, statically.
-# The specs pass -nostdinc: the kernel's UAPI headers (linux/, asm/,
-# asm-generic/) come from $(LIBPERF)/uapi, which scripts/build-deps.sh fills
-# from the target toolchain's headers. libperf and libapi get their own musl
-# build there (build/deps/<src-id>/<arch>-musl); cmocka its own triple.
-ifeq ($(LIBC),)
-LIBC := $(if $(CONFIG_LIBC_MUSL),musl,glibc)
-endif
-ifneq ($(filter-out glibc musl,$(LIBC)),)
-$(error LIBC='$(LIBC)': use LIBC=glibc or LIBC=musl)
-endif
-# A .config made for the other C library: only the configuration targets may run.
-ifneq ($(wildcard $(KCONFIG_CONFIG)),)
-ifneq ($(LIBC),$(if $(CONFIG_LIBC_MUSL),musl,glibc))
-ifeq ($(filter %config,$(MAKECMDGOALS)),)
-$(error $(KCONFIG_CONFIG) is for $(if $(CONFIG_LIBC_MUSL),musl,glibc), not LIBC=$(LIBC): run 'make LIBC=$(LIBC) defconfig', or use another O=)
-endif
-endif
-endif
-export SELFMON_LIBC := $(LIBC)
-ifeq ($(LIBC),musl)
-TRIPLE := $(patsubst %-gnu,%-musl,$(shell $(CROSS_COMPILE)gcc -dumpmachine 2>/dev/null))
-MUSL_SPECS := /usr/lib/$(TRIPLE)/musl-gcc.specs
-LIBPERF := $(LINUX_DEPS)/$(LP_ARCH)-musl
-ifneq ($(origin CC),command line)
-CC := $(CROSS_COMPILE)gcc -specs $(MUSL_SPECS) -isystem $(LIBPERF)/uapi
-endif
-# cmocka.h guesses uintptr_t's width from glibc's __WORDSIZE, and guesses
-# wrong on arm64 musl (a conflicting typedef): musl's <stdint.h> has it.
-CMOCKA_CFLAGS := -D_UINTPTR_T
-# No PT_GNU_RELRO: musl's static start-up never applies it (only its dynamic
-# linker does), and on arm64 its 64 KiB page alignment pads every static
-# program by up to 64 KiB (the minimal program: 194 KiB with it, 133 without).
-LDFLAGS += -Wl,-z,norelro
-endif
+include scripts/mk/libc.mk
 
 CFLAGS_WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
 OPT := $(if $(CONFIG_DEBUG),-O0 -g3 -DSELFMON_DEBUG,-O2 -g)
@@ -134,8 +99,7 @@ endif
 # tests/unit/test_X.wrap lists functions test_X replaces (ld --wrap) to mock them.
 wraps = $(foreach f,$(shell cat tests/unit/$(1).wrap 2>/dev/null),-Wl,--wrap=$(f))
 
-.PHONY: all lib cli tests check check-host check-variants check-run-host check-run-variants check-arm64 check-arm64-run check-lava check-lava-run tests-bundle bundle-copy deps-all run deps \
-	defconfig %_defconfig menuconfig olddefconfig savedefconfig install clean distclean help
+.PHONY: all lib cli tests check deps-all run deps clean distclean help
 
 all: lib cli tests
 
@@ -145,41 +109,6 @@ all: lib cli tests
 lib: $(O)/libselfmon.a $(INTERNAL_LIB)
 cli: $(O)/selfmon
 tests: $(UNIT_BINS) $(SELF_BINS)
-
-# ---- configuration (kconfiglib, Debian's python3-kconfiglib) ----
-KCONF = $(Q)mkdir -p $(O) && cd $(srctree) && $(PYTHON) $(KCONFIGLIB)
-
-defconfig: $(DEFCONFIG)
-
-%_defconfig: configs/%_defconfig | $(KCONFIGLIB)/defconfig.py
-	$(KCONF)/defconfig.py --kconfig Kconfig $<
-
-menuconfig olddefconfig:
-	$(KCONF)/$@.py Kconfig
-
-savedefconfig:
-	$(KCONF)/savedefconfig.py --kconfig Kconfig --out $(O)/defconfig
-	@echo "  wrote $(O)/defconfig"
-
-# Kconfig needs kconfiglib, and make remakes the .config it includes before
-# it runs any goal (`make run`'s deps included): on a fresh machine the
-# build set is installed here first, so the first line is not an error.
-$(KCONFIGLIB)/defconfig.py:
-	$(Q)$(DEPS_SH) build
-$(KCONFIG_CONFIG) menuconfig olddefconfig savedefconfig: | $(KCONFIGLIB)/defconfig.py
-
-# A tree with no .config gets the arch's defconfig, so plain `make` works.
-$(KCONFIG_CONFIG):
-	$(quiet) DEFCONFIG $(DEFCONFIG)
-	$(KCONF)/defconfig.py --kconfig Kconfig configs/$(DEFCONFIG) >/dev/null
-
-$(AUTOCONF): $(KCONFIG_CONFIG) Kconfig
-	@grep -q '^CONFIG_ARCH_$(if $(filter x86,$(SRCARCH)),X86_64,$(shell echo $(SRCARCH) | tr a-z A-Z))=y' $< || \
-	  { echo "$<: made for another ARCH than '$(ARCH)': run 'make ARCH=$(ARCH) defconfig' or use O=" >&2; exit 1; }
-	$(quiet) GEN $(@:$(srctree)/%=%)
-	$(Q)mkdir -p $(dir $@)
-	$(KCONF)/genconfig.py --header-path $@ Kconfig >/dev/null
-	$(Q)touch $@
 
 # ---- third-party pieces, built once per target and kernel source (LINUX_SRC) ----
 $(LIBPERF)/.stamp:
@@ -274,97 +203,11 @@ run: deps
 suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test $(1)/tests/selftests/*/*_test)
 CHECK := $(O)/check
 # Each check-run-* is its own make, so the wildcard sees binaries just built.
-CHECK_TAPS = $(CHECK)/host-gcc.tap $(CHECK)/host-symbols.tap $(CHECK)/host-clang.tap $(CHECK)/host-asan.tap $(CHECK)/host-generic.tap \
-	     $(CHECK)/host-unpriv.tap $(CHECK)/host-soak.tap
+# Each pipeline (scripts/mk/) adds the TAP files its check-run-* writes.
+CHECK_TAPS =
 
-check-host: all
-	$(Q)$(MAKE) --no-print-directory check-run-host
-	$(Q)tests/summary.sh $(CHECK)/host-gcc.tap $(CHECK)/host-symbols.tap $(CHECK)/host-unpriv.tap \
-	  $(CHECK)/host-soak.tap $(CHECK)/host-linuxsrc.tap $(CHECK)/host-layers.tap $(CHECK)/host-layers-selftest.tap
-
-check-run-host:
-	$(Q)mkdir -p $(CHECK)
-	$(Q)tests/run_suites.sh $(CHECK)/host-gcc.tap $(call suites,$(O))
-	$(Q)tests/check_symbols.sh $(O)/libselfmon.a $(INTERNAL_LIB) $(NM) $(CC) $(PUBLIC_HEADERS) \
-	  >$(CHECK)/host-symbols.tap || true
-	$(Q)grep -E '^(not )?ok' $(CHECK)/host-symbols.tap
-	$(Q)scripts/check-unpriv.sh $(CHECK)/host-unpriv.tap $(O)/selfmon $(O)/tests/selftests/unpriv_test
-	$(Q)SELFMON_SOAK_CYCLES=100000 SELFMON_SOAK_SECONDS=180 \
-	  tests/run_suites.sh $(CHECK)/host-soak.tap $(O)/tests/selftests/resources_test
-
-# The layers (docs/architecture.md): every include and every call of the
-# library's objects points down, and none goes round a circle.
-.PHONY: check-layers check-run-layers
-LAYERS_CHECK = $(PYTHON) scripts/check-layers.py --arch $(SRCARCH) --objects $(O)/obj --nm $(NM) \
-	       --public $(O)/public-symbols.txt
-check-layers: lib
-	$(Q)$(LAYERS_CHECK)
-
-check-run-layers:
-	$(Q)mkdir -p $(CHECK)
-	$(Q)$(PYTHON) scripts/check-layers.py --self-test --tap $(CHECK)/host-layers-selftest.tap >/dev/null || true
-	$(Q)$(LAYERS_CHECK) --tap $(CHECK)/host-layers.tap >/dev/null || true
-	$(Q)grep -hE '^(not )?ok|^#' $(CHECK)/host-layers.tap $(CHECK)/host-layers-selftest.tap
-check-run-host: check-run-layers
-CHECK_TAPS += $(CHECK)/host-layers.tap $(CHECK)/host-layers-selftest.tap
-
-check-run-variants:
-	$(Q)tests/run_suites.sh $(CHECK)/host-clang.tap $(call suites,$(O)/clang)
-	$(Q)tests/run_suites.sh $(CHECK)/host-asan.tap $(call suites,$(O)/asan)
-	$(Q)tests/run_suites.sh $(CHECK)/host-generic.tap $(wildcard $(O)/generic/tests/selftests/*_test)
-
-# The same tests built by clang, and with ASan+UBSan; and the generic arch
-# (no user-space read), whose kernel tests show every read taking read(2).
-# Its unit tests compile but are written for builds with user reads.
-check-variants:
-	$(Q)$(MAKE) --no-print-directory O=$(O)/generic ARCH=generic all
-	$(Q)$(MAKE) --no-print-directory O=$(O)/clang CC=clang all
-	$(Q)$(MAKE) --no-print-directory O=$(O)/asan CC=gcc all \
-	  EXTRA_CFLAGS='-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer' \
-	  LDFLAGS='-fsanitize=address,undefined,float-cast-overflow'
-
-# ---- the test bundle: what a board (or the emulated one) runs ----
-BUNDLE := $(O)/bundle
-tests-bundle: all
-	$(Q)$(MAKE) --no-print-directory bundle-copy
-	$(Q)tar -czf $(O)/selfmon-tests-$(SRCARCH).tar.gz -C $(O) bundle
-	@echo "  bundle   $(BUNDLE) and $(O)/selfmon-tests-$(SRCARCH).tar.gz: run ./run_tests.sh as root"
-	$(if $(CONFIG_STATIC),,@echo "  note: not CONFIG_STATIC: the board needs libcmocka.so.0")
-
-bundle-copy:
-	$(Q)rm -rf $(BUNDLE) && mkdir -p $(BUNDLE)/bin
-	$(Q)cp $(call suites,$(O)) $(BUNDLE)/bin/
-	$(Q)cp tests/bundle/run_tests.sh tests/run_suites.sh tests/summary.sh $(BUNDLE)/
-	$(Q)cp $(O)/selfmon $(BUNDLE)/
-	$(Q)cp $(MIN) $(BUNDLE)/ && cp tests/bundle/min_test $(BUNDLE)/bin/
-	$(Q)cp -R tests/fixtures/sysfs $(BUNDLE)/fixtures
-	$(Q)mkdir -p $(BUNDLE)/lava && cp lava/selfmon-lava.sh $(BUNDLE)/lava/
-
-# ---- the emulated arm64 board (scripts/vm): real kernel, real mrs ----
-ARM64_O := $(srctree)/build/arm64-vm
-ARM64_MAKE := $(MAKE) --no-print-directory ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- O=$(ARM64_O)
-check-arm64-run:
-	$(Q)mkdir -p $(CHECK) && rm -f $(CHECK)/arm64-*
-	$(Q)$(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
-	$(Q)$(ARM64_MAKE) tests-bundle
-	$(Q)$(ARM64_612_MAKE) qemu_arm64_defconfig >/dev/null
-	$(Q)$(ARM64_612_MAKE) tests-bundle
-	$(Q)scripts/vm/check.sh $(ARM64_O)/bundle $(CHECK) $(srctree)/build/vm $(ARM64_612_O)/bundle
-
-# The second kernel line (issue 11): Debian's 6.12 arm64 kernel boots the
-# bundle built against libperf from linux-source-6.12, in a tree of its own.
-LINUX_SRC_612 := /usr/src/linux-source-6.12.tar.xz
-ARM64_612_O := $(srctree)/build/arm64-vm-612
-ARM64_612_MAKE := $(ARM64_MAKE) O=$(ARM64_612_O) LINUX_SRC=$(LINUX_SRC_612)
-
-# The summary still runs after a failure: the failure becomes a "not ok".
-ARM64_FAILED = echo "not ok - the arm64 part (build, bundle or VM) failed: see above" >>$(CHECK)/arm64-failed.tap
-
-check-arm64:
-	$(Q)scripts/deps.sh build tests board
-	$(Q)$(MAKE) --no-print-directory check-arm64-run || $(ARM64_FAILED)
-	$(Q)tests/summary.sh $(CHECK)/arm64-*.tap
-
+# Everything CI runs: the pipelines' builds, then their runs; a failed board
+# or LAVA part becomes a "not ok" and the summary still runs.
 check: deps-all
 	$(Q)$(MAKE) --no-print-directory all check-variants
 	$(Q)$(MAKE) --no-print-directory check-run-host check-run-variants
@@ -375,253 +218,35 @@ check: deps-all
 deps-all:
 	$(Q)$(DEPS_SH) build tests board lava
 
-# ---- board farms: LAVA (lava/) ----
-# check-lava: lava/jobs/*.yaml pass LAVA's strict schema; lava-run (LAVA's
-# own dispatcher, no server) runs the emulated-board jobs on the arm64
-# bundle, and negative jobs (a failing test, a hang, a panic); LAVA's
-# per-test results must equal the bundle's TAP. TAP in $(CHECK)/lava.tap.
-LAVA_O := $(srctree)/build/lava
-LAVA_BUNDLE := $(ARM64_O)/selfmon-tests-arm64.tar.gz
-LAVA_BOARDS ?= max,cortex-a72,biglittle
-LAVA_NEGATIVE ?= fail,hang,panic
-# Jobs at once: each QEMU (TCG, icount) keeps one core busy.
-LAVA_PARALLEL ?= 2
-LAVA_FAILED = echo "not ok - the LAVA part (deps, bundle or lava-run) failed: see above" >>$(CHECK)/lava.tap
-
-check-lava-run:
-	$(Q)mkdir -p $(CHECK) && rm -f $(CHECK)/lava.tap
-	$(Q)$(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
-	$(Q)$(ARM64_MAKE) tests-bundle
-	$(Q)image=$$(scripts/vm/fetch-kernel.sh $(srctree)/build/vm) && \
-	  $(PYTHON) lava/check.py --jobs $(LAVA_BOARDS) --negative $(LAVA_NEGATIVE) \
-	  --parallel $(LAVA_PARALLEL) --kernel "$$image" $(srctree) $(LAVA_O) $(CHECK) $(LAVA_BUNDLE) $(srctree)/build/vm
-
-check-lava:
-	$(Q)scripts/deps.sh build tests board lava
-	$(Q)$(MAKE) --no-print-directory check-lava-run || $(LAVA_FAILED)
-	$(Q)tests/summary.sh $(CHECK)/lava.tap
-
-# ---- reliability (issue 12): fuzzing and the ThreadSanitizer build ----
-# Kept in one block: `check` reaches it through the prerequisites added to
-# check-variants and check-run-variants, and CHECK_TAPS below.
-#
-# libFuzzer harnesses: tests/fuzz/fuzz_<name>.c (LLVMFuzzerTestOneInput), seed
-# corpus in tests/fuzz/corpus/<name>/. clang with ASan+UBSan, in $(O)/fuzz
-# (libFuzzer comes with Debian's libclang-rt-14-dev). `make fuzz [FUZZ_S=60]`
-# fuzzes each for FUZZ_S seconds; `make check` replays each seed corpus once.
-FUZZ_S ?= 60
-FUZZ_O := $(O)/fuzz
-FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
-FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/tests/fuzz/%)
-FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-
-# The thread tests built with -fsanitize=thread, libperf included: a race
-# inside libperf (its lazily built static maps) is seen only if it is built so.
-TSAN_O := $(O)/tsan
-TSAN_LIBPERF := $(TSAN_O)/deps/$(notdir $(LINUX_DEPS))
-TSAN_SUITES := threads_test set_test
-
-.PHONY: fuzz fuzz-build fuzz-bins tsan-build check-run-reliability clean-reliability
-
-fuzz-bins: $(FUZZ_BINS)
-	@:
-
-# The harnesses fuzz internal parsers (event lists, formats, CPU lists): they
-# link the raw objects, whose internals stay global.
-$(O)/tests/fuzz/%: $(O)/obj/tests/fuzz/%.o $(INTERNAL_LIB)
-	$(quiet) LD $(@:$(srctree)/%=%)
-	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(INTERNAL_LIB) $(LIBS) -o $@
-
-fuzz-build:
-	$(Q)$(MAKE) --no-print-directory O=$(FUZZ_O) CC=clang fuzz-bins \
-	  EXTRA_CFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' LDFLAGS='$(FUZZ_SAN)'
-
-fuzz: fuzz-build
-	$(Q)tests/fuzz/run.sh $(FUZZ_S) $(FUZZ_O)/work $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_O)/tests/fuzz/%)
-
-# libperf's own make must not see ours (O=, CC=) through MAKEFLAGS.
-$(TSAN_LIBPERF)/.stamp: | $(LIBPERF)/.stamp
-	$(quiet) LIBPERF "$(LP_ARCH), -fsanitize=thread"
-	$(Q)rm -rf $(TSAN_LIBPERF) && mkdir -p $(TSAN_LIBPERF)/obj
-	$(Q)MAKEFLAGS= MAKEOVERRIDES= make -s -C $(LINUX_DEPS)/src/tools/lib/perf ARCH=$(LP_ARCH) CC=clang \
-	  EXTRA_CFLAGS='-O1 -g -fPIC -fsanitize=thread' O=$(TSAN_LIBPERF)/obj/ prefix=$(TSAN_LIBPERF) \
-	  libdir=$(TSAN_LIBPERF)/lib install_lib install_headers >$(TSAN_LIBPERF)/build.log 2>&1 || \
-	  { cat $(TSAN_LIBPERF)/build.log >&2; exit 1; }
-	$(Q)cp $(TSAN_LIBPERF)/obj/libapi.a $(TSAN_LIBPERF)/lib/ && rm -f $(TSAN_LIBPERF)/lib/libperf.so*
-	$(Q)cp $(LIBPERF)/libperf-compat.h $(TSAN_LIBPERF)/
-	$(Q)touch $@
-
-tsan-build: $(TSAN_LIBPERF)/.stamp
-	$(Q)$(MAKE) --no-print-directory O=$(TSAN_O) CC=clang LIBPERF=$(TSAN_LIBPERF) \
-	  EXTRA_CFLAGS='-fsanitize=thread' LDFLAGS='-fsanitize=thread' \
-	  $(TSAN_SUITES:%=$(TSAN_O)/tests/selftests/%)
-
-# A race makes the test's process exit non-zero: the harness reports it "not ok".
-check-run-reliability:
-	$(Q)mkdir -p $(CHECK)
-	$(Q)tests/fuzz/replay.sh $(CHECK)/host-fuzz.tap $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_O)/tests/fuzz/%)
-	$(Q)TSAN_OPTIONS='halt_on_error=1 exitcode=66' \
-	  tests/run_suites.sh $(CHECK)/host-tsan.tap $(TSAN_SUITES:%=$(TSAN_O)/tests/selftests/%)
-
-check-variants: fuzz-build tsan-build
-check-run-variants: check-run-reliability
-CHECK_TAPS += $(CHECK)/host-fuzz.tap $(CHECK)/host-tsan.tap
-
-clean: clean-reliability
-clean-reliability:
-	$(Q)rm -rf $(FUZZ_O) $(TSAN_O)
-# ---- end of the reliability block ----
-
-# ---- embedded builds (issue 11): musl, size, the minimal program, cross install ----
-# The minimal program (tests/min/min.c): one event read inline, linked
-# statically with --gc-sections, so it keeps only the counting API it reaches
-# of libselfmon.a (-ffunction-sections above). min.nogc is the same link
-# without --gc-sections: what the cut saves, and the proof that the symbol
-# check of scripts/size.sh can fail. Not in `all`: a sanitizer build cannot
-# link statically.
-MIN := $(O)/tests/min
-MIN_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -static $< $(O)/libselfmon.a $(LIBS)
-
-.PHONY: min size size-build check-run-musl check-run-size check-run-install check-run-fresh
-
-min: $(MIN) $(MIN).nogc
-
-MIN_DEPS := $(O)/obj/tests/min/min.o $(O)/libselfmon.a $(filter %.a,$(LIBS))
-$(filter %.a,$(LIBS)): | $(LIBPERF)/.stamp
-$(MIN): $(MIN_DEPS)
-	$(quiet) LD $(@:$(srctree)/%=%)
-	$(Q)mkdir -p $(dir $@)
-	$(Q)$(MIN_LINK) -Wl,--gc-sections -Wl,-Map=$@.map -o $@
-
-$(MIN).nogc: $(MIN_DEPS)
-	$(quiet) LD $(@:$(srctree)/%=%)
-	$(Q)$(MIN_LINK) -o $@
-
-# The musl trees of `make check`: the host's suites (host-musl.tap) and the
-# emulated board's musl boot (scripts/vm/check.sh's max-musl).
-MUSL_O := $(O)/musl
-ARM64_MUSL_O := $(srctree)/build/arm64-vm-musl
-ARM64_MUSL_MAKE := $(MAKE) --no-print-directory ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- LIBC=musl O=$(ARM64_MUSL_O)
-
-# `make size`: the four builds, each static where it is a board's (the arm64
-# trees are the emulated board's, CONFIG_STATIC); the host glibc CLI is as
-# `make` links it. The budget: the minimal static musl arm64 program.
-SIZE_BUDGET_KIB ?= 200
-SIZE_TREES = x86_64-glibc::$(O) x86_64-musl::$(MUSL_O) \
-	     arm64-glibc:aarch64-linux-gnu-:$(ARM64_O) arm64-musl:aarch64-linux-gnu-:$(ARM64_MUSL_O)
-
-.PHONY: size-objs
-size-objs: lib cli min
-	@:
-
-size-build:
-	$(Q)$(MAKE) --no-print-directory size-objs
-	$(Q)$(MAKE) --no-print-directory O=$(MUSL_O) LIBC=musl size-objs
-	+$(Q)[ -f $(ARM64_O)/.config ] || $(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
-	+$(Q)$(ARM64_MAKE) size-objs
-	+$(Q)[ -f $(ARM64_MUSL_O)/.config ] || $(ARM64_MUSL_MAKE) qemu_arm64_defconfig >/dev/null
-	+$(Q)$(ARM64_MUSL_MAKE) size-objs
-
-size: size-build
-	$(Q)scripts/size.sh $(SIZE_BUDGET_KIB) $(SIZE_TREES)
-
-check-run-size:
-	$(Q)mkdir -p $(CHECK)
-	$(Q)TAP=$(CHECK)/host-size.tap scripts/size.sh $(SIZE_BUDGET_KIB) $(SIZE_TREES)
-	$(Q)grep -E '^(not )?ok' $(CHECK)/host-size.tap
-
-check-run-musl:
-	$(Q)tests/run_suites.sh $(CHECK)/host-musl.tap $(call suites,$(MUSL_O))
-
-# A cross build installed into a sysroot's staging folder, as Buildroot does,
-# and a program linked against it with a cross pkg-config's flags.
-INSTALL_STAGING := $(CHECK)/staging
-check-run-install:
-	$(Q)rm -rf $(INSTALL_STAGING)
-	$(Q)$(ARM64_MAKE) install DESTDIR=$(INSTALL_STAGING) prefix=/usr >/dev/null
-	$(Q)tests/check_install.sh $(CHECK)/host-install.tap $(INSTALL_STAGING) aarch64-linux-gnu- tests/min/min.c
-
-# The board's musl bundle: check-arm64-run builds it first and hands it to
-# scripts/vm/check.sh, which boots it once more (max-musl).
-.PHONY: embedded-build arm64-musl-bundle
-embedded-build: size-build
-	$(Q)$(MAKE) -s --no-print-directory O=$(MUSL_O) LIBC=musl all
-
-arm64-musl-bundle:
-	$(Q)$(ARM64_MUSL_MAKE) qemu_arm64_defconfig >/dev/null
-	$(Q)$(ARM64_MUSL_MAKE) tests-bundle
-
-check-arm64-run: arm64-musl-bundle
-check-arm64-run: export SELFMON_MUSL_BUNDLE := $(ARM64_MUSL_O)/bundle
-tests-bundle: min
-# A fresh machine's first make run, simulated (no kconfiglib yet).
-check-run-fresh:
-	$(Q)mkdir -p $(CHECK)
-	$(Q)tests/check_fresh.sh $(CHECK)/host-fresh.tap $(KCONFIGLIB)
-	$(Q)cat $(CHECK)/host-fresh.tap
-
-check-variants: embedded-build
-check-run-variants: check-run-musl check-run-size check-run-install check-run-fresh
-CHECK_TAPS += $(CHECK)/host-musl.tap $(CHECK)/host-size.tap $(CHECK)/host-install.tap $(CHECK)/host-fresh.tap
-# ---- end of the embedded block ----
-
-# ---- LINUX_SRC (issue 11): sources refused by name, libperf checked ----
-# tests/check_linux_src.sh: build-deps.sh on sources that will not do, the
-# deps directory per source, check-libperf.sh on libperfs that lack what
-# selfmon calls, and the arm64 cross build's headers. TAP in host-linuxsrc.tap.
-.PHONY: check-run-linux-src
-check-run-linux-src:
-	$(Q)mkdir -p $(CHECK)
-	$(Q){ $(ARM64_MAKE) qemu_arm64_defconfig >/dev/null && \
-	  $(ARM64_MAKE) $(ARM64_O)/include/generated/autoconf.h $(ARM64_O)/include/generated/libperf.h; } || \
-	  echo "  (no arm64 cross build here: its header check skips)"
-	$(Q)tests/check_linux_src.sh $(LIBPERF) $(O) $(ARM64_O) $(LINUX_DEPS)/arm64 >$(CHECK)/host-linuxsrc.tap 2>&1 || true
-	$(Q)grep -E '^(not )?ok' $(CHECK)/host-linuxsrc.tap
-check-run-host: check-run-linux-src
-CHECK_TAPS += $(CHECK)/host-linuxsrc.tap
-# ---- end of the LINUX_SRC block ----
-
-# ---- install ----
-# prefix= (as Buildroot and autotools spell it) or PREFIX=. A cross build
-# installs into a sysroot's staging folder: DESTDIR=<staging> prefix=/usr;
-# selfmon.pc then names /usr, which a cross pkg-config prefixes with
-# PKG_CONFIG_SYSROOT_DIR.
-PREFIX ?= /usr/local
-prefix ?= $(PREFIX)
-DESTDIR ?=
-libdir := $(prefix)/lib
-includedir := $(prefix)/include
-install: lib cli
-	$(Q)install -d $(DESTDIR)$(libdir)/pkgconfig $(DESTDIR)$(includedir)/selfmon $(DESTDIR)$(prefix)/bin
-	$(Q)install -m 644 $(O)/libselfmon.a $(DESTDIR)$(libdir)/
-	$(Q)install -m 644 include/selfmon/*.h arch/$(SRCARCH)/include/selfmon/arch.h $(DESTDIR)$(includedir)/selfmon/
-	$(Q)install -m 755 $(O)/selfmon $(DESTDIR)$(prefix)/bin/
-	$(Q)install -m 644 $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a $(DESTDIR)$(libdir)/
-	$(Q)sed -e 's|@PREFIX@|$(prefix)|; s|@VERSION@|$(VERSION)|; s|@CFLAGS@|$(if $(CONFIG_SERIALIZE_READS),-DSELFMON_SERIALIZE_READS)|' \
-	  scripts/selfmon.pc.in > $(DESTDIR)$(libdir)/pkgconfig/selfmon.pc
-	@echo "  installed in $(DESTDIR)$(prefix)"
-
 clean:
 	$(Q)rm -rf $(O)/obj $(O)/tests $(O)/libselfmon*.a $(O)/selfmon $(O)/clang $(O)/asan
 
 distclean:
 	$(Q)rm -rf $(O)
 
+MK_FILES = $(filter scripts/mk/%.mk,$(MAKEFILE_LIST))
 help:
 	@echo 'Set-up and tests (fresh Debian 12):'
 	@echo '  run            install what is missing, build, run selfmon probe and a short selfmon bench'
-	@echo '  check          everything CI runs: host tests (gcc, clang, ASan+UBSan)'
-	@echo '  check-layers   the include and call graphs point down, with no circle (docs/architecture.md)'
-	@echo '  fuzz           FUZZ_S=60 : fuzz each tests/fuzz harness (libFuzzer, ASan+UBSan) for FUZZ_S seconds'
-	@echo '  check-lava     LAVA jobs validated, emulated-board jobs run by lava-run (lava/)'
+	@echo '  check          everything CI runs: every pipeline below, host and board'
 	@echo 'Build:'
 	@echo '  all            libselfmon.a, the selfmon CLI and the test binaries (default)'
-	@echo '  install        DESTDIR= prefix= (or PREFIX=) : library, headers, CLI, selfmon.pc (a sysroot too)'
-	@echo '  size           text/data/bss and stripped size: library, CLI, minimal program (glibc, musl; x86_64, arm64)'
 	@echo 'Configuration (Kconfig):'
 	@echo '  defconfig      configs/$(DEFCONFIG) for ARCH=$(ARCH)'
 	@echo '  <board>_defconfig  one of: $(notdir $(wildcard configs/*_defconfig))'
 	@echo '  menuconfig olddefconfig savedefconfig'
+	@echo 'Pipelines (scripts/mk/*.mk):'
+	@for f in $(MK_FILES); do sed -n 's/^## /  /p' $$f; done
 	@echo 'Variables: ARCH= CROSS_COMPILE= O= (default build) LIBC=musl (static, build/<arch>-musl) V=1'
 	@echo '           LINUX_SRC= (kernel tree or tarball for libperf)'
+
+# ---- the pipelines, one .mk each (`make help` lists their targets) ----
+# A new pipeline adds its own line here: include scripts/mk/<topic>.mk
+include scripts/mk/kconfig.mk
+include scripts/mk/host.mk
+include scripts/mk/variants.mk
+include scripts/mk/board.mk
+include scripts/mk/lava.mk
+include scripts/mk/reliability.mk
+include scripts/mk/embedded.mk
+include scripts/mk/install.mk

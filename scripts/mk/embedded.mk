@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: MIT
+# Embedded builds: musl, size, the minimal program, the cross install.
+## size           text/data/bss and stripped size: library, CLI, minimal program (glibc, musl; x86_64, arm64)
+## min            the minimal static program (tests/min), with and without --gc-sections
+
+# The minimal program (tests/min/min.c): one event read inline, linked
+# statically with --gc-sections, so it keeps only the counting API it reaches
+# of libselfmon.a (-ffunction-sections above). min.nogc is the same link
+# without --gc-sections: what the cut saves, and the proof that the symbol
+# check of scripts/size.sh can fail. Not in `all`: a sanitizer build cannot
+# link statically.
+MIN := $(O)/tests/min
+MIN_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -static $< $(O)/libselfmon.a $(LIBS)
+
+.PHONY: min size size-build check-run-musl check-run-size check-run-install check-run-fresh
+
+min: $(MIN) $(MIN).nogc
+
+MIN_DEPS := $(O)/obj/tests/min/min.o $(O)/libselfmon.a $(filter %.a,$(LIBS))
+$(filter %.a,$(LIBS)): | $(LIBPERF)/.stamp
+$(MIN): $(MIN_DEPS)
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(MIN_LINK) -Wl,--gc-sections -Wl,-Map=$@.map -o $@
+
+$(MIN).nogc: $(MIN_DEPS)
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)$(MIN_LINK) -o $@
+
+# The musl trees of `make check`: the host's suites (host-musl.tap) and the
+# emulated board's musl boot (scripts/vm/check.sh's max-musl).
+MUSL_O := $(O)/musl
+ARM64_MUSL_O := $(srctree)/build/arm64-vm-musl
+ARM64_MUSL_MAKE := $(MAKE) --no-print-directory ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- LIBC=musl O=$(ARM64_MUSL_O)
+
+# `make size`: the four builds, each static where it is a board's (the arm64
+# trees are the emulated board's, CONFIG_STATIC); the host glibc CLI is as
+# `make` links it. The budget: the minimal static musl arm64 program.
+SIZE_BUDGET_KIB ?= 200
+SIZE_TREES = x86_64-glibc::$(O) x86_64-musl::$(MUSL_O) \
+	     arm64-glibc:aarch64-linux-gnu-:$(ARM64_O) arm64-musl:aarch64-linux-gnu-:$(ARM64_MUSL_O)
+
+.PHONY: size-objs
+size-objs: lib cli min
+	@:
+
+size-build:
+	$(Q)$(MAKE) --no-print-directory size-objs
+	$(Q)$(MAKE) --no-print-directory O=$(MUSL_O) LIBC=musl size-objs
+	+$(Q)[ -f $(ARM64_O)/.config ] || $(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
+	+$(Q)$(ARM64_MAKE) size-objs
+	+$(Q)[ -f $(ARM64_MUSL_O)/.config ] || $(ARM64_MUSL_MAKE) qemu_arm64_defconfig >/dev/null
+	+$(Q)$(ARM64_MUSL_MAKE) size-objs
+
+size: size-build
+	$(Q)scripts/size.sh $(SIZE_BUDGET_KIB) $(SIZE_TREES)
+
+check-run-size:
+	$(Q)mkdir -p $(CHECK)
+	$(Q)TAP=$(CHECK)/host-size.tap scripts/size.sh $(SIZE_BUDGET_KIB) $(SIZE_TREES)
+	$(Q)grep -E '^(not )?ok' $(CHECK)/host-size.tap
+
+check-run-musl:
+	$(Q)tests/run_suites.sh $(CHECK)/host-musl.tap $(call suites,$(MUSL_O))
+
+# A cross build installed into a sysroot's staging folder, as Buildroot does,
+# and a program linked against it with a cross pkg-config's flags.
+INSTALL_STAGING := $(CHECK)/staging
+check-run-install:
+	$(Q)rm -rf $(INSTALL_STAGING)
+	$(Q)$(ARM64_MAKE) install DESTDIR=$(INSTALL_STAGING) prefix=/usr >/dev/null
+	$(Q)tests/check_install.sh $(CHECK)/host-install.tap $(INSTALL_STAGING) aarch64-linux-gnu- tests/min/min.c
+
+# The board's musl bundle: check-arm64-run builds it first and hands it to
+# scripts/vm/check.sh, which boots it once more (max-musl).
+.PHONY: embedded-build arm64-musl-bundle
+embedded-build: size-build
+	$(Q)$(MAKE) -s --no-print-directory O=$(MUSL_O) LIBC=musl all
+
+arm64-musl-bundle:
+	$(Q)$(ARM64_MUSL_MAKE) qemu_arm64_defconfig >/dev/null
+	$(Q)$(ARM64_MUSL_MAKE) tests-bundle
+
+check-arm64-run: arm64-musl-bundle
+check-arm64-run: export SELFMON_MUSL_BUNDLE := $(ARM64_MUSL_O)/bundle
+tests-bundle: min
+# A fresh machine's first make run, simulated (no kconfiglib yet).
+check-run-fresh:
+	$(Q)mkdir -p $(CHECK)
+	$(Q)tests/check_fresh.sh $(CHECK)/host-fresh.tap $(KCONFIGLIB)
+	$(Q)cat $(CHECK)/host-fresh.tap
+
+check-variants: embedded-build
+check-run-variants: check-run-musl check-run-size check-run-install check-run-fresh
+CHECK_TAPS += $(CHECK)/host-musl.tap $(CHECK)/host-size.tap $(CHECK)/host-install.tap $(CHECK)/host-fresh.tap
