@@ -14,8 +14,7 @@
 #include <generated/autoconf.h>
 #include <selfmon/bench.h>
 #include <selfmon/machine.h>
-#include "bench_cli.h"
-#include "cmd.h"
+#include "cli.h"
 
 #define READCOST_EVENTS "instructions:u,instructions"
 
@@ -42,8 +41,8 @@ static void usage(FILE *f)
 }
 
 struct run {
-	struct selfmon_bench_cli cli;
-	struct selfmon_kernel_filter filter;
+	struct cli_bench cli;
+	struct cli_kernel_filter filter;
 	FILE *out;
 	bool progress;		/* a TTY on stderr: one self-erasing progress line */
 	struct selfmon_report_context ctx;
@@ -56,7 +55,7 @@ struct run {
 
 static bool wanted(const struct run *r, const char *name)
 {
-	return selfmon_kernel_filter__match(&r->filter, name);
+	return cli_kernel_filter__match(&r->filter, name);
 }
 
 static void progress(const struct run *r, const char *name)
@@ -74,8 +73,8 @@ static void progress_done(const struct run *r)
 static void list(const struct run *r)
 {
 	printf("%-20s %-13s %s\n", "benchmark", "instructions", "what");
-	for (int i = 0; i < selfmon_kernels_nr; i++) {
-		const struct selfmon_kernel *k = &selfmon_kernels[i];
+	for (int i = 0; i < cli_kernels_nr; i++) {
+		const struct cli_kernel *k = &cli_kernels[i];
 		char exp[32] = "not fixed";
 
 		if (!wanted(r, k->name))
@@ -217,7 +216,7 @@ static struct selfmon_report_entry *next_entry(struct run *r)
 static void emit(struct run *r, struct selfmon_report_entry *e)
 {
 	progress_done(r);
-	if (r->cli.format == SELFMON_FORMAT_TABLE) {
+	if (r->cli.format == CLI_FORMAT_TABLE) {
 		selfmon_report__table_entry(r->out, e);
 		fflush(r->out);
 	}
@@ -241,10 +240,10 @@ static int run_kernels(struct run *r)
 	if (err)
 		goto out;
 	describe(r, b);
-	if (r->cli.format == SELFMON_FORMAT_TABLE)
+	if (r->cli.format == CLI_FORMAT_TABLE)
 		selfmon_report__table_header(r->out, &r->ctx);
-	for (int i = 0; i < selfmon_kernels_nr; i++) {
-		const struct selfmon_kernel *k = &selfmon_kernels[i];
+	for (int i = 0; i < cli_kernels_nr; i++) {
+		const struct cli_kernel *k = &cli_kernels[i];
 		struct selfmon_report_entry *e;
 
 		if (!wanted(r, k->name) || !(e = next_entry(r)))
@@ -309,9 +308,9 @@ static void add_ratio(struct selfmon_report_entry *e, const struct selfmon_bench
  * The rows above run one after the other, so a slower stretch of the machine
  * skews their ratio; this one alternates the two reads round by round.
  */
-static void add_interleaved(struct selfmon_report_entry *e, struct selfmon_readcost *rc)
+static void add_interleaved(struct selfmon_report_entry *e, struct cli_readcost *rc)
 {
-	double r = selfmon_readcost__interleaved(rc, 31, 2000);
+	double r = cli_readcost__interleaved(rc, 31, 2000);
 
 	if (r <= 0 || e->nr_extra >= 4)
 		return;
@@ -322,25 +321,25 @@ static void add_interleaved(struct selfmon_report_entry *e, struct selfmon_readc
 /* What row @k measured, and its ratios to the rows it is compared with. */
 static void label_readcost(struct selfmon_report_entry **e, int k, bool inline_ok)
 {
-	e[k]->what = k == SELFMON_READCOST_SELFMON ? "selfmon_page__read_value, inline" :
-		     k == SELFMON_READCOST_LIBPERF ? "libperf perf_evsel__read, mmapped, no PERF_FORMAT_ID" :
-		     k == SELFMON_READCOST_SET ? "selfmon_set__read, the call (page, else read(2))" :
+	e[k]->what = k == CLI_READCOST_SELFMON ? "selfmon_page__read_value, inline" :
+		     k == CLI_READCOST_LIBPERF ? "libperf perf_evsel__read, mmapped, no PERF_FORMAT_ID" :
+		     k == CLI_READCOST_SET ? "selfmon_set__read, the call (page, else read(2))" :
 		     "read(2) on the event's fd";
-	if (k == SELFMON_READCOST_SET) {
+	if (k == CLI_READCOST_SET) {
 		/* Side by side with read(2) of the same event, measured just before. */
-		add_ratio(e[k], e[SELFMON_READCOST_SYSCALL]->res, "time", "time_vs_read2");
-		add_ratio_of(e[k], e[SELFMON_READCOST_SYSCALL]->res, "time", "time_min_vs_read2", true);
-		add_ratio(e[k], e[SELFMON_READCOST_SYSCALL]->res, "instructions", "instructions_vs_read2");
-	} else if (k != SELFMON_READCOST_SELFMON && inline_ok) {
-		add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "instructions:u", "instructions_vs_selfmon");
-		add_ratio(e[k], e[SELFMON_READCOST_SELFMON]->res, "time", "time_vs_selfmon");
+		add_ratio(e[k], e[CLI_READCOST_SYSCALL]->res, "time", "time_vs_read2");
+		add_ratio_of(e[k], e[CLI_READCOST_SYSCALL]->res, "time", "time_min_vs_read2", true);
+		add_ratio(e[k], e[CLI_READCOST_SYSCALL]->res, "instructions", "instructions_vs_read2");
+	} else if (k != CLI_READCOST_SELFMON && inline_ok) {
+		add_ratio(e[k], e[CLI_READCOST_SELFMON]->res, "instructions:u", "instructions_vs_selfmon");
+		add_ratio(e[k], e[CLI_READCOST_SELFMON]->res, "time", "time_vs_selfmon");
 	}
 }
 
 static int run_readcost(struct run *r)
 {
-	struct selfmon_report_entry *e[SELFMON_READCOST__NR] = { 0 };
-	struct selfmon_readcost *rc = NULL;
+	struct selfmon_report_entry *e[CLI_READCOST__NR] = { 0 };
+	struct cli_readcost *rc = NULL;
 	struct selfmon_bench *b = NULL;
 	struct selfmon_bench_opts o;
 	struct selfmon_opts so;
@@ -349,7 +348,7 @@ static int run_readcost(struct run *r)
 	int err = 0;
 
 	bench_opts_from(r, &o, READCOST_EVENTS, &so);
-	rc = selfmon_readcost__open(&so);
+	rc = cli_readcost__open(&so);
 	if (!rc) {
 		err = -errno;
 		fprintf(stderr, "selfmon bench: readcost: %s\n", cli_errmsg(err));
@@ -361,46 +360,46 @@ static int run_readcost(struct run *r)
 		fprintf(stderr, "selfmon bench: readcost: %s\n", cli_errmsg(err));
 		goto out;
 	}
-	inline_ok = selfmon_readcost__inline_ok(rc, &why);
-	if (r->cli.format == SELFMON_FORMAT_TABLE)
+	inline_ok = cli_readcost__inline_ok(rc, &why);
+	if (r->cli.format == CLI_FORMAT_TABLE)
 		fprintf(r->out, "\nreadcost: one read of %s, each way; counted by %s; the loop alone is "
-			"subtracted\n", selfmon_readcost__event(rc),
+			"subtracted\n", cli_readcost__event(rc),
 			selfmon_bench__nr_events(b) ? READCOST_EVENTS " (as they open)" : "time only");
-	for (int k = 0; k < SELFMON_READCOST__NR; k++) {
+	for (int k = 0; k < CLI_READCOST__NR; k++) {
 		e[k] = next_entry(r);
 		if (!e[k]) {
 			err = -E2BIG;
 			goto out;
 		}
-		snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", selfmon_readcost__name(k));
-		if (k == SELFMON_READCOST_SELFMON && !inline_ok) {
+		snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_readcost__name(k));
+		if (k == CLI_READCOST_SELFMON && !inline_ok) {
 			snprintf(r->skipped[r->nr_skipped], sizeof(r->skipped[0]),
-				 "no inline read of %s here: %s", selfmon_readcost__event(rc), why);
+				 "no inline read of %s here: %s", cli_readcost__event(rc), why);
 			e[k]->skipped = r->skipped[r->nr_skipped++];
 			emit(r, e[k]);
 			continue;
 		}
-		progress(r, selfmon_readcost__name(k));
-		err = selfmon_bench__run(b, selfmon_readcost__name(k), selfmon_readcost__body(k), rc, e[k]->res);
+		progress(r, cli_readcost__name(k));
+		err = selfmon_bench__run(b, cli_readcost__name(k), cli_readcost__body(k), rc, e[k]->res);
 		if (err) {
 			progress_done(r);
 			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
 			goto out;
 		}
-		if (k == SELFMON_READCOST_EMPTY) {
+		if (k == CLI_READCOST_EMPTY) {
 			e[k]->what = "the loop without a read (subtracted below)";
 			emit(r, e[k]);
 			continue;
 		}
-		subtract_loop(e[k]->res, e[SELFMON_READCOST_EMPTY]->res);
+		subtract_loop(e[k]->res, e[CLI_READCOST_EMPTY]->res);
 		label_readcost(e, k, inline_ok);
-		if (k == SELFMON_READCOST_SET)
+		if (k == CLI_READCOST_SET)
 			add_interleaved(e[k], rc);
 		emit(r, e[k]);
 	}
 out:
 	selfmon_bench__close(b);
-	selfmon_readcost__close(rc);
+	cli_readcost__close(rc);
 	return err;
 }
 
@@ -411,8 +410,8 @@ out:
  */
 static int run_samplecost(struct run *r)
 {
-	struct selfmon_report_entry *e[SELFMON_SAMPLECOST__NR] = { 0 };
-	struct selfmon_samplecost *sc = selfmon_samplecost__open();
+	struct selfmon_report_entry *e[CLI_SAMPLECOST__NR] = { 0 };
+	struct cli_samplecost *sc = cli_samplecost__open();
 	struct selfmon_bench *b = NULL;
 	struct selfmon_bench_opts o;
 	struct selfmon_opts so;
@@ -426,43 +425,43 @@ static int run_samplecost(struct run *r)
 		fprintf(stderr, "selfmon bench: samplecost: %s\n", cli_errmsg(err));
 		goto out;
 	}
-	if (r->cli.format == SELFMON_FORMAT_TABLE)
+	if (r->cli.format == CLI_FORMAT_TABLE)
 		fprintf(r->out, "\nsamplecost: one 64-byte sample read from a ring, each way; counted "
 			"by %s; the loop alone is subtracted\n",
 			selfmon_bench__nr_events(b) ? READCOST_EVENTS " (as they open)" : "time only");
-	for (int k = 0; k < SELFMON_SAMPLECOST__NR && !err; k++) {
+	for (int k = 0; k < CLI_SAMPLECOST__NR && !err; k++) {
 		if (!(e[k] = next_entry(r))) {
 			err = -E2BIG;
 			break;
 		}
-		snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", selfmon_samplecost__name(k));
-		progress(r, selfmon_samplecost__name(k));
-		err = selfmon_bench__run(b, selfmon_samplecost__name(k), selfmon_samplecost__body(k), sc,
+		snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_samplecost__name(k));
+		progress(r, cli_samplecost__name(k));
+		err = selfmon_bench__run(b, cli_samplecost__name(k), cli_samplecost__body(k), sc,
 					 e[k]->res);
 		if (err) {
 			progress_done(r);
 			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
 			break;
 		}
-		e[k]->what = k == SELFMON_SAMPLECOST_EMPTY ? "records published, none read (subtracted below)" :
-			     k == SELFMON_SAMPLECOST_SELFMON ? "selfmon_sampler__drain, parse included" :
+		e[k]->what = k == CLI_SAMPLECOST_EMPTY ? "records published, none read (subtracted below)" :
+			     k == CLI_SAMPLECOST_SELFMON ? "selfmon_sampler__drain, parse included" :
 			     "libperf perf_mmap__read_event + consume, no parse";
-		if (k != SELFMON_SAMPLECOST_EMPTY)
-			subtract_loop(e[k]->res, e[SELFMON_SAMPLECOST_EMPTY]->res);
-		if (k == SELFMON_SAMPLECOST_SELFMON && selfmon_samplecost__records(sc) == 0)
+		if (k != CLI_SAMPLECOST_EMPTY)
+			subtract_loop(e[k]->res, e[CLI_SAMPLECOST_EMPTY]->res);
+		if (k == CLI_SAMPLECOST_SELFMON && cli_samplecost__records(sc) == 0)
 			err = selfmon_errmsg__set(-EIO, "samplecost: the drain read no record");
-		if (k == SELFMON_SAMPLECOST_LIBPERF) {
-			add_ratio(e[SELFMON_SAMPLECOST_SELFMON], e[k]->res, "instructions:u",
+		if (k == CLI_SAMPLECOST_LIBPERF) {
+			add_ratio(e[CLI_SAMPLECOST_SELFMON], e[k]->res, "instructions:u",
 				  "instructions_vs_libperf");
-			add_ratio(e[SELFMON_SAMPLECOST_SELFMON], e[k]->res, "time", "time_vs_libperf");
-			emit(r, e[SELFMON_SAMPLECOST_SELFMON]);
+			add_ratio(e[CLI_SAMPLECOST_SELFMON], e[k]->res, "time", "time_vs_libperf");
+			emit(r, e[CLI_SAMPLECOST_SELFMON]);
 		}
-		if (k != SELFMON_SAMPLECOST_SELFMON)
+		if (k != CLI_SAMPLECOST_SELFMON)
 			emit(r, e[k]);
 	}
 out:
 	selfmon_bench__close(b);
-	selfmon_samplecost__close(sc);
+	cli_samplecost__close(sc);
 	return err;
 }
 
@@ -488,7 +487,7 @@ int cmd_bench(int argc, char **argv)
 	char err[256];
 	int ret = EXIT_USAGE, rc;
 
-	if (selfmon_bench_cli__parse(argc, argv, &r->cli, err, sizeof(err))) {
+	if (cli_bench__parse(argc, argv, &r->cli, err, sizeof(err))) {
 		fprintf(stderr, "selfmon bench: %s\n'selfmon bench --help' lists the options.\n", cli_text(err));
 		return EXIT_USAGE;
 	}
@@ -496,7 +495,7 @@ int cmd_bench(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (selfmon_kernel_filter__init(&r->filter, r->cli.filter, err, sizeof(err))) {
+	if (cli_kernel_filter__init(&r->filter, r->cli.filter, err, sizeof(err))) {
 		fprintf(stderr, "selfmon bench: %s\n", cli_text(err));
 		return EXIT_USAGE;
 	}
@@ -515,7 +514,7 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	}
 	r->progress = isatty(STDERR_FILENO);
-	selfmon_kernels__init();
+	cli_kernels__init();
 	init_context(r);
 
 	ret = 1;
@@ -525,9 +524,9 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	if (wanted(r, "samplecost") && run_samplecost(r))
 		goto out;
-	if (r->cli.format == SELFMON_FORMAT_JSON)
+	if (r->cli.format == CLI_FORMAT_JSON)
 		rc = selfmon_report__json(r->out, &r->ctx, r->e, r->nr);
-	else if (r->cli.format == SELFMON_FORMAT_CSV)
+	else if (r->cli.format == CLI_FORMAT_CSV)
 		rc = selfmon_report__csv(r->out, &r->ctx, r->e, r->nr);
 	else
 		rc = ferror(r->out) ? -EIO : 0;
@@ -540,6 +539,6 @@ out:
 	/* --list, the table, CSV or JSON on stdout: a write that failed is a failure. */
 	if (cli_close_stdout("selfmon bench") && ret == 0)
 		ret = 1;
-	selfmon_kernel_filter__fini(&r->filter);
+	cli_kernel_filter__fini(&r->filter);
 	return ret;
 }

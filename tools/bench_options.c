@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_cli.h"
+#include "cli.h"
 
 static int complain(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int complain(char *err, size_t errsz, const char *fmt, ...)
@@ -49,7 +49,7 @@ static int parse_seconds(const char *s, double *v)
 	return 0;
 }
 
-int selfmon_bench_cli__parse(int argc, char **argv, struct selfmon_bench_cli *cli, char *err, size_t errsz)
+int cli_bench__parse(int argc, char **argv, struct cli_bench *cli, char *err, size_t errsz)
 {
 	static const char *const with_value[] = {
 		"--filter", "--events", "--repetitions", "--min-time", "--warmup", "--iterations",
@@ -60,7 +60,7 @@ int selfmon_bench_cli__parse(int argc, char **argv, struct selfmon_bench_cli *cl
 	memset(cli, 0, sizeof(*cli));
 	cli->repetitions = 10;
 	cli->warmup = 1;
-	cli->format = SELFMON_FORMAT_TABLE;
+	cli->format = CLI_FORMAT_TABLE;
 	cli->calibration = SELFMON_CALIB_TWO_LENGTH;
 	if (err && errsz)
 		err[0] = '\0';
@@ -125,11 +125,11 @@ int selfmon_bench_cli__parse(int argc, char **argv, struct selfmon_bench_cli *cl
 			cli->cluster = val;
 		} else if (!strcmp(name, "--format")) {
 			if (!strcmp(val, "table"))
-				cli->format = SELFMON_FORMAT_TABLE;
+				cli->format = CLI_FORMAT_TABLE;
 			else if (!strcmp(val, "csv"))
-				cli->format = SELFMON_FORMAT_CSV;
+				cli->format = CLI_FORMAT_CSV;
 			else if (!strcmp(val, "json"))
-				cli->format = SELFMON_FORMAT_JSON;
+				cli->format = CLI_FORMAT_JSON;
 			else
 				return complain(err, errsz, "--format '%s': table, csv or json", val);
 		} else if (!strcmp(name, "--out")) {

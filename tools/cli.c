@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include <selfmon/selfmon.h>
-#include "cmd.h"
+#include "cli.h"
 
 #define CLI_TEXT_BUFS	8
 #define CLI_TEXT_MAX	2048

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../arch/kernels.h"
-#include "bench_cli.h"
+#include "cli.h"
 
 #define PATTERN	SELFMON_KERNEL_PATTERN
 #define RING	512	/* pointers in the load chain: 4 KiB, L1-resident everywhere */
@@ -21,7 +21,7 @@ static uint8_t pattern_alt[PATTERN], pattern_rnd[PATTERN];
 static void *ring[RING];
 static uint8_t buf_src[BUF] __attribute__((aligned(64))), buf_dst[BUF] __attribute__((aligned(64)));
 
-void selfmon_kernels__init(void)
+void cli_kernels__init(void)
 {
 	uint64_t x = 0x9e3779b97f4a7c15ull;
 
@@ -39,7 +39,7 @@ void selfmon_kernels__init(void)
 	memset(buf_src, 0x5a, sizeof(buf_src));
 }
 
-int selfmon_kernel_filter__init(struct selfmon_kernel_filter *f, const char *regex, char *err,
+int cli_kernel_filter__init(struct cli_kernel_filter *f, const char *regex, char *err,
 				size_t errsz)
 {
 	char why[256];
@@ -58,12 +58,12 @@ int selfmon_kernel_filter__init(struct selfmon_kernel_filter *f, const char *reg
 	return 0;
 }
 
-bool selfmon_kernel_filter__match(const struct selfmon_kernel_filter *f, const char *name)
+bool cli_kernel_filter__match(const struct cli_kernel_filter *f, const char *name)
 {
 	return !f->has_re || !regexec(&f->re, name, 0, NULL, 0);
 }
 
-void selfmon_kernel_filter__fini(struct selfmon_kernel_filter *f)
+void cli_kernel_filter__fini(struct cli_kernel_filter *f)
 {
 	if (f->has_re)
 		regfree(&f->re);
@@ -103,7 +103,7 @@ static void k_empty(void *arg, uint64_t n)
 static const int not_fixed = -1, nothing = 0;
 #define INSNS(k) (&selfmon_arch_kernel__insns[SELFMON_ARCH_KERNEL__##k])
 
-const struct selfmon_kernel selfmon_kernels[] = {
+const struct cli_kernel cli_kernels[] = {
 	{ "add_chain", "8 dependent adds: latency-bound, ~1 cycle per add",
 	  selfmon_arch_kernel__add_chain, NULL, INSNS(ADD_CHAIN) },
 	{ "add_indep", "8 independent adds: throughput-bound",
@@ -122,4 +122,4 @@ const struct selfmon_kernel selfmon_kernels[] = {
 	{ "memset_64k", "memset of 64 KiB", k_memset, SIZE(BUF), &not_fixed },
 	{ "empty", "an empty body: calibration must leave 0", k_empty, NULL, &nothing },
 };
-const int selfmon_kernels_nr = sizeof(selfmon_kernels) / sizeof(selfmon_kernels[0]);
+const int cli_kernels_nr = sizeof(cli_kernels) / sizeof(cli_kernels[0]);

@@ -16,8 +16,7 @@
 #include <selfmon/arch.h>
 #include <selfmon/machine.h>
 #include <selfmon/selfmon.h>
-#include "bench_cli.h"
-#include "cmd.h"
+#include "cli.h"
 
 struct probe_event {
 	const char *name;

@@ -22,9 +22,9 @@
 
 #include <selfmon/selfmon.h>
 #include <selfmon/read.h>
-#include "bench_cli.h"
+#include "cli.h"
 
-struct selfmon_readcost {
+struct cli_readcost {
 	struct selfmon_set *set;	/* selfmon's counter of the event */
 	const struct perf_event_mmap_page *page;
 	struct perf_thread_map *threads;
@@ -33,7 +33,7 @@ struct selfmon_readcost {
 	uint64_t sink;
 };
 
-static int open_libperf(struct selfmon_readcost *rc, struct perf_event_attr attr)
+static int open_libperf(struct cli_readcost *rc, struct perf_event_attr attr)
 {
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr.disabled = 1;
@@ -56,7 +56,7 @@ static int open_libperf(struct selfmon_readcost *rc, struct perf_event_attr attr
 	return perf_evsel__enable(rc->evsel) ? -EIO : 0;
 }
 
-static int open_fd(struct selfmon_readcost *rc, struct perf_event_attr attr)
+static int open_fd(struct cli_readcost *rc, struct perf_event_attr attr)
 {
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr.disabled = 0;
@@ -66,9 +66,9 @@ static int open_fd(struct selfmon_readcost *rc, struct perf_event_attr attr)
 	return 0;
 }
 
-struct selfmon_readcost *selfmon_readcost__open(const struct selfmon_opts *opts)
+struct cli_readcost *cli_readcost__open(const struct selfmon_opts *opts)
 {
-	struct selfmon_readcost *rc = calloc(1, sizeof(*rc));
+	struct cli_readcost *rc = calloc(1, sizeof(*rc));
 	int err;
 
 	if (!rc) {
@@ -92,14 +92,14 @@ struct selfmon_readcost *selfmon_readcost__open(const struct selfmon_opts *opts)
 		err = open_fd(rc, *selfmon_set__attr(rc->set, 0));
 out:
 	if (err) {
-		selfmon_readcost__close(rc);
+		cli_readcost__close(rc);
 		errno = -err;
 		return NULL;
 	}
 	return rc;
 }
 
-void selfmon_readcost__close(struct selfmon_readcost *rc)
+void cli_readcost__close(struct cli_readcost *rc)
 {
 	if (!rc)
 		return;
@@ -115,12 +115,12 @@ void selfmon_readcost__close(struct selfmon_readcost *rc)
 	free(rc);
 }
 
-const char *selfmon_readcost__event(const struct selfmon_readcost *rc)
+const char *cli_readcost__event(const struct cli_readcost *rc)
 {
 	return selfmon_set__name(rc->set, 0);
 }
 
-bool selfmon_readcost__inline_ok(const struct selfmon_readcost *rc, const char **why)
+bool cli_readcost__inline_ok(const struct cli_readcost *rc, const char **why)
 {
 	enum selfmon_reason r = SELFMON_REASON_NONE;
 
@@ -136,7 +136,7 @@ bool selfmon_readcost__inline_ok(const struct selfmon_readcost *rc, const char *
  */
 static void body_empty(void *arg, uint64_t n)
 {
-	struct selfmon_readcost *rc = arg;
+	struct cli_readcost *rc = arg;
 	uint64_t v, sum = 0;
 
 	for (uint64_t i = 0; i < n; i++) {
@@ -148,7 +148,7 @@ static void body_empty(void *arg, uint64_t n)
 
 static void body_selfmon(void *arg, uint64_t n)
 {
-	struct selfmon_readcost *rc = arg;
+	struct cli_readcost *rc = arg;
 	const struct perf_event_mmap_page *pg = rc->page;
 	uint64_t v, sum = 0;
 
@@ -162,7 +162,7 @@ static void body_selfmon(void *arg, uint64_t n)
 
 static void body_libperf(void *arg, uint64_t n)
 {
-	struct selfmon_readcost *rc = arg;
+	struct cli_readcost *rc = arg;
 	struct perf_counts_values c;
 	uint64_t sum = 0;
 
@@ -175,7 +175,7 @@ static void body_libperf(void *arg, uint64_t n)
 
 static void body_syscall(void *arg, uint64_t n)
 {
-	struct selfmon_readcost *rc = arg;
+	struct cli_readcost *rc = arg;
 	uint64_t buf[3] = { 0 }, sum = 0;
 
 	for (uint64_t i = 0; i < n; i++) {
@@ -188,7 +188,7 @@ static void body_syscall(void *arg, uint64_t n)
 
 static void body_set(void *arg, uint64_t n)
 {
-	struct selfmon_readcost *rc = arg;
+	struct cli_readcost *rc = arg;
 	struct selfmon_count c;
 	uint64_t sum = 0;
 
@@ -216,7 +216,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Seconds @fn takes for @n reads. */
-static double timed(selfmon_bench_fn fn, struct selfmon_readcost *rc, uint64_t n)
+static double timed(selfmon_bench_fn fn, struct cli_readcost *rc, uint64_t n)
 {
 	double t = seconds();
 
@@ -224,7 +224,7 @@ static double timed(selfmon_bench_fn fn, struct selfmon_readcost *rc, uint64_t n
 	return seconds() - t;
 }
 
-double selfmon_readcost__interleaved(struct selfmon_readcost *rc, int rounds, uint64_t n)
+double cli_readcost__interleaved(struct cli_readcost *rc, int rounds, uint64_t n)
 {
 	double ratio[64], set, sys;
 	struct selfmon_count c;
@@ -245,28 +245,28 @@ double selfmon_readcost__interleaved(struct selfmon_readcost *rc, int rounds, ui
 	return ratio[rounds / 2];
 }
 
-selfmon_bench_fn selfmon_readcost__body(enum selfmon_readcost_kind kind)
+selfmon_bench_fn cli_readcost__body(enum cli_readcost_kind kind)
 {
 	static const selfmon_bench_fn fn[] = {
-		[SELFMON_READCOST_EMPTY] = body_empty,
-		[SELFMON_READCOST_SELFMON] = body_selfmon,
-		[SELFMON_READCOST_LIBPERF] = body_libperf,
-		[SELFMON_READCOST_SYSCALL] = body_syscall,
-		[SELFMON_READCOST_SET] = body_set,
+		[CLI_READCOST_EMPTY] = body_empty,
+		[CLI_READCOST_SELFMON] = body_selfmon,
+		[CLI_READCOST_LIBPERF] = body_libperf,
+		[CLI_READCOST_SYSCALL] = body_syscall,
+		[CLI_READCOST_SET] = body_set,
 	};
 
-	return kind < SELFMON_READCOST__NR ? fn[kind] : NULL;
+	return kind < CLI_READCOST__NR ? fn[kind] : NULL;
 }
 
-const char *selfmon_readcost__name(enum selfmon_readcost_kind kind)
+const char *cli_readcost__name(enum cli_readcost_kind kind)
 {
 	static const char *const name[] = {
-		[SELFMON_READCOST_EMPTY] = "readcost/loop",
-		[SELFMON_READCOST_SELFMON] = "readcost/selfmon",
-		[SELFMON_READCOST_LIBPERF] = "readcost/libperf",
-		[SELFMON_READCOST_SYSCALL] = "readcost/read(2)",
-		[SELFMON_READCOST_SET] = "readcost/set_read",
+		[CLI_READCOST_EMPTY] = "readcost/loop",
+		[CLI_READCOST_SELFMON] = "readcost/selfmon",
+		[CLI_READCOST_LIBPERF] = "readcost/libperf",
+		[CLI_READCOST_SYSCALL] = "readcost/read(2)",
+		[CLI_READCOST_SET] = "readcost/set_read",
 	};
 
-	return kind < SELFMON_READCOST__NR ? name[kind] : NULL;
+	return kind < CLI_READCOST__NR ? name[kind] : NULL;
 }

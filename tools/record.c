@@ -18,8 +18,7 @@
 #include <selfmon/sampler.h>
 #include <selfmon/selfmon.h>
 #include <selfmon/symbols.h>
-#include "bench_cli.h"
-#include "cmd.h"
+#include "cli.h"
 
 #define DEFAULT_FREQ	4000	/* Hz, perf record's default */
 #define REP_NS		10000000ull	/* one repetition of a kernel: about 10 ms */
@@ -142,7 +141,7 @@ static int parse(int argc, char **argv, struct record_cli *c, char *err, size_t 
 /* What a run collects: each sample's tid and IP, and the losses. */
 struct rec_run {
 	struct record_cli cli;
-	struct selfmon_kernel_filter filter;
+	struct cli_kernel_filter filter;
 	struct selfmon_sampler *s;
 	struct selfmon_perfdata *pd;
 	const char *events;		/* what is sampled */
@@ -182,7 +181,7 @@ static uint64_t now_ns(void)
 }
 
 /* Iterations of @k that take about REP_NS (not sampled: the sampler is off). */
-static uint64_t calibrate(const struct selfmon_kernel *k)
+static uint64_t calibrate(const struct cli_kernel *k)
 {
 	uint64_t n = 1, t = 0;
 
@@ -199,7 +198,7 @@ static uint64_t calibrate(const struct selfmon_kernel *k)
 }
 
 /* Each repetition sampled alone: the drain between them is not in the profile. */
-static int run_kernel(struct rec_run *run, const struct selfmon_kernel *k)
+static int run_kernel(struct rec_run *run, const struct cli_kernel *k)
 {
 	uint64_t n = calibrate(k);
 	int err = 0;
@@ -361,13 +360,13 @@ static int record(struct rec_run *run)
 	struct selfmon_sampler_stats st;
 	int err = open_sampler(run), nr = 0;
 
-	for (int i = 0; !err && i < selfmon_kernels_nr; i++) {
-		if (!selfmon_kernel_filter__match(&run->filter, selfmon_kernels[i].name))
+	for (int i = 0; !err && i < cli_kernels_nr; i++) {
+		if (!cli_kernel_filter__match(&run->filter, cli_kernels[i].name))
 			continue;
 		nr++;
-		err = run_kernel(run, &selfmon_kernels[i]);
+		err = run_kernel(run, &cli_kernels[i]);
 		if (err)
-			fprintf(stderr, "selfmon record: %s: %s\n", selfmon_kernels[i].name, cli_errmsg(err));
+			fprintf(stderr, "selfmon record: %s: %s\n", cli_kernels[i].name, cli_errmsg(err));
 	}
 	if (run->pd) {
 		int e = selfmon_perfdata__close(run->pd);
@@ -399,8 +398,8 @@ static int record(struct rec_run *run)
 /* Does --filter match a kernel? An empty run is an error, not an empty profile. */
 static bool any_kernel(const struct rec_run *run)
 {
-	for (int i = 0; i < selfmon_kernels_nr; i++)
-		if (selfmon_kernel_filter__match(&run->filter, selfmon_kernels[i].name))
+	for (int i = 0; i < cli_kernels_nr; i++)
+		if (cli_kernel_filter__match(&run->filter, cli_kernels[i].name))
 			return true;
 	return false;
 }
@@ -412,7 +411,7 @@ int cmd_record(int argc, char **argv)
 	int ret = EXIT_USAGE;
 
 	if (parse(argc, argv, &run.cli, err, sizeof(err)) ||
-	    selfmon_kernel_filter__init(&run.filter, run.cli.filter, err, sizeof(err))) {
+	    cli_kernel_filter__init(&run.filter, run.cli.filter, err, sizeof(err))) {
 		fprintf(stderr, "selfmon record: %s\n'selfmon record --help' lists the options.\n",
 			cli_text(err));
 		return EXIT_USAGE;
@@ -427,12 +426,12 @@ int cmd_record(int argc, char **argv)
 			"lists them)\n", cli_text(run.cli.filter));
 		goto out;
 	}
-	selfmon_kernels__init();
+	cli_kernels__init();
 	ret = record(&run) ? 1 : 0;
 out:
 	selfmon_perfdata__close(run.pd);
 	selfmon_sampler__close(run.s);
-	selfmon_kernel_filter__fini(&run.filter);
+	cli_kernel_filter__fini(&run.filter);
 	free(run.samples);
 	return ret;
 }

@@ -16,8 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench_cli.h"
-#include "cmd.h"
+#include "cli.h"
 
 void selfmon_json__string(FILE *f, const char *s)
 {

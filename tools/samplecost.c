@@ -36,14 +36,14 @@
 
 #include <selfmon/sampler.h>
 #include <selfmon/selfmon.h>
-#include "bench_cli.h"
+#include "cli.h"
 
 #define SC_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 		 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 #define SC_RECORD 64
 #define SC_PAGES 16
 
-struct selfmon_samplecost {
+struct cli_samplecost {
 	struct perf_evlist *evlist;
 	struct perf_evsel *evsel;	/* the evlist's */
 	struct perf_cpu_map *cpus;
@@ -56,7 +56,7 @@ struct selfmon_samplecost {
 	uint64_t got;
 };
 
-static int open_event(struct selfmon_samplecost *sc, struct perf_event_attr *attr)
+static int open_event(struct cli_samplecost *sc, struct perf_event_attr *attr)
 {
 	libperf_init(NULL);
 	sc->len = (SC_PAGES + 1) * (size_t)sysconf(_SC_PAGESIZE);
@@ -86,7 +86,7 @@ static int open_event(struct selfmon_samplecost *sc, struct perf_event_attr *att
 static volatile uint64_t sink;
 
 /* The data pages, read only (the kernel refuses writes to them: SIGBUS). */
-static const uint8_t *data_of(const struct selfmon_samplecost *sc)
+static const uint8_t *data_of(const struct cli_samplecost *sc)
 {
 	return (const uint8_t *)sc->page + sc->page->data_offset;
 }
@@ -96,7 +96,7 @@ static const uint8_t *data_of(const struct selfmon_samplecost *sc)
  * record position holds a sample (drained as it goes, so nothing is lost),
  * then stop the event for good. Each one must be a 64-byte SAMPLE.
  */
-static int fill(struct selfmon_samplecost *sc)
+static int fill(struct cli_samplecost *sc)
 {
 	uint64_t size = sc->page->data_size, t0 = (uint64_t)time(NULL);
 
@@ -127,11 +127,11 @@ static int fill(struct selfmon_samplecost *sc)
 	return 0;
 }
 
-struct selfmon_samplecost *selfmon_samplecost__open(void)
+struct cli_samplecost *cli_samplecost__open(void)
 {
 	struct selfmon_sampler_opts o = { .sz = sizeof(o), .period = 20000, .sample_type = SC_TYPE,
 					  .ring_pages = SC_PAGES };
-	struct selfmon_samplecost *sc = calloc(1, sizeof(*sc));
+	struct cli_samplecost *sc = calloc(1, sizeof(*sc));
 	struct selfmon_sampler *proto;
 	struct perf_event_attr attr;
 	int err;
@@ -160,14 +160,14 @@ struct selfmon_samplecost *selfmon_samplecost__open(void)
 		err = fill(sc);
 out:
 	if (err) {
-		selfmon_samplecost__close(sc);
+		cli_samplecost__close(sc);
 		errno = -err;
 		return NULL;
 	}
 	return sc;
 }
 
-void selfmon_samplecost__close(struct selfmon_samplecost *sc)
+void cli_samplecost__close(struct cli_samplecost *sc)
 {
 	if (!sc)
 		return;
@@ -191,7 +191,7 @@ void selfmon_samplecost__close(struct selfmon_samplecost *sc)
 }
 
 /* @n more records for the readers, as the kernel publishes them. */
-static void publish(struct selfmon_samplecost *sc, uint64_t n)
+static void publish(struct cli_samplecost *sc, uint64_t n)
 {
 	uint64_t head = __atomic_load_n(&sc->page->data_head, __ATOMIC_RELAXED);
 
@@ -201,14 +201,14 @@ static void publish(struct selfmon_samplecost *sc, uint64_t n)
 static int count(const struct selfmon_record *rec, void *arg)
 {
 	(void)rec;
-	((struct selfmon_samplecost *)arg)->got++;
+	((struct cli_samplecost *)arg)->got++;
 	return 0;
 }
 
 /* The three bodies: @iters records published in ring-sized batches, and read. */
 static void body_loop(void *arg, uint64_t iters)
 {
-	struct selfmon_samplecost *sc = arg;
+	struct cli_samplecost *sc = arg;
 
 	for (uint64_t n; iters; iters -= n) {
 		n = iters < sc->batch ? iters : sc->batch;
@@ -220,7 +220,7 @@ static void body_loop(void *arg, uint64_t iters)
 
 static void body_selfmon(void *arg, uint64_t iters)
 {
-	struct selfmon_samplecost *sc = arg;
+	struct cli_samplecost *sc = arg;
 
 	for (uint64_t n; iters; iters -= n) {
 		n = iters < sc->batch ? iters : sc->batch;
@@ -231,7 +231,7 @@ static void body_selfmon(void *arg, uint64_t iters)
 
 static void body_libperf(void *arg, uint64_t iters)
 {
-	struct selfmon_samplecost *sc = arg;
+	struct cli_samplecost *sc = arg;
 
 	/*
 	 * libperf reads from its own position (prev): read_done() brings it to
@@ -251,29 +251,29 @@ static void body_libperf(void *arg, uint64_t iters)
 	}
 }
 
-selfmon_bench_fn selfmon_samplecost__body(enum selfmon_samplecost_kind kind)
+selfmon_bench_fn cli_samplecost__body(enum cli_samplecost_kind kind)
 {
 	static const selfmon_bench_fn fn[] = {
-		[SELFMON_SAMPLECOST_EMPTY] = body_loop,
-		[SELFMON_SAMPLECOST_SELFMON] = body_selfmon,
-		[SELFMON_SAMPLECOST_LIBPERF] = body_libperf,
+		[CLI_SAMPLECOST_EMPTY] = body_loop,
+		[CLI_SAMPLECOST_SELFMON] = body_selfmon,
+		[CLI_SAMPLECOST_LIBPERF] = body_libperf,
 	};
 
-	return kind < SELFMON_SAMPLECOST__NR ? fn[kind] : NULL;
+	return kind < CLI_SAMPLECOST__NR ? fn[kind] : NULL;
 }
 
-const char *selfmon_samplecost__name(enum selfmon_samplecost_kind kind)
+const char *cli_samplecost__name(enum cli_samplecost_kind kind)
 {
 	static const char *const name[] = {
-		[SELFMON_SAMPLECOST_EMPTY] = "samplecost/loop",
-		[SELFMON_SAMPLECOST_SELFMON] = "samplecost/selfmon",
-		[SELFMON_SAMPLECOST_LIBPERF] = "samplecost/libperf",
+		[CLI_SAMPLECOST_EMPTY] = "samplecost/loop",
+		[CLI_SAMPLECOST_SELFMON] = "samplecost/selfmon",
+		[CLI_SAMPLECOST_LIBPERF] = "samplecost/libperf",
 	};
 
-	return kind < SELFMON_SAMPLECOST__NR ? name[kind] : NULL;
+	return kind < CLI_SAMPLECOST__NR ? name[kind] : NULL;
 }
 
-uint64_t selfmon_samplecost__records(const struct selfmon_samplecost *sc)
+uint64_t cli_samplecost__records(const struct cli_samplecost *sc)
 {
 	return sc->got;
 }

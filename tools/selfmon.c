@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include <selfmon/selfmon.h>
-#include "cmd.h"
+#include "cli.h"
 
 static const struct {
 	const char *name;

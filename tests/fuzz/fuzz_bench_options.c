@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct selfmon_bench_cli cli;
+	struct cli_bench cli;
 	char *argv[MAX_ARGS + 2], err[256];
 	char *copy = malloc(size + 1);
 	int argc = 0, rc;
@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	argv[argc] = NULL;
 	err[0] = '\0';
-	rc = selfmon_bench_cli__parse(argc, argv, &cli, err, sizeof(err));
+	rc = cli_bench__parse(argc, argv, &cli, err, sizeof(err));
 	if (rc && (rc != -EINVAL || !err[0]))
 		abort();	/* a refusal is -EINVAL and says why */
 	if (!rc) {
@@ -48,8 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (cli.cpu && cli.cluster)
 			abort();
-		if (cli.format != SELFMON_FORMAT_TABLE && cli.format != SELFMON_FORMAT_CSV &&
-		    cli.format != SELFMON_FORMAT_JSON)
+		if (cli.format != CLI_FORMAT_TABLE && cli.format != CLI_FORMAT_CSV &&
+		    cli.format != CLI_FORMAT_JSON)
 			abort();
 	}
 	free(copy);

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../tools/bench_cli.h"
+#include "../../tools/cli.h"
 
 /* Run @write into memory and hand back the text (free it). */
 #define CAPTURE(buf, call)							\
@@ -237,7 +237,7 @@ static void derived_metrics_need_both_events_and_a_nonzero_denominator(void **st
 	assert_int_equal(d.nr, 1);
 }
 
-static int parse(const char *line, struct selfmon_bench_cli *cli, char *err)
+static int parse(const char *line, struct cli_bench *cli, char *err)
 {
 	char buf[256], *argv[16];
 	int argc = 0;
@@ -245,19 +245,19 @@ static int parse(const char *line, struct selfmon_bench_cli *cli, char *err)
 	snprintf(buf, sizeof(buf), "bench %s", line);
 	for (char *t = strtok(buf, " "); t && argc < 16; t = strtok(NULL, " "))
 		argv[argc++] = t;
-	return selfmon_bench_cli__parse(argc, argv, cli, err, 256);
+	return cli_bench__parse(argc, argv, cli, err, 256);
 }
 
 static void options_parse_with_space_or_equals(void **state)
 {
-	struct selfmon_bench_cli cli;
+	struct cli_bench cli;
 	char err[256];
 
 	(void)state;
 	assert_int_equal(parse("--repetitions 3 --format=json --min-time 0.5s --iterations=1000 "
 			       "--calibration empty --serialize --cpu 2 --out x.json --filter ^add", &cli, err), 0);
 	assert_int_equal(cli.repetitions, 3);
-	assert_int_equal(cli.format, SELFMON_FORMAT_JSON);
+	assert_int_equal(cli.format, CLI_FORMAT_JSON);
 	assert_true(cli.min_time == 0.5);
 	assert_true(cli.iterations == 1000);
 	assert_int_equal(cli.calibration, SELFMON_CALIB_EMPTY);
@@ -269,14 +269,14 @@ static void options_parse_with_space_or_equals(void **state)
 
 static void defaults_are_ten_repetitions_one_warmup_a_table_and_two_length(void **state)
 {
-	struct selfmon_bench_cli cli;
+	struct cli_bench cli;
 	char err[256];
 
 	(void)state;
 	assert_int_equal(parse("", &cli, err), 0);
 	assert_int_equal(cli.repetitions, 10);
 	assert_int_equal(cli.warmup, 1);
-	assert_int_equal(cli.format, SELFMON_FORMAT_TABLE);
+	assert_int_equal(cli.format, CLI_FORMAT_TABLE);
 	assert_int_equal(cli.calibration, SELFMON_CALIB_TWO_LENGTH);
 }
 
@@ -299,7 +299,7 @@ static void bad_options_are_einval_with_a_message_naming_them(void **state)
 		{ "stray", "unexpected argument 'stray'" },
 		{ "--events=", "empty event list" },
 	};
-	struct selfmon_bench_cli cli;
+	struct cli_bench cli;
 	char err[256];
 
 	(void)state;

@@ -17,7 +17,7 @@
 
 #include <selfmon/bench.h>
 #include <selfmon/selfmon.h>
-#include "../../../tools/bench_cli.h"
+#include "../../../tools/cli.h"
 #include "../json_check.h"
 #include "kselftest_harness.h"
 #include "board.h"
@@ -38,12 +38,12 @@ TEST(every_fixed_count_kernel_measures_its_stated_instructions_exactly_by_mrs)
 	struct selfmon_bench *b;
 
 	EXACT_USER_OR_SKIP();
-	selfmon_kernels__init();
+	cli_kernels__init();
 	b = selfmon_bench__open(&o);
 	ASSERT_NE(NULL, b) TH_LOG("%s", selfmon_errmsg());
 	ASSERT_EQ(2, selfmon_bench__nr_events(b)) TH_LOG("%s", selfmon_bench__note(b));
-	for (int i = 0; i < selfmon_kernels_nr; i++) {
-		const struct selfmon_kernel *k = &selfmon_kernels[i];
+	for (int i = 0; i < cli_kernels_nr; i++) {
+		const struct cli_kernel *k = &cli_kernels[i];
 		struct selfmon_bench_result res;
 		int ins, cyc;
 

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What `selfmon bench` is made of beyond the public <selfmon/bench.h>: the
- * built-in kernels, the read-cost bodies, option parsing and the writers.
- * The CLI's own code, not the library's: it is built into the internal,
+ * The selfmon CLI's internals: the subcommands and their exit codes, the
+ * terminal-safe text, the built-in kernels, the read- and sample-cost bodies,
+ * `selfmon bench`'s options, and the writers. The CLI's own code, not the
+ * library's (hence cli_, not selfmon_): it is built into the internal,
  * not-installed archive libselfmon-cli.a that the CLI and the tests link,
  * and uses only the public <selfmon/...> API.
  */
-#ifndef SELFMON_TOOLS_BENCH_CLI_H
-#define SELFMON_TOOLS_BENCH_CLI_H
+#ifndef SELFMON_TOOLS_CLI_H
+#define SELFMON_TOOLS_CLI_H
 
 #include <regex.h>
 #include <stdbool.h>
@@ -15,9 +16,44 @@
 #include <stdio.h>
 #include <selfmon/bench.h>
 
+/* ---- selfmon.c, cli.c: the subcommands, and what they share ---- */
+
+/* Exit codes of every subcommand. */
+#define EXIT_USER_READ		0	/* probe: user-space reads work here */
+#define EXIT_NO_USER_READ	1	/* probe: they do not (and it said why) */
+#define EXIT_USAGE		2
+
+int cmd_probe(int argc, char **argv);
+
+/*
+ * @s made safe for a terminal: control characters (ESC, CR, ...) and DEL as
+ * \xNN, a backslash doubled. Untrusted text (event strings, file and PMU
+ * names, SELFMON_PIN, messages quoting them) goes through it before it is
+ * printed. The result lives in one of a few static buffers, reused in turn:
+ * enough for the arguments of one printf. Long text is cut with "...".
+ */
+const char *cli_text(const char *s);
+
+/*
+ * Flush and check stdout before exit: a write error (a full disk, a closed
+ * pipe) is reported with @who and makes the command fail. Return: 0 or -EIO.
+ */
+int cli_close_stdout(const char *who);
+
+/*
+ * selfmon_errmsg() for a failure @err, made safe with cli_text(); where the
+ * library left no message, the errno's text: never an empty line.
+ */
+const char *cli_errmsg(int err);
+
+/* Close @f (a file of --out) and report a write error. Return: 0 or -EIO. */
+int cli_fclose(FILE *f, const char *who, const char *name);
+int cmd_bench(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+
 /* ---- kernels.c ---- */
 
-struct selfmon_kernel {
+struct cli_kernel {
 	const char *name;
 	const char *what;
 	selfmon_bench_fn fn;
@@ -26,14 +62,14 @@ struct selfmon_kernel {
 	const int *insns;
 };
 
-extern const struct selfmon_kernel selfmon_kernels[];
-extern const int selfmon_kernels_nr;
+extern const struct cli_kernel cli_kernels[];
+extern const int cli_kernels_nr;
 
 /* Fill the patterns, the pointer ring and the buffers. Idempotent. */
-void selfmon_kernels__init(void);
+void cli_kernels__init(void);
 
 /* --filter REGEX of bench and record: the kernels whose name a POSIX extended regex matches. */
-struct selfmon_kernel_filter {
+struct cli_kernel_filter {
 	regex_t re;
 	bool has_re;
 };
@@ -42,41 +78,41 @@ struct selfmon_kernel_filter {
  * Compile @regex (NULL: every name matches). Return: 0, or -EINVAL with
  * "--filter '<regex>': <regerror>" in @err.
  */
-int selfmon_kernel_filter__init(struct selfmon_kernel_filter *f, const char *regex, char *err,
+int cli_kernel_filter__init(struct cli_kernel_filter *f, const char *regex, char *err,
 				size_t errsz);
-bool selfmon_kernel_filter__match(const struct selfmon_kernel_filter *f, const char *name);
-void selfmon_kernel_filter__fini(struct selfmon_kernel_filter *f);
+bool cli_kernel_filter__match(const struct cli_kernel_filter *f, const char *name);
+void cli_kernel_filter__fini(struct cli_kernel_filter *f);
 
 /* ---- readcost.c: one read of the same event, three ways ---- */
 
-enum selfmon_readcost_kind {
-	SELFMON_READCOST_EMPTY,		/* the loop without a read: subtracted */
-	SELFMON_READCOST_SELFMON,	/* selfmon_page__read_value() */
-	SELFMON_READCOST_LIBPERF,	/* perf_evsel__read() on an mmapped evsel */
-	SELFMON_READCOST_SYSCALL,	/* read(2) on an fd of the event */
+enum cli_readcost_kind {
+	CLI_READCOST_EMPTY,		/* the loop without a read: subtracted */
+	CLI_READCOST_SELFMON,	/* selfmon_page__read_value() */
+	CLI_READCOST_LIBPERF,	/* perf_evsel__read() on an mmapped evsel */
+	CLI_READCOST_SYSCALL,	/* read(2) on an fd of the event */
 	/*
 	 * selfmon_set__read(): the call, on every machine (where the inline
 	 * read is "not measured" too); its cost is compared with read(2)'s
 	 * in the same run, measured right before it.
 	 */
-	SELFMON_READCOST_SET,
-	SELFMON_READCOST__NR,
+	CLI_READCOST_SET,
+	CLI_READCOST__NR,
 };
 
-struct selfmon_readcost;
+struct cli_readcost;
 
 /*
  * Open the event to read: "instructions:u" where a hardware PMU has it, else
  * "task-clock". Return: the object, or NULL with errno (selfmon_errmsg()).
  */
-struct selfmon_readcost *selfmon_readcost__open(const struct selfmon_opts *opts);
-void selfmon_readcost__close(struct selfmon_readcost *rc);
+struct cli_readcost *cli_readcost__open(const struct selfmon_opts *opts);
+void cli_readcost__close(struct cli_readcost *rc);
 /* The event read, and whether the selfmon inline read works on it (else why not). */
-const char *selfmon_readcost__event(const struct selfmon_readcost *rc);
-bool selfmon_readcost__inline_ok(const struct selfmon_readcost *rc, const char **why);
+const char *cli_readcost__event(const struct cli_readcost *rc);
+bool cli_readcost__inline_ok(const struct cli_readcost *rc, const char **why);
 /* The body reading @iters times the @kind way; its arg is @rc. */
-selfmon_bench_fn selfmon_readcost__body(enum selfmon_readcost_kind kind);
-const char *selfmon_readcost__name(enum selfmon_readcost_kind kind);
+selfmon_bench_fn cli_readcost__body(enum cli_readcost_kind kind);
+const char *cli_readcost__name(enum cli_readcost_kind kind);
 /*
  * selfmon_set__read() against a bare read(2) of the same event, interleaved:
  * @rounds rounds, each timing @n calls of one and @n of the other (which goes
@@ -84,36 +120,36 @@ const char *selfmon_readcost__name(enum selfmon_readcost_kind kind);
  * Return: the median over rounds of set_read time / read(2) time, or a
  * negative number if a read failed.
  */
-double selfmon_readcost__interleaved(struct selfmon_readcost *rc, int rounds, uint64_t n);
+double cli_readcost__interleaved(struct cli_readcost *rc, int rounds, uint64_t n);
 
 /* ---- samplecost.c: reading one sample, selfmon's drain and libperf's loop ---- */
 
-enum selfmon_samplecost_kind {
-	SELFMON_SAMPLECOST_EMPTY,	/* records published, none parsed: subtracted */
-	SELFMON_SAMPLECOST_SELFMON,	/* selfmon_sampler__drain(), parse included */
-	SELFMON_SAMPLECOST_LIBPERF,	/* perf_mmap__read_event() + consume, no parse */
-	SELFMON_SAMPLECOST__NR,
+enum cli_samplecost_kind {
+	CLI_SAMPLECOST_EMPTY,	/* records published, none parsed: subtracted */
+	CLI_SAMPLECOST_SELFMON,	/* selfmon_sampler__drain(), parse included */
+	CLI_SAMPLECOST_LIBPERF,	/* perf_mmap__read_event() + consume, no parse */
+	CLI_SAMPLECOST__NR,
 };
 
-struct selfmon_samplecost;
+struct cli_samplecost;
 
 /*
  * A ring of 64-byte samples that both readers read (samplecost.c says how).
  * Return: the object, or NULL with errno (selfmon_errmsg()).
  */
-struct selfmon_samplecost *selfmon_samplecost__open(void);
-void selfmon_samplecost__close(struct selfmon_samplecost *sc);
+struct cli_samplecost *cli_samplecost__open(void);
+void cli_samplecost__close(struct cli_samplecost *sc);
 /* The body reading @iters samples the @kind way; its arg is the samplecost. */
-selfmon_bench_fn selfmon_samplecost__body(enum selfmon_samplecost_kind kind);
-const char *selfmon_samplecost__name(enum selfmon_samplecost_kind kind);
+selfmon_bench_fn cli_samplecost__body(enum cli_samplecost_kind kind);
+const char *cli_samplecost__name(enum cli_samplecost_kind kind);
 /* Records the readers have handed out so far (a check that they read). */
-uint64_t selfmon_samplecost__records(const struct selfmon_samplecost *sc);
+uint64_t cli_samplecost__records(const struct cli_samplecost *sc);
 
-/* ---- options.c: `selfmon bench` command line ---- */
+/* ---- bench_options.c: `selfmon bench` command line ---- */
 
-enum selfmon_bench_format { SELFMON_FORMAT_TABLE, SELFMON_FORMAT_CSV, SELFMON_FORMAT_JSON };
+enum cli_bench_format { CLI_FORMAT_TABLE, CLI_FORMAT_CSV, CLI_FORMAT_JSON };
 
-struct selfmon_bench_cli {
+struct cli_bench {
 	bool help, list, serialize, keep_noisy;
 	const char *filter;	/* POSIX extended regex on benchmark names */
 	const char *events;
@@ -122,7 +158,7 @@ struct selfmon_bench_cli {
 	int warmup;
 	uint64_t iterations;
 	const char *cpu, *cluster;
-	enum selfmon_bench_format format;
+	enum cli_bench_format format;
 	const char *out;
 	int calibration;	/* enum selfmon_calib */
 };
@@ -131,7 +167,7 @@ struct selfmon_bench_cli {
  * Parse `selfmon bench` options (argv[0] is "bench"). Return: 0, or -EINVAL
  * with the complaint in @err.
  */
-int selfmon_bench_cli__parse(int argc, char **argv, struct selfmon_bench_cli *cli, char *err, size_t errsz);
+int cli_bench__parse(int argc, char **argv, struct cli_bench *cli, char *err, size_t errsz);
 
 /* ---- report.c: table, CSV and JSON ---- */
 
