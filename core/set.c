@@ -405,8 +405,11 @@ int selfmon_set__path(const struct selfmon_set *set, int idx, enum selfmon_reaso
 	const struct selfmon_counter *c;
 	enum selfmon_reason r;
 	uint64_t v;
+	int err;
 
-	CHECK_SET(set, idx);
+	err = selfmon_set__check(set, idx, __func__);
+	if (err)
+		return err;
 	c = &set->ctr[idx];
 	r = c->reason;
 	/* Once counting, the page has the last word: a gate opened since counts. */
@@ -426,7 +429,10 @@ int selfmon_set__path(const struct selfmon_set *set, int idx, enum selfmon_reaso
 
 int selfmon_set__pmc_width(const struct selfmon_set *set, int idx)
 {
-	CHECK_SET(set, idx);
+	int err = selfmon_set__check(set, idx, __func__);
+
+	if (err)
+		return err;
 	return set->ctr[idx].page ? set->ctr[idx].page->pmc_width : 0;
 }
 
@@ -467,7 +473,10 @@ const struct perf_event_mmap_page *selfmon_set__page(const struct selfmon_set *s
 
 int64_t selfmon_set__fallbacks(const struct selfmon_set *set, int idx)
 {
-	CHECK_SET(set, idx);
+	int err = selfmon_set__check(set, idx, __func__);
+
+	if (err)
+		return err;
 	return set->ctr[idx].fallbacks;
 }
 

@@ -2,11 +2,13 @@
 #ifndef SELFMON_CORE_SET_H
 #define SELFMON_CORE_SET_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <selfmon/selfmon.h>
 
 #include "cpulist.h"
+#include "error.h"
 #include "event.h"
 #include "owner.h"
 #include "pin.h"
@@ -82,18 +84,15 @@ struct selfmon_set {
 #define SELFMON_NOTE_USER_ONLY		(1u << 8)	/* paranoid: fell back to exclude_kernel/hv */
 
 /*
- * The checks every per-counter call makes first: a counter of @set, and the
- * owning thread of the owning process (owner.c). Returns from the caller.
+ * The checks every per-counter call makes first: @idx is a counter of @set,
+ * and the caller is the owning thread of the owning process (owner.c).
+ * Return: 0, or -EINVAL naming @who, or owner.c's -errno.
  */
-#define CHECK_SET(set, idx)							\
-	do {									\
-		int __err;							\
-		if (!(set) || (idx) < 0 || (idx) >= (set)->nr)			\
-			return selfmon__err(-EINVAL, "%s: no counter %d in this set", \
-					    __func__, (int)(idx));		\
-		__err = selfmon_owner__check(&(set)->owner);			\
-		if (__err)							\
-			return __err;						\
-	} while (0)
+static inline int selfmon_set__check(const struct selfmon_set *set, int idx, const char *who)
+{
+	if (!set || idx < 0 || idx >= set->nr)
+		return selfmon__err(-EINVAL, "%s: no counter %d in this set", who, idx);
+	return selfmon_owner__check(&set->owner);
+}
 
 #endif

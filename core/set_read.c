@@ -33,7 +33,9 @@ static __attribute__((noinline, cold)) int read_checked(struct selfmon_set *set,
 {
 	int err;
 
-	CHECK_SET(set, idx);
+	err = selfmon_set__check(set, idx, __func__);
+	if (err)
+		return err;
 	if (!count)
 		return selfmon__err(-EINVAL, "selfmon_set__read: count is NULL");
 	err = selfmon_counter__read_raw(set, idx, count);
@@ -144,7 +146,10 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 
 int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
-	CHECK_SET(set, idx);
+	int err = selfmon_set__check(set, idx, __func__);
+
+	if (err)
+		return err;
 	if (!count)
 		return selfmon__err(-EINVAL, "selfmon_set__read_raw: count is NULL");
 	return selfmon_counter__read_raw(set, idx, count);
@@ -155,7 +160,9 @@ int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_c
 	struct selfmon_counter *c;
 	int err;
 
-	CHECK_SET(set, idx);
+	err = selfmon_set__check(set, idx, __func__);
+	if (err)
+		return err;
 	if (!count)
 		return selfmon__err(-EINVAL, "selfmon_set__read_syscall: count is NULL");
 	c = &set->ctr[idx];
@@ -177,7 +184,9 @@ int selfmon_set__read_group(struct selfmon_set *set, int idx, struct selfmon_cou
 	struct selfmon_counter *l;
 	int err;
 
-	CHECK_SET(set, idx);
+	err = selfmon_set__check(set, idx, __func__);
+	if (err)
+		return err;
 	if (!counts)
 		return selfmon__err(-EINVAL, "selfmon_set__read_group: counts is NULL");
 	if (set->ctr[idx].leader < 0)
