@@ -2,8 +2,9 @@
 /*
  * The PERF_RECORD_* parser: one record of a perf ring buffer (or a copy of
  * one) into struct selfmon_record. Layouts: perf_event_open(2), "MMAP
- * layout", and ../shared/reference/perf_event_type-records.txt (the
- * kernel's enum perf_event_type); SAMPLE's body is in record_sample.c.
+ * layout", and the kernel's enum perf_event_type in
+ * include/uapi/linux/perf_event.h (one comment per PERF_RECORD_*);
+ * SAMPLE's body is in record_sample.c.
  *
  * Everything is read through a cursor that knows where the record ends
  * (header.size, never beyond the caller's length), so a malformed record

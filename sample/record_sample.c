@@ -2,7 +2,8 @@
 /*
  * PERF_RECORD_SAMPLE's body and struct read_format, in the order of
  * perf_event_open(2), "MMAP layout", PERF_RECORD_SAMPLE, and of
- * ../shared/reference/perf_event_type-records.txt, PERF_RECORD_SAMPLE.
+ * the kernel's enum perf_event_type (include/uapi/linux/perf_event.h),
+ * PERF_RECORD_SAMPLE.
  * Each field is there when its PERF_SAMPLE_* bit is; the cursor
  * (record.h) bounds every read.
  */

@@ -444,7 +444,7 @@ static __attribute__((noinline)) int on_other_record(struct drain_ctx *d, const 
 
 /*
  * The ring reader's callback. The common record, a SAMPLE of the plan's
- * size, takes the short way: no call but the user's (the budget of issue 9:
+ * size, takes the short way: no call but the user's (the sampling budget:
  * at most 1.2 times libperf's perf_mmap__read_event() loop, parse included).
  */
 static int on_record(const void *buf, uint16_t size, void *arg)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The fixed-count bodies of `selfmon bench` (bench/kernels.c) for arm64.
+ * The fixed-count bodies of `selfmon bench` (tools/kernels.c) for arm64.
  * Each asm loop is "cbz n; 1: body; subs; b.ne 1b"; the branch kernel
  * masks its index with SELFMON_KERNEL_PATTERN - 1 (4095).
  * The counts below are what one iteration retires, the loop's own

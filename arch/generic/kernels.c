@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The bodies of `selfmon bench` (bench/kernels.c) for any other
+ * The bodies of `selfmon bench` (tools/kernels.c) for any other
  * architecture: the same kernels in C, with no stated count (the compiler
  * picks the instructions).
  */

@@ -174,7 +174,7 @@ TEST(without_hardware_counters_bench_measures_time_and_says_why)
 	free(out);
 }
 
-/* Issue 8: the call's cost next to read(2)'s, even where the inline read is not measured. */
+/* The call's cost next to read(2)'s, even where the inline read is not measured. */
 TEST(readcost_measures_selfmon_set_read_on_every_machine_with_its_ratio_to_read2)
 {
 	const struct jval *m, *ratio;
@@ -209,7 +209,7 @@ TEST(readcost_measures_selfmon_set_read_on_every_machine_with_its_ratio_to_read2
 }
 
 /*
- * Issue 9: a sample read from a ring by selfmon's drain and by libperf's
+ * A sample read from a ring by selfmon's drain and by libperf's
  * loop, the same records, on every machine (timed where nothing else
  * counts), each row with its reader's records actually read.
  */

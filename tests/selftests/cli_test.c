@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The selfmon CLI as a hostile user drives it (issue 12): untrusted text in
+ * The selfmon CLI as a hostile user drives it: untrusted text in
  * JSON and on the terminal, write errors, a missing sysctl, a pinning request
  * that cannot be met, an overlong SELFMON_SYSFS_ROOT. Sysfs trees are built
  * here, in a temporary directory, so that the same test runs on a board.

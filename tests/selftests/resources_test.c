@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Resources on the running kernel (issue 12): opening and closing a set
+ * Resources on the running kernel: opening and closing a set
  * again and again leaks nothing. After a warm-up, the open file descriptors
  * are the same in number and the resident set grows by less than 1 MiB
  * (not checked under ASan, whose quarantine grows it; LSan checks there).

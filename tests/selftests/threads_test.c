@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Threads on the running kernel (issue 12, defect 4): sets opened, read and
+ * Threads on the running kernel: sets opened, read and
  * closed by many threads at once share nothing a thread could race on. Run
  * by `make check` in a ThreadSanitizer build too (libperf included), where a
  * race fails the test. Software events only: they open on every kernel.

@@ -3,7 +3,7 @@
  * A test encoder of PERF_RECORD_* records: writes what the kernel writes,
  * from the same structs the parser fills, so that a test can compare the
  * parser's output with the encoder's input. Layouts: perf_event_open(2),
- * "MMAP layout"; ../shared/reference/perf_event_type-records.txt.
+ * "MMAP layout"; the kernel's enum perf_event_type (include/uapi/linux/perf_event.h).
  * Shared by the unit tests and the fuzz seed generator.
  */
 #ifndef SELFMON_TESTS_RECORD_ENC_H

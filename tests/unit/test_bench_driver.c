@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The bench driver's edges (issue 12): a side set that cannot open (a user at
+ * The bench driver's edges: a side set that cannot open (a user at
  * perf_event_paranoid=2 cannot count context switches with the kernel's
  * help), options that cannot run, NULL arguments. selfmon_set__open is
  * wrapped: the side set's open can be made to fail as the kernel would.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * A corrupt /sys or /proc (issue 12, defects 12 and 17): a file that is a
+ * A corrupt /sys or /proc: a file that is a
  * FIFO, binary, too long or not what the kernel writes never blocks, never
  * widens a cluster and never makes a software-only set fail. A PMU whose
  * files are wrong is left out, with a note (selfmon_pmus__notes()) that

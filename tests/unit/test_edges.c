@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Edge values of the public API (issue 12, defects 13 and 15): every input
+ * Edge values of the public API: every input
  * has a defined result, never undefined behaviour. INT_MIN has no negation,
  * a NaN quantile has no rank, a scaled count can exceed 64 bits, and a NULL
  * result pointer is -EINVAL from every non-inline function. The read cases

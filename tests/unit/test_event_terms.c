@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The terms of a PMU event (issue 12, defects 5 and 6): each term once, and
+ * The terms of a PMU event: each term once, and
  * its value read as perf's event lexer reads it (tools/perf/util/
  * parse-events.l: num_dec [0-9]+ in base 10, num_hex 0x[0-9a-fA-F]+ in base
  * 16, nothing else). Fake sysfs root: x86 'cpu' (type 4) and an 'msr' PMU

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fault injection (issue 12): every failure point met while a set is opened,
+ * Fault injection: every failure point met while a set is opened,
  * read and closed fails in turn, and each gives a named error and leaves
  * nothing behind. The points are the N-th call, for N = 1, 2, ... until a run
  * makes fewer calls, of each function test_fault.wrap replaces:

@@ -124,7 +124,7 @@ TEST(bench_json_carries_exact_counts_and_the_read_cost_within_budget)
 }
 
 /*
- * Issue 9's budget as a bench row: samplecost reads 1024 samples a drain
+ * The sampling budget as a bench row: samplecost reads 1024 samples a drain
  * (one ring), so its per-sample figures carry the drain's fixed cost over
  * 1024; selfmon's stays within 1.2 times libperf's loop.
  */

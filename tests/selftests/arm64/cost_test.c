@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * What the inline read and selfmon_set__read() cost on the arm64 board, in
- * user instructions, exactly (QEMU -icount shift=0, one CPU): the budgets of
- * issue 8. Built only for arm64; on a board that counts inexactly (several
+ * user instructions, exactly (QEMU -icount shift=0, one CPU): the read
+ * budgets. Built only for arm64; on a board that counts inexactly (several
  * vCPUs) the tests SKIP.
  */
 #include <errno.h>
@@ -154,7 +154,7 @@ static int event_counters(void)
 }
 
 /*
- * The budget of issue 8: an inline read costs at most 22 user instructions at
+ * The inline read's budget: it costs at most 22 user instructions at
  * every page index, 1..31 and 32 (PMCCNTR_EL0). Every counter this board has
  * is occupied (cycles:u on the cycle counter, instructions:u on each event
  * counter) and measured; each must cost the same, as the arm64 dispatch's
@@ -222,7 +222,7 @@ TEST(an_inline_read_costs_at_most_22_instructions_at_every_counter_index)
 }
 
 /*
- * The budget of issue 8 for the public read: selfmon_set__read() (the page,
+ * The budget of the public read: selfmon_set__read() (the page,
  * checks and the reset baseline, through a call) costs at most 60 user
  * instructions. Measured as the inline reads are, with the counter's own page
  * as the meter.

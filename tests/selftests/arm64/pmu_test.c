@@ -94,7 +94,7 @@ static __attribute__((noinline)) int read_once(const struct perf_event_mmap_page
 }
 
 /*
- * Issue 8: a read loads the page's index once per seqlock iteration, so the
+ * A read loads the page's index once per seqlock iteration, so the
  * index it checks is the index it reads. A hardware watchpoint (a counting
  * PERF_TYPE_BREAKPOINT event, user loads only) on the index of a quiet page
  * counts the loads one read makes in the code as compiled for this board:
@@ -201,7 +201,7 @@ static __attribute__((noinline)) int64_t region_mixed_read(struct selfmon_set *s
 }
 
 /*
- * Issue 8, item 1: after selfmon_set__reset(), a region read inline at its
+ * After selfmon_set__reset(), a region read inline at its
  * start (the raw count) and by the fallback at its end must count exactly.
  * selfmon_set__read_raw() is that fallback: the raw count too. It is taken
  * here while the page still works (its user path), then as a real read(2)

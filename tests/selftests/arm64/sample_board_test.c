@@ -14,7 +14,7 @@
  * (K+1)-th comes: exactly K samples, every IP in the loop.
  *
  * Only cycles are sampled: QEMU 7.2's overflow of inst_retired (the
- * instructions event) is unreliable (issue 9: 1 to 23 samples where 30 to 90
+ * instructions event) is unreliable (1 to 23 samples where 30 to 90
  * were due); it is read here as a group member, never as a leader.
  *
  * On a board with several vCPUs (the emulated big.LITTLE) counts are close,
@@ -301,7 +301,7 @@ TEST(the_overflow_signal_comes_exactly_once_per_sample_and_its_handler_drains_it
 }
 
 /*
- * The cost of reading a sample (issue 9's budget): selfmon_sampler__drain()
+ * The cost of reading a sample (the sampling budget): selfmon_sampler__drain()
  * with a trivial callback, parsing included, against libperf's loop alone
  * (perf_mmap__read_init, then perf_mmap__read_event and perf_mmap__consume
  * per record, perf_mmap__read_done), in user instructions counted by
