@@ -179,11 +179,82 @@ static int check_limits(const struct selfmon_bench *b)
 	return 0;
 }
 
+/*
+ * The caller's options into @b and @so (the sets' options), checked; the
+ * machine's view opened once for every set. Return: 0 or -EINVAL.
+ */
+static int take_opts(struct selfmon_bench *b, const struct selfmon_bench_opts *opts,
+		     struct selfmon_opts *so)
+{
+	int err;
+
+	if (OPTS_HAS(opts, set_opts) && opts->set_opts.sz)
+		*so = opts->set_opts;
+	b->repetitions = OPTS_GET(opts, repetitions, 0) > 0 ? opts->repetitions : 10;
+	b->min_time = OPTS_GET(opts, min_time, 0.0);
+	b->warmup = OPTS_GET(opts, warmup, 0);
+	b->iterations = OPTS_GET(opts, iterations, 0);
+	b->rep_time = OPTS_GET(opts, rep_time, 0.0) > 0 ? opts->rep_time : 1e-3;
+	b->calibration = OPTS_GET(opts, calibration, SELFMON_CALIB_TWO_LENGTH);
+	b->keep_noisy = OPTS_GET(opts, keep_noisy, 0);
+	if (b->calibration != SELFMON_CALIB_TWO_LENGTH && b->calibration != SELFMON_CALIB_EMPTY)
+		return selfmon__err(-EINVAL, "calibration %d: use SELFMON_CALIB_TWO_LENGTH or _EMPTY",
+				    b->calibration);
+	err = check_limits(b);
+	if (err)
+		return err;
+	/* Without a view the sets scan sysfs themselves, and say what fails there. */
+	/* Fields past the caller's size are not the caller's: zero them before adding one. */
+	if (so->sz < sizeof(*so))
+		memset((char *)so + so->sz, 0, sizeof(*so) - so->sz);
+	if (!so->machine) {
+		b->machine = selfmon_machine__open(so->sz > offsetof(struct selfmon_opts, root) ? so->root : NULL);
+		so->machine = b->machine;
+		so->sz = sizeof(*so);
+	}
+	return 0;
+}
+
+/*
+ * The measured events (enabled, their pages taken) and the side set of
+ * software events that filters repetitions; without the side set, a note
+ * says why. Return: 0 or -errno.
+ */
+static int open_sets(struct selfmon_bench *b, const char *events, const struct selfmon_opts *so,
+		     int serialize)
+{
+	int err = open_events(b, events ? events : SELFMON_BENCH_DEFAULT_EVENTS, so);
+
+	if (err)
+		return err;
+	if (b->set) {
+		err = selfmon_set__pages(b->set, &b->pages, serialize);
+		if (!err)
+			err = selfmon_set__enable(b->set);
+		if (err)
+			return err;
+		/* Pages are taken before enable; the index is the page's business at read time. */
+		selfmon_set__pages(b->set, &b->pages, serialize);
+	}
+	/* Software events never refuse for want of a PMU; without them, no filtering. */
+	b->side = selfmon_set__open(SIDE_EVENTS, so);
+	if (b->side && selfmon_set__enable(b->side)) {
+		selfmon_set__close(b->side);
+		b->side = NULL;
+	}
+	if (!b->side) {
+		size_t n = strlen(b->note);
+
+		snprintf(b->note + n, sizeof(b->note) - n, "%sno task-clock, context-switch or migration "
+			 "counts (%s): repetitions are not filtered", n ? "; " : "", selfmon_errmsg());
+	}
+	return 0;
+}
+
 struct selfmon_bench *selfmon_bench__open(const struct selfmon_bench_opts *opts)
 {
 	struct selfmon_opts so = { .sz = sizeof(so) };
 	struct selfmon_bench *b;
-	const char *events;
 	int err;
 
 	if (opts && opts->sz < sizeof(opts->sz)) {
@@ -197,60 +268,9 @@ struct selfmon_bench *selfmon_bench__open(const struct selfmon_bench_opts *opts)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (OPTS_HAS(opts, set_opts) && opts->set_opts.sz)
-		so = opts->set_opts;
-	events = OPTS_GET(opts, events, NULL);
-	b->repetitions = OPTS_GET(opts, repetitions, 0) > 0 ? opts->repetitions : 10;
-	b->min_time = OPTS_GET(opts, min_time, 0.0);
-	b->warmup = OPTS_GET(opts, warmup, 0);
-	b->iterations = OPTS_GET(opts, iterations, 0);
-	b->rep_time = OPTS_GET(opts, rep_time, 0.0) > 0 ? opts->rep_time : 1e-3;
-	b->calibration = OPTS_GET(opts, calibration, SELFMON_CALIB_TWO_LENGTH);
-	b->keep_noisy = OPTS_GET(opts, keep_noisy, 0);
-	if (b->calibration != SELFMON_CALIB_TWO_LENGTH && b->calibration != SELFMON_CALIB_EMPTY) {
-		err = selfmon__err(-EINVAL, "calibration %d: use SELFMON_CALIB_TWO_LENGTH or _EMPTY",
-				   b->calibration);
-		goto out;
-	}
-	err = check_limits(b);
-	if (err)
-		goto out;
-	/* Without a view the sets scan sysfs themselves, and say what fails there. */
-	/* Fields past the caller's size are not the caller's: zero them before adding one. */
-	if (so.sz < sizeof(so))
-		memset((char *)&so + so.sz, 0, sizeof(so) - so.sz);
-	if (!so.machine) {
-		b->machine = selfmon_machine__open(so.sz > offsetof(struct selfmon_opts, root) ? so.root : NULL);
-		so.machine = b->machine;
-		so.sz = sizeof(so);
-	}
-
-	err = open_events(b, events ? events : SELFMON_BENCH_DEFAULT_EVENTS, &so);
-	if (err)
-		goto out;
-	if (b->set) {
-		err = selfmon_set__pages(b->set, &b->pages, OPTS_GET(opts, serialize, 0));
-		if (!err)
-			err = selfmon_set__enable(b->set);
-		if (err)
-			goto out;
-		/* Pages are taken before enable; the index is the page's business at read time. */
-		selfmon_set__pages(b->set, &b->pages, OPTS_GET(opts, serialize, 0));
-	}
-	/* Software events never refuse for want of a PMU; without them, no filtering. */
-	b->side = selfmon_set__open(SIDE_EVENTS, &so);
-	if (b->side && selfmon_set__enable(b->side)) {
-		selfmon_set__close(b->side);
-		b->side = NULL;
-	}
-	if (!b->side) {
-		size_t n = strlen(b->note);
-
-		snprintf(b->note + n, sizeof(b->note) - n, "%sno task-clock, context-switch or migration "
-			 "counts (%s): repetitions are not filtered", n ? "; " : "", selfmon_errmsg());
-	}
-	err = 0;
-out:
+	err = take_opts(b, opts, &so);
+	if (!err)
+		err = open_sets(b, OPTS_GET(opts, events, NULL), &so, OPTS_GET(opts, serialize, 0));
 	if (err) {
 		selfmon_bench__close(b);
 		errno = -err;
@@ -401,53 +421,94 @@ static void name_cols(struct selfmon_bench *b, struct selfmon_bench_result *res)
 	}
 }
 
-int selfmon_bench__run(struct selfmon_bench *b, const char *name, selfmon_bench_fn fn, void *arg,
-		       struct selfmon_bench_result *res)
+/* The empty region's cost per column (the median of EMPTY_REGIONS), for SELFMON_CALIB_EMPTY. */
+static int measure_empty(struct selfmon_bench *b, struct selfmon_bench_result *res, double *empty)
 {
-	double empty[SELFMON_BENCH_MAX_COLS] = { 0 }, *all = NULL, *col = NULL, start;
-	bool two = b && b->calibration == SELFMON_CALIB_TWO_LENGTH;
-	int cap = 0, err = 0, nc;
-	struct shot s1, s2;
-	uint64_t n;
+	double v[EMPTY_REGIONS][SELFMON_BENCH_MAX_COLS], tmp[EMPTY_REGIONS];
+	struct shot s;
 
-	if (!res)
-		return selfmon__err(-EINVAL, "selfmon_bench__run: no result to fill (NULL)");
-	memset(res, 0, sizeof(*res));
-	if (!b || !fn)
-		return selfmon__err(-EINVAL, "selfmon_bench__run: no driver or no body");
-	snprintf(res->name, sizeof(res->name), "%s", name ? name : "");
-	res->calibration = b->calibration;
-	name_cols(b, res);
-	nc = res->nr_cols;
-
-	n = b->iterations ? b->iterations : grow_iterations(b, fn, arg);
-	res->iterations = n;
-	for (int i = 0; i < b->warmup; i++)
-		fn(arg, n);
-
-	if (!two) {
-		double v[EMPTY_REGIONS][SELFMON_BENCH_MAX_COLS], tmp[EMPTY_REGIONS];
-
-		for (int k = 0; k < EMPTY_REGIONS; k++) {
-			shot(b, NULL, NULL, 0, &s1);
-			if (s1.err) {
-				err = s1.err;
-				goto out;
-			}
-			memcpy(v[k], s1.d, sizeof(v[k]));
-		}
-		for (int c = 0; c < nc; c++) {
-			for (int k = 0; k < EMPTY_REGIONS; k++)
-				tmp[k] = v[k][c];
-			qsort(tmp, EMPTY_REGIONS, sizeof(tmp[0]), cmp_double);
-			empty[c] = tmp[EMPTY_REGIONS / 2];
-			res->col[c].overhead = empty[c];
-		}
+	for (int k = 0; k < EMPTY_REGIONS; k++) {
+		shot(b, NULL, NULL, 0, &s);
+		if (s.err)
+			return s.err;
+		memcpy(v[k], s.d, sizeof(v[k]));
 	}
+	for (int c = 0; c < res->nr_cols; c++) {
+		for (int k = 0; k < EMPTY_REGIONS; k++)
+			tmp[k] = v[k][c];
+		qsort(tmp, EMPTY_REGIONS, sizeof(tmp[0]), cmp_double);
+		empty[c] = tmp[EMPTY_REGIONS / 2];
+		res->col[c].overhead = empty[c];
+	}
+	return 0;
+}
 
-	start = now_ns();
+/*
+ * Whether a repetition was disturbed (a context switch, a migration, or a
+ * read that fell back to read(2) where every read is a user read); the
+ * drop is counted unless noisy repetitions are kept.
+ */
+static bool noisy_repetition(const struct selfmon_bench *b, struct selfmon_bench_result *res,
+			     const struct shot *s1, const struct shot *s2, bool two)
+{
+	if (s1->switches + (two ? s2->switches : 0)) {
+		res->dropped_switch += !b->keep_noisy;
+		return true;
+	}
+	if (s1->migrations + (two ? s2->migrations : 0)) {
+		res->dropped_migration += !b->keep_noisy;
+		return true;
+	}
+	if (b->pages.all_user && (s1->slow || s2->slow)) {
+		/* The fallback's own instructions are in this region only. */
+		res->dropped_fallback += !b->keep_noisy;
+		return true;
+	}
+	return false;
+}
+
+/* Samples kept so far, row-major: @cap rows of SELFMON_BENCH_MAX_COLS. */
+struct kept {
+	double *all;
+	int cap;
+};
+
+/* Keep one repetition: each column's per-iteration value, calibrated. Return: 0 or -ENOMEM. */
+static int keep_repetition(struct selfmon_bench_result *res, struct kept *k, const struct shot *s1,
+			   const struct shot *s2, const double *empty, uint64_t n, bool two)
+{
+	if (res->kept == k->cap) {
+		int cap = k->cap ? k->cap * 2 : 64;
+		double *grown = realloc(k->all, (size_t)cap * SELFMON_BENCH_MAX_COLS * sizeof(*k->all));
+
+		if (!grown)
+			return -ENOMEM;
+		k->all = grown;
+		k->cap = cap;
+	}
+	for (int c = 0; c < res->nr_cols; c++) {
+		double *v = &k->all[(size_t)res->kept * SELFMON_BENCH_MAX_COLS + c];
+
+		if (two)
+			res->col[c].clamped += selfmon_calib__two_length(s1->d[c], s2->d[c], n, v);
+		else
+			res->col[c].clamped += selfmon_calib__empty(s1->d[c], empty[c], n, v);
+	}
+	res->kept++;
+	return 0;
+}
+
+/* Repeat the body until enough repetitions are kept and min_time has passed. */
+static int repeat(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg, uint64_t n,
+		  const double *empty, struct selfmon_bench_result *res, struct kept *k)
+{
+	bool two = b->calibration == SELFMON_CALIB_TWO_LENGTH;
+	double start = now_ns();
+	struct shot s1, s2;
+	int err;
+
 	for (int r = 0; r < MAX_REPETITIONS; r++) {
-		bool noisy = false;
+		bool noisy;
 
 		/* Repetitions count kept samples; a noisy machine gets a bounded number of retries. */
 		if ((res->kept >= b->repetitions || r >= RETRY_FACTOR * b->repetitions + 16) &&
@@ -458,63 +519,42 @@ int selfmon_bench__run(struct selfmon_bench *b, const char *name, selfmon_bench_
 			shot(b, fn, arg, 2 * n, &s2);
 		else
 			s2 = s1;
-		if (s1.err || s2.err) {
-			err = s1.err ? s1.err : s2.err;
-			goto out;
-		}
+		if (s1.err || s2.err)
+			return s1.err ? s1.err : s2.err;
 		res->repetitions++;
 		res->slow_regions += !!s1.slow + (two && s2.slow);
-		if (s1.switches + (two ? s2.switches : 0)) {
-			noisy = true;
-			res->dropped_switch += !b->keep_noisy;
-		} else if (s1.migrations + (two ? s2.migrations : 0)) {
-			noisy = true;
-			res->dropped_migration += !b->keep_noisy;
-		} else if (b->pages.all_user && (s1.slow || s2.slow)) {
-			/* The fallback's own instructions are in this region only. */
-			noisy = true;
-			res->dropped_fallback += !b->keep_noisy;
-		}
+		noisy = noisy_repetition(b, res, &s1, &s2, two);
 		if (noisy && !b->keep_noisy)
 			continue;
 		res->flagged += noisy;
-		if (res->kept == cap) {
-			double *grown;
-
-			cap = cap ? cap * 2 : 64;
-			grown = realloc(all, (size_t)cap * SELFMON_BENCH_MAX_COLS * sizeof(*all));
-			if (!grown) {
-				err = -ENOMEM;
-				goto out;
-			}
-			all = grown;
-		}
-		for (int c = 0; c < nc; c++) {
-			double *v = &all[(size_t)res->kept * SELFMON_BENCH_MAX_COLS + c];
-
-			if (two)
-				res->col[c].clamped += selfmon_calib__two_length(s1.d[c], s2.d[c], n, v);
-			else
-				res->col[c].clamped += selfmon_calib__empty(s1.d[c], empty[c], n, v);
-		}
-		res->kept++;
+		err = keep_repetition(res, k, &s1, &s2, empty, n, two);
+		if (err)
+			return err;
 	}
+	return 0;
+}
+
+/*
+ * The kept samples, column-major for the caller (one event's samples are
+ * contiguous), their statistics, and the paths after the run: a page that
+ * refused meanwhile shows here. Return: 0 or -ENOMEM.
+ */
+static int summarize(struct selfmon_bench *b, struct selfmon_bench_result *res, const double *all)
+{
+	int nc = res->nr_cols;
 
 	if (res->kept) {
-		/* Column-major for the caller: one event's samples are contiguous. */
 		res->samples = malloc((size_t)nc * (size_t)res->kept * sizeof(*res->samples));
-		if (!res->samples) {
-			err = -ENOMEM;
-			goto out;
-		}
+		if (!res->samples)
+			return -ENOMEM;
 		for (int c = 0; c < nc; c++) {
-			col = &res->samples[(size_t)c * (size_t)res->kept];
+			double *col = &res->samples[(size_t)c * (size_t)res->kept];
+
 			for (int r = 0; r < res->kept; r++)
 				col[r] = all[(size_t)r * SELFMON_BENCH_MAX_COLS + c];
 			selfmon_stats__compute(col, (size_t)res->kept, &res->col[c].st);
 		}
 	}
-	/* Paths after the run: a page that refused meanwhile shows here. */
 	for (int i = 0; i < b->pages.nr; i++) {
 		enum selfmon_reason why = SELFMON_REASON_NONE;
 		struct selfmon_bench_col *c = &res->col[first_event_col(b) + i];
@@ -522,8 +562,38 @@ int selfmon_bench__run(struct selfmon_bench *b, const char *name, selfmon_bench_
 		c->path = selfmon_set__path(b->set, i, &why);
 		c->reason = why;
 	}
-out:
-	free(all);
+	return 0;
+}
+
+int selfmon_bench__run(struct selfmon_bench *b, const char *name, selfmon_bench_fn fn, void *arg,
+		       struct selfmon_bench_result *res)
+{
+	double empty[SELFMON_BENCH_MAX_COLS] = { 0 };
+	struct kept k = { 0 };
+	int err = 0;
+	uint64_t n;
+
+	if (!res)
+		return selfmon__err(-EINVAL, "selfmon_bench__run: no result to fill (NULL)");
+	memset(res, 0, sizeof(*res));
+	if (!b || !fn)
+		return selfmon__err(-EINVAL, "selfmon_bench__run: no driver or no body");
+	snprintf(res->name, sizeof(res->name), "%s", name ? name : "");
+	res->calibration = b->calibration;
+	name_cols(b, res);
+
+	n = b->iterations ? b->iterations : grow_iterations(b, fn, arg);
+	res->iterations = n;
+	for (int i = 0; i < b->warmup; i++)
+		fn(arg, n);
+
+	if (b->calibration != SELFMON_CALIB_TWO_LENGTH)
+		err = measure_empty(b, res, empty);
+	if (!err)
+		err = repeat(b, fn, arg, n, empty, res, &k);
+	if (!err)
+		err = summarize(b, res, k.all);
+	free(k.all);
 	if (err) {
 		selfmon_bench_result__fini(res);
 		return selfmon__err(err, "benchmark '%s': %s", res->name, selfmon_strerror(err));
