@@ -6,6 +6,7 @@
 # test-shell overlay into the cpio at deploy time (lava/jobs/*.yaml).
 # Usage: lava/mkramdisk.sh BUSYBOX OUT.cpio.gz
 set -eu
+. "$(dirname "$0")/../scripts/vm/initramfs.sh"
 
 [ $# -eq 2 ] || { echo "usage: $0 BUSYBOX OUT.cpio.gz" >&2; exit 2; }
 busybox=$1 out=$2
@@ -14,26 +15,17 @@ busybox=$1 out=$2
 stage=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-ramdisk.XXXXXX")
 trap 'rm -rf "$stage"' EXIT INT TERM
 
-mkdir -p "$stage/bin" "$stage/sbin" "$stage/usr/bin" "$stage/usr/sbin" \
-	"$stage/dev" "$stage/proc" "$stage/sys" "$stage/tmp" "$stage/root"
-cp "$busybox" "$stage/bin/busybox"
-chmod 0755 "$stage/bin/busybox"
-# The arm64 busybox cannot run here to list its applets: link what /init
-# uses before --install; LAVA's scripts start with #!/bin/sh.
-for a in sh mount; do ln -s busybox "$stage/bin/$a"; done
-# As in scripts/vm/mkinitramfs.sh: the console node lets init's stdio work.
-if [ "$(id -u)" -eq 0 ]; then mknod -m 0600 "$stage/dev/console" c 5 1; fi
+# LAVA's scripts start with #!/bin/sh; /init needs sh and mount before --install.
+initramfs_stage "$stage" "$busybox" sh mount
+mkdir -p "$stage/root"
 
-cat >"$stage/init" <<'INIT'
+{
+	cat <<'INIT'
 #!/bin/sh
 # PID 1 of the LAVA ramdisk: a shell on the console, for lava-test-shell.
-/bin/busybox mount -t devtmpfs devtmpfs /dev 2>/dev/null
-[ -t 1 ] || exec </dev/console >/dev/console 2>&1
-/bin/busybox --install -s
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t tmpfs tmpfs /tmp
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TMPDIR=/tmp
+INIT
+	initramfs_init_start
+	cat <<'INIT'
 export PS1='selfmon-board# '
 cd /root
 echo "selfmon-lava: shell on $(uname -r) $(uname -m)"
@@ -42,7 +34,7 @@ echo "selfmon-lava: shell on $(uname -r) $(uname -m)"
 # exits, init exits and the kernel panics: the job fails, never hangs.
 exec setsid cttyhack sh
 INIT
+} >"$stage/init"
 chmod 0755 "$stage/init"
 
-(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out.part"
-mv "$out.part" "$out"
+initramfs_pack "$stage" "$out"

@@ -145,6 +145,16 @@ const char *cli_samplecost__name(enum cli_samplecost_kind kind);
 /* Records the readers have handed out so far (a check that they read). */
 uint64_t cli_samplecost__records(const struct cli_samplecost *sc);
 
+struct perf_evlist;
+struct perf_evsel;
+
+/*
+ * Unmap, close and delete an evlist of one mapped evsel, and the evsel's own
+ * mapping (perf_evsel__mmap()); an evsel with no evlist is deleted alone.
+ * Written once for every libperf from 6.1 on (samplecost.c says why).
+ */
+void cli_evlist__close_mapped(struct perf_evlist *evlist, struct perf_evsel *evsel);
+
 /* ---- bench_options.c: `selfmon bench` command line ---- */
 
 enum cli_bench_format { CLI_FORMAT_TABLE, CLI_FORMAT_CSV, CLI_FORMAT_JSON };

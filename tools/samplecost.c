@@ -167,24 +167,31 @@ out:
 	return sc;
 }
 
-void cli_samplecost__close(struct cli_samplecost *sc)
+void cli_evlist__close_mapped(struct perf_evlist *evlist, struct perf_evsel *evsel)
 {
-	if (!sc)
-		return;
-	selfmon_sampler__close(sc->s);
-	if (sc->evsel)
-		perf_evsel__munmap(sc->evsel);
-	if (sc->evlist) {
-		perf_evlist__munmap(sc->evlist);
-		perf_evlist__close(sc->evlist);
+	if (evsel)
+		perf_evsel__munmap(evsel);
+	if (evlist) {
+		perf_evlist__munmap(evlist);
+		perf_evlist__close(evlist);
 		/*
 		 * libperf 6.1's perf_evsel__delete() does not drop the maps the
 		 * evlist gave its evsel: setting none drops them (and later
 		 * libperfs, which do, find none).
 		 */
-		perf_evlist__set_maps(sc->evlist, NULL, NULL);
-		perf_evlist__delete(sc->evlist);
+		perf_evlist__set_maps(evlist, NULL, NULL);
+		perf_evlist__delete(evlist);	/* and its evsel */
+	} else if (evsel) {
+		perf_evsel__delete(evsel);
 	}
+}
+
+void cli_samplecost__close(struct cli_samplecost *sc)
+{
+	if (!sc)
+		return;
+	selfmon_sampler__close(sc->s);
+	cli_evlist__close_mapped(sc->evlist, sc->evsel);
 	perf_cpu_map__put(sc->cpus);
 	perf_thread_map__put(sc->threads);
 	free(sc);

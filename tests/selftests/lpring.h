@@ -25,6 +25,7 @@
 #include <perf/threadmap.h>
 /* The build's note of what this libperf offers (scripts/check-libperf.sh): the any-CPU map's name. */
 #include <generated/libperf.h>
+#include "../../tools/cli.h"
 
 struct lpring {
 	struct perf_evlist *evlist;
@@ -39,17 +40,7 @@ struct lpring {
 
 static inline void lpring_close(struct lpring *r)
 {
-	if (r->evsel)
-		perf_evsel__munmap(r->evsel);
-	if (r->evlist) {
-		perf_evlist__munmap(r->evlist);
-		perf_evlist__close(r->evlist);
-		/* libperf 6.1's evsel keeps the evlist's maps: drop them (tools/samplecost.c) */
-		perf_evlist__set_maps(r->evlist, NULL, NULL);
-		perf_evlist__delete(r->evlist);	/* and its evsel */
-	} else if (r->evsel) {
-		perf_evsel__delete(r->evsel);
-	}
+	cli_evlist__close_mapped(r->evlist, r->evsel);
 	perf_cpu_map__put(r->cpus);
 	perf_thread_map__put(r->threads);
 	memset(r, 0, sizeof(*r));

@@ -201,6 +201,26 @@ static __attribute__((noinline)) int64_t region_mixed_read(struct selfmon_set *s
 }
 
 /*
+ * The tests that turn the perf_user_access gate off: the teardown puts it
+ * back as it was, so that a failed assertion (which ends the test at once)
+ * never leaves it off for the suites after this one.
+ */
+FIXTURE(user_access) {
+	long saved;	/* the gate before the test; < 0: no such sysctl */
+};
+
+FIXTURE_SETUP(user_access)
+{
+	self->saved = read_sysctl(USER_ACCESS);
+}
+
+FIXTURE_TEARDOWN(user_access)
+{
+	if (self->saved >= 0 && geteuid() == 0)
+		write_sysctl(USER_ACCESS, self->saved ? "1" : "0");
+}
+
+/*
  * After selfmon_set__reset(), a region read inline at its
  * start (the raw count) and by the fallback at its end must count exactly.
  * selfmon_set__read_raw() is that fallback: the raw count too. It is taken
@@ -209,10 +229,9 @@ static __attribute__((noinline)) int64_t region_mixed_read(struct selfmon_set *s
  * selfmon_set__read() instead, the region is off by the reset's baseline:
  * that is the trap the raw read closes, and what shows this test can fail.
  */
-TEST(a_region_read_inline_then_by_read_raw_counts_exactly_after_a_reset)
+TEST_F(user_access, a_region_read_inline_then_by_read_raw_counts_exactly_after_a_reset)
 {
 	const uint64_t n = 10000;
-	long saved = read_sysctl(USER_ACCESS);
 	struct selfmon_count end;
 	struct selfmon_set *set;
 	int64_t empty, got;
@@ -241,7 +260,7 @@ TEST(a_region_read_inline_then_by_read_raw_counts_exactly_after_a_reset)
 	TH_LOG("inline start, selfmon_set__read() end: %lld for %llu (the trap read_raw avoids)",
 	       (long long)got, (unsigned long long)(3 * n));
 
-	if (saved != 1 || geteuid() != 0) {
+	if (self->saved != 1 || geteuid() != 0) {
 		selfmon_set__close(set);
 		SKIP(return, "the read(2) half needs root to flip " USER_ACCESS);
 	}
@@ -313,15 +332,14 @@ TEST(a_32_bit_counter_that_wraps_during_the_region_still_gives_the_exact_delta)
 	selfmon_set__close(set);
 }
 
-TEST(the_perf_user_access_gate_is_reported_and_opening_it_takes_the_fast_path)
+TEST_F(user_access, the_perf_user_access_gate_is_reported_and_opening_it_takes_the_fast_path)
 {
-	long saved = read_sysctl(USER_ACCESS);
 	struct selfmon_set *set;
 	enum selfmon_reason why;
 	struct selfmon_count c;
 	int64_t empty;
 
-	if (saved < 0 || geteuid() != 0)
+	if (self->saved < 0 || geteuid() != 0)
 		SKIP(return, "needs root and " USER_ACCESS);
 	ASSERT_EQ(0, write_sysctl(USER_ACCESS, "0"));
 
@@ -354,8 +372,6 @@ TEST(the_perf_user_access_gate_is_reported_and_opening_it_takes_the_fast_path)
 	ASSERT_EQ(0, selfmon_set__read(set, 0, &c));
 	EXPECT_EQ(SELFMON_COUNT_USER, c.flags & SELFMON_COUNT_USER);
 	selfmon_set__close(set);
-
-	write_sysctl(USER_ACCESS, saved ? "1" : "0");
 }
 
 /* 6 event counters + the cycle counter: 10 instruction events must take turns. */
