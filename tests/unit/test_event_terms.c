@@ -16,41 +16,21 @@
 
 #include <selfmon/selfmon.h>
 #include "../../core/event.h"
-#include "fakeroot.h"
-
-struct world {
-	char *root;
-	struct selfmon_pmus pmus;
-	struct selfmon_event ev;
-};
+#include "pmu_world.h"
 
 static int world_setup(void **state)
 {
-	struct world *w = calloc(1, sizeof(*w));
+	struct world *w = world__new(state);
 
 	if (!w)
 		return -1;
-	w->root = fakeroot__new();
 	fakeroot__x86_cpu(w->root, 1);
 	fakeroot__pmu_file(w->root, "msr", "type", "9");
 	fakeroot__pmu_file(w->root, "msr", "cpumask", "0");
 	fakeroot__pmu_file(w->root, "msr", "format/event", "config:0-63");
 	fakeroot__pmu_file(w->root, "msr", "events/tsc", "event=0x00");
 	fakeroot__pmu_file(w->root, "msr", "events/smi", "event=0x04");
-	if (selfmon_pmus__load(&w->pmus, w->root) || w->pmus.nr != 3)
-		return -1;
-	*state = w;
-	return 0;
-}
-
-static int world_teardown(void **state)
-{
-	struct world *w = *state;
-
-	selfmon_pmus__free(&w->pmus);
-	fakeroot__free(w->root);
-	free(w);
-	return 0;
+	return world__load(w, 3);
 }
 
 static uint64_t config_of(void **state, const char *spec)

@@ -18,36 +18,13 @@
 
 #include <generated/autoconf.h>
 #include "../../core/arch.h"
-#include "fakeroot.h"
+#include "pmu_world.h"
 
 #define SYSCTL "/proc/sys/kernel/perf_user_access"
 
-struct world {
-	char *root;
-	struct selfmon_pmus pmus;
-	struct selfmon_event ev;
-	unsigned int notes;
-};
-
 static int world_setup(void **state)
 {
-	struct world *w = calloc(1, sizeof(*w));
-
-	if (!w)
-		return -1;
-	w->root = fakeroot__new();
-	*state = w;
-	return 0;
-}
-
-static int world_teardown(void **state)
-{
-	struct world *w = *state;
-
-	selfmon_pmus__free(&w->pmus);
-	fakeroot__free(w->root);
-	free(w);
-	return 0;
+	return world__new(state) ? 0 : -1;
 }
 
 /* Load the root's PMUs and aim the event at @pmu, as the event parser would. */

@@ -29,105 +29,16 @@
 #include <selfmon/selfmon.h>
 #include "../../core/arch.h"
 #include "fakeroot.h"
+#include "libperf_mock.h"
 
-/* ---- libperf, mocked ---- */
+/* ---- libperf (libperf_mock.h) and the user, mocked ---- */
 
-#define MAX_OPENS 8
-
-static struct {
-	int opens;
-	int open_err[MAX_OPENS];		/* what the n-th open returns */
-	struct perf_event_attr attr[MAX_OPENS];	/* what it was asked */
-	int mmaps, mmap_err;
-	int reads;
-	struct perf_counts_values counts;	/* what read(2) says */
-	int enables, disables;
-	const struct selfmon_arch *arch;	/* NULL: the build's own */
-} mock;
-
-/* The counter's mmap page, as the kernel would map it. */
-static struct perf_event_mmap_page sim_page __attribute__((aligned(4096)));
-
-int __wrap_perf_evsel__open(struct perf_evsel *evsel, struct perf_cpu_map *cpus,
-			    struct perf_thread_map *threads);
-int __wrap_perf_evsel__mmap(struct perf_evsel *evsel, int pages);
-void *__wrap_perf_evsel__mmap_base(struct perf_evsel *evsel, int cpu_map_idx, int thread);
-int __wrap_perf_evsel__read(struct perf_evsel *evsel, int cpu_map_idx, int thread,
-			    struct perf_counts_values *count);
-int __wrap_perf_evsel__enable(struct perf_evsel *evsel);
 /* The set's messages differ for root; these tests speak of an ordinary user unless told. */
 static uid_t mock_euid = 1000;
 uid_t __wrap_geteuid(void);
 uid_t __wrap_geteuid(void)
 {
 	return mock_euid;
-}
-
-int __wrap_perf_evsel__disable(struct perf_evsel *evsel);
-const struct selfmon_arch *__wrap_selfmon_arch__host(void);
-const struct selfmon_arch *__real_selfmon_arch__host(void);
-
-int __wrap_perf_evsel__open(struct perf_evsel *evsel, struct perf_cpu_map *cpus,
-			    struct perf_thread_map *threads)
-{
-	int n = mock.opens++;
-
-	(void)cpus;
-	assert_non_null(threads);
-	assert_true(n < MAX_OPENS);
-	mock.attr[n] = *perf_evsel__attr(evsel);
-	return mock.open_err[n];
-}
-
-int __wrap_perf_evsel__mmap(struct perf_evsel *evsel, int pages)
-{
-	(void)evsel;
-	(void)pages;
-	mock.mmaps++;
-	return mock.mmap_err;
-}
-
-void *__wrap_perf_evsel__mmap_base(struct perf_evsel *evsel, int cpu_map_idx, int thread)
-{
-	(void)evsel;
-	assert_int_equal(cpu_map_idx, 0);
-	assert_int_equal(thread, 0);
-	return &sim_page;
-}
-
-int __wrap_perf_evsel__read(struct perf_evsel *evsel, int cpu_map_idx, int thread,
-			    struct perf_counts_values *count)
-{
-	(void)evsel;
-	(void)cpu_map_idx;
-	(void)thread;
-	mock.reads++;
-	*count = mock.counts;
-	return 0;
-}
-
-int __wrap_perf_evsel__enable(struct perf_evsel *evsel)
-{
-	(void)evsel;
-	mock.enables++;
-	return 0;
-}
-
-int __wrap_perf_evsel__disable(struct perf_evsel *evsel)
-{
-	(void)evsel;
-	mock.disables++;
-	return 0;
-}
-
-/*
- * The set's decisions are specified against the x86 gates on every build, so
- * the same tests hold on an arm64 board; arm64's own gates are test_gate.c's,
- * and its real path is proven on a real kernel by the arm64 selftests.
- */
-const struct selfmon_arch *__wrap_selfmon_arch__host(void)
-{
-	return mock.arch ? mock.arch : &selfmon_arch__x86;
 }
 
 /* ---- the counter instruction, played on x86_64 when it faults ---- */
@@ -194,8 +105,7 @@ static int world_setup(void **state)
 
 	if (!w)
 		return -1;
-	memset(&mock, 0, sizeof(mock));
-	memset(&sim_page, 0, sizeof(sim_page));
+	libperf_mock__reset();
 	rdpmc_played = 0;
 	unsetenv("SELFMON_NO_USER_READ");
 	unsetenv("SELFMON_SYSFS_ROOT");
@@ -204,7 +114,7 @@ static int world_setup(void **state)
 	fakeroot__write(w->root, "/proc/sys/kernel/perf_event_paranoid", "3\n");
 	w->opts.sz = sizeof(w->opts);
 	w->opts.root = w->root;
-	/* These rules are the set's; pinning has its own (test_pin.c). */
+	/* These rules are the set's; pinning has its own (test_pin_*.c). */
 	w->opts.pin = "none";
 	*state = w;
 	return 0;
@@ -238,7 +148,7 @@ static struct selfmon_set *open_ok(struct world *w, const char *events)
 	if (!w->set)
 		fail_msg("open '%s': %s (%s)", events, strerror(errno), selfmon_errmsg());
 	/* Open reads each event once for its id (to find its fd): not a measurement. */
-	mock.reads = 0;
+	lp.reads = 0;
 	return w->set;
 }
 
@@ -256,10 +166,10 @@ static void a_software_event_is_read_with_read2_and_has_no_page(void **state)
 	assert_int_equal(selfmon_set__path(w->set, 0, &why), SELFMON_PATH_SYSCALL);
 	assert_int_equal(why, SELFMON_REASON_SOFTWARE);
 	assert_null(selfmon_set__page(w->set, 0));
-	assert_int_equal(mock.mmaps, 0);
+	assert_int_equal(lp.mmaps, 0);
 	assert_int_equal(selfmon_set__pmc_width(w->set, 0), 0);
 
-	mock.counts = (struct perf_counts_values){ .val = 42, .ena = 10, .run = 10 };
+	libperf_mock__counts((struct perf_counts_values){ .val = 42, .ena = 10, .run = 10 });
 	assert_int_equal(selfmon_set__read(w->set, 0, &c), 0);
 	assert_true(c.value == 42);
 	assert_int_equal(c.flags & SELFMON_COUNT_USER, 0);
@@ -272,18 +182,18 @@ static void the_attr_counts_disabled_with_both_times_in_the_read_format(void **s
 	struct world *w = *state;
 
 	open_ok(w, "cycles:u");
-	assert_int_equal(mock.opens, 1);
-	assert_int_equal(mock.attr[0].type, PERF_TYPE_HARDWARE);
-	assert_true(mock.attr[0].config == PERF_COUNT_HW_CPU_CYCLES);
-	assert_int_equal(mock.attr[0].disabled, 1);
-	assert_int_equal(mock.attr[0].exclude_kernel, 1);
-	assert_true(mock.attr[0].read_format & PERF_FORMAT_TOTAL_TIME_ENABLED);
-	assert_true(mock.attr[0].read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
-	assert_int_equal(mock.enables, 0);
+	assert_int_equal(lp.opens, 1);
+	assert_int_equal(lp.attr[0].type, PERF_TYPE_HARDWARE);
+	assert_true(lp.attr[0].config == PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(lp.attr[0].disabled, 1);
+	assert_int_equal(lp.attr[0].exclude_kernel, 1);
+	assert_true(lp.attr[0].read_format & PERF_FORMAT_TOTAL_TIME_ENABLED);
+	assert_true(lp.attr[0].read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	assert_int_equal(lp.enables, 0);
 	assert_int_equal(selfmon_set__enable(w->set), 0);
-	assert_int_equal(mock.enables, 1);
+	assert_int_equal(lp.enables, 1);
 	assert_int_equal(selfmon_set__disable(w->set), 0);
-	assert_int_equal(mock.disables, 1);
+	assert_int_equal(lp.disables, 1);
 }
 
 static void a_hardware_event_with_open_gates_gets_its_page(void **state)
@@ -293,7 +203,7 @@ static void a_hardware_event_with_open_gates_gets_its_page(void **state)
 
 	page_on_counter(0, 0);
 	open_ok(w, "cycles");
-	assert_int_equal(mock.mmaps, 1);
+	assert_int_equal(lp.mmaps, 1);
 	assert_ptr_equal(selfmon_set__page(w->set, 0), &sim_page);
 	assert_int_equal(selfmon_set__pmc_width(w->set, 0), 48);
 	/* before enable, the gates decide */
@@ -312,7 +222,7 @@ static void a_page_without_cap_user_rdpmc_sends_reads_to_read2_with_reason_cap(v
 	open_ok(w, "instructions");
 	assert_int_equal(selfmon_set__path(w->set, 0, &why), SELFMON_PATH_SYSCALL);
 	assert_int_equal(why, SELFMON_REASON_CAP);
-	mock.counts = (struct perf_counts_values){ .val = 9, .ena = 1, .run = 1 };
+	libperf_mock__counts((struct perf_counts_values){ .val = 9, .ena = 1, .run = 1 });
 	assert_int_equal(selfmon_set__read(w->set, 0, &c), 0);
 	assert_int_equal(c.reason, SELFMON_REASON_CAP);
 	assert_true(c.value == 9);
@@ -330,9 +240,9 @@ static void index_0_falls_back_to_read2_and_counts_the_fallback(void **state)
 	assert_int_equal(selfmon_set__path(w->set, 0, &why), SELFMON_PATH_SYSCALL);
 	assert_int_equal(why, SELFMON_REASON_INDEX);
 
-	mock.counts = (struct perf_counts_values){ .val = 777, .ena = 20, .run = 10 };
+	libperf_mock__counts((struct perf_counts_values){ .val = 777, .ena = 20, .run = 10 });
 	assert_int_equal(selfmon_set__read(w->set, 0, &c), 0);
-	assert_int_equal(mock.reads, 1);
+	assert_int_equal(lp.reads, 1);
 	assert_true(c.value == 777 && c.enabled == 20 && c.running == 10);
 	assert_int_equal(c.flags & SELFMON_COUNT_USER, 0);
 	assert_int_equal(c.reason, SELFMON_REASON_INDEX);
@@ -349,12 +259,12 @@ static void a_reset_taken_at_index_0_is_not_counted_as_a_fallback(void **state)
 	page_on_counter(0, 0);
 	open_ok(w, "cycles");
 	assert_int_equal(selfmon_set__enable(w->set), 0);
-	mock.counts = (struct perf_counts_values){ .val = 100, .ena = 20, .run = 10 };
+	libperf_mock__counts((struct perf_counts_values){ .val = 100, .ena = 20, .run = 10 });
 	assert_int_equal(selfmon_set__reset(w->set), 0);
-	assert_int_equal(mock.reads, 1);
+	assert_int_equal(lp.reads, 1);
 	assert_int_equal(selfmon_set__fallbacks(w->set, 0), 0);
 	/* The reads that measure still do. */
-	mock.counts = (struct perf_counts_values){ .val = 150, .ena = 30, .run = 15 };
+	libperf_mock__counts((struct perf_counts_values){ .val = 150, .ena = 30, .run = 15 });
 	assert_int_equal(selfmon_set__read(w->set, 0, &c), 0);
 	assert_int_equal(c.value, 50);
 	assert_int_equal(selfmon_set__fallbacks(w->set, 0), 1);
@@ -382,7 +292,7 @@ static void a_counter_on_hardware_is_read_from_user_space(void **state)
 	assert_int_equal(c.flags & SELFMON_COUNT_USER, SELFMON_COUNT_USER);
 	assert_int_equal(c.reason, SELFMON_REASON_NONE);
 	assert_int_equal(why, SELFMON_REASON_NONE);
-	assert_int_equal(mock.reads, 0);
+	assert_int_equal(lp.reads, 0);
 	assert_int_equal(selfmon_set__fallbacks(w->set, 0), 0);
 	if (!rdpmc_played) {
 		print_message("# rdpmc ran for real on this host: value not checked\n");
@@ -402,11 +312,12 @@ static void no_user_read_option_keeps_every_read_on_read2(void **state)
 	page_on_counter(2, 1000);
 	w->opts.no_user_read = 1;
 	open_ok(w, "cycles");
-	assert_int_equal(mock.mmaps, 0);
+	assert_int_equal(lp.mmaps, 0);
 	assert_null(selfmon_set__page(w->set, 0));
 	assert_int_equal(selfmon_set__path(w->set, 0, &why), SELFMON_PATH_SYSCALL);
 	assert_int_equal(why, SELFMON_REASON_CONFIG);
-	mock.counts.val = 5;
+	for (int n = 0; n < MOCK_OPENS; n++)
+		lp.counts[n].val = 5;
 	assert_int_equal(selfmon_set__read(w->set, 0, &c), 0);
 	assert_int_equal(c.reason, SELFMON_REASON_CONFIG);
 	assert_int_equal(selfmon_set__fallbacks(w->set, 0), 0);
@@ -422,7 +333,7 @@ static void selfmon_no_user_read_in_the_environment_does_the_same(void **state)
 	unsetenv("SELFMON_NO_USER_READ");
 	assert_int_equal(selfmon_set__path(w->set, 0, &why), SELFMON_PATH_SYSCALL);
 	assert_int_equal(why, SELFMON_REASON_CONFIG);
-	assert_int_equal(mock.mmaps, 0);
+	assert_int_equal(lp.mmaps, 0);
 }
 
 static void sysfs_rdpmc_0_is_the_reason_but_the_page_is_still_mapped(void **state)
@@ -433,7 +344,7 @@ static void sysfs_rdpmc_0_is_the_reason_but_the_page_is_still_mapped(void **stat
 	fakeroot__pmu_file(w->root, "cpu", "rdpmc", "0");
 	page_on_counter(0, 0);
 	open_ok(w, "cycles");
-	assert_int_equal(mock.mmaps, 1);
+	assert_int_equal(lp.mmaps, 1);
 	assert_int_equal(selfmon_set__path(w->set, 0, &why), SELFMON_PATH_SYSCALL);
 	assert_int_equal(why, SELFMON_REASON_SYSFS_RDPMC);
 }
@@ -443,7 +354,7 @@ static void a_failed_mmap_is_reason_mmap(void **state)
 	struct world *w = *state;
 	enum selfmon_reason why;
 
-	mock.mmap_err = -ENOMEM;
+	lp.mmap_err = -ENOMEM;
 	open_ok(w, "cycles");
 	assert_null(selfmon_set__page(w->set, 0));
 	assert_int_equal(selfmon_set__path(w->set, 0, &why), SELFMON_PATH_SYSCALL);
@@ -473,23 +384,23 @@ static void arm64_eopnotsupp_with_long_is_opened_again_without_the_long_bit(void
 	fakeroot__armv8(w->root, "armv8_pmuv3", 8, "0-3");
 	fakeroot__remove_path(w->root, FAKEROOT_DEVICES "/cpu");
 	fakeroot__write(w->root, "/proc/sys/kernel/perf_user_access", "1\n");
-	mock.arch = &selfmon_arch__arm64;
-	mock.open_err[0] = -EOPNOTSUPP;
+	lp.arch = &selfmon_arch__arm64;
+	lp.open_err[0] = -EOPNOTSUPP;
 
 	w->set = selfmon_set__open("cycles", &w->opts);
 #ifdef CONFIG_LONG_COUNTERS
 	assert_non_null(w->set);
-	assert_int_equal(mock.opens, 2);
-	assert_true(mock.attr[0].config1 == ((1u << 1) | (1u << 0)));	/* rdpmc + long */
-	assert_true(mock.attr[1].config1 == (1u << 1));			/* rdpmc only */
-	assert_int_equal(mock.attr[1].type, PERF_TYPE_HARDWARE);
-	assert_int_equal(mock.mmaps, 1);
+	assert_int_equal(lp.opens, 2);
+	assert_true(lp.attr[0].config1 == ((1u << 1) | (1u << 0)));	/* rdpmc + long */
+	assert_true(lp.attr[1].config1 == (1u << 1));			/* rdpmc only */
+	assert_int_equal(lp.attr[1].type, PERF_TYPE_HARDWARE);
+	assert_int_equal(lp.mmaps, 1);
 #else
 	/* this build never asks for long counters: EOPNOTSUPP is the PMU's final word */
 	assert_null(w->set);
 	assert_int_equal(errno, EOPNOTSUPP);
-	assert_int_equal(mock.opens, 1);
-	assert_true(mock.attr[0].config1 == (1u << 1));
+	assert_int_equal(lp.opens, 1);
+	assert_true(lp.attr[0].config1 == (1u << 1));
 #endif
 }
 
@@ -500,13 +411,13 @@ static void arm64_no_long_option_asks_only_for_the_rdpmc_bit(void **state)
 	fakeroot__armv8(w->root, "armv8_pmuv3", 8, "0-3");
 	fakeroot__remove_path(w->root, FAKEROOT_DEVICES "/cpu");
 	fakeroot__write(w->root, "/proc/sys/kernel/perf_user_access", "0\n");
-	mock.arch = &selfmon_arch__arm64;
+	lp.arch = &selfmon_arch__arm64;
 	w->opts.no_long = 1;
 	open_ok(w, "armv8_pmuv3/inst_retired/");
-	assert_int_equal(mock.opens, 1);
-	assert_int_equal(mock.attr[0].type, 8);
-	assert_true(mock.attr[0].config == 8);
-	assert_true(mock.attr[0].config1 == (1u << 1));
+	assert_int_equal(lp.opens, 1);
+	assert_int_equal(lp.attr[0].type, 8);
+	assert_true(lp.attr[0].config == 8);
+	assert_true(lp.attr[0].config1 == (1u << 1));
 }
 
 /* ---- errors ---- */
@@ -515,14 +426,14 @@ static void eacces_without_chosen_levels_falls_back_to_user_space_only_and_says_
 {
 	struct world *w = *state;
 
-	mock.open_err[0] = -EACCES;
+	lp.open_err[0] = -EACCES;
 	w->set = selfmon_set__open("cycles", &w->opts);
 	assert_non_null(w->set);
-	assert_int_equal(mock.opens, 2);
-	assert_int_equal(mock.attr[0].exclude_kernel, 0);
-	assert_int_equal(mock.attr[1].exclude_kernel, 1);
-	assert_int_equal(mock.attr[1].exclude_hv, 1);
-	assert_int_equal(mock.attr[1].exclude_user, 0);
+	assert_int_equal(lp.opens, 2);
+	assert_int_equal(lp.attr[0].exclude_kernel, 0);
+	assert_int_equal(lp.attr[1].exclude_kernel, 1);
+	assert_int_equal(lp.attr[1].exclude_hv, 1);
+	assert_int_equal(lp.attr[1].exclude_user, 0);
 	assert_non_null(selfmon_set__note(w->set, 0));
 	assert_non_null(strstr(selfmon_set__note(w->set, 0), "user space only"));
 }
@@ -531,11 +442,11 @@ static void eacces_of_chosen_kernel_counting_is_not_narrowed_and_names_the_value
 {
 	struct world *w = *state;
 
-	mock.open_err[0] = -EACCES;
+	lp.open_err[0] = -EACCES;
 	w->set = selfmon_set__open("cycles:uk", &w->opts);
 	assert_null(w->set);
 	assert_int_equal(errno, EACCES);
-	assert_int_equal(mock.opens, 1);
+	assert_int_equal(lp.opens, 1);
 	assert_non_null(strstr(selfmon_errmsg(), "perf_event_paranoid is 3"));	/* read from the root */
 	assert_non_null(strstr(selfmon_errmsg(), "perf_event_paranoid=1"));
 	assert_non_null(strstr(selfmon_errmsg(), "cycles:uk"));
@@ -546,7 +457,7 @@ static void eacces_as_root_blames_no_sysctl(void **state)
 	struct world *w = *state;
 
 	mock_euid = 0;
-	mock.open_err[0] = -EACCES;
+	lp.open_err[0] = -EACCES;
 	w->set = selfmon_set__open("cycles:uk", &w->opts);
 	mock_euid = 1000;
 	assert_null(w->set);
@@ -561,7 +472,7 @@ static void eacces_never_suggests_the_paranoid_value_already_in_force(void **sta
 
 	/* user space only is what 2 allows: at 2 the sysctl is not the cause */
 	fakeroot__write(w->root, "/proc/sys/kernel/perf_event_paranoid", "2\n");
-	mock.open_err[0] = -EACCES;
+	lp.open_err[0] = -EACCES;
 	w->set = selfmon_set__open("cycles:u", &w->opts);
 	assert_null(w->set);
 	assert_int_equal(errno, EACCES);
@@ -570,7 +481,7 @@ static void eacces_never_suggests_the_paranoid_value_already_in_force(void **sta
 
 	/* at 3, user space only needs 2 */
 	fakeroot__write(w->root, "/proc/sys/kernel/perf_event_paranoid", "3\n");
-	mock.open_err[1] = -EACCES;
+	lp.open_err[1] = -EACCES;
 	w->set = selfmon_set__open("cycles:u", &w->opts);
 	assert_null(w->set);
 	assert_non_null(strstr(selfmon_errmsg(), "perf_event_paranoid=2"));
@@ -581,11 +492,11 @@ static void a_failure_in_the_second_event_closes_the_first(void **state)
 {
 	struct world *w = *state;
 
-	mock.open_err[1] = -ENOENT;
+	lp.open_err[1] = -ENOENT;
 	w->set = selfmon_set__open("task-clock,r1234", &w->opts);
 	assert_null(w->set);
 	assert_int_equal(errno, ENOENT);
-	assert_int_equal(mock.opens, 2);
+	assert_int_equal(lp.opens, 2);
 	assert_non_null(strstr(selfmon_errmsg(), "r1234"));
 }
 
@@ -597,7 +508,7 @@ static void an_unparsable_event_is_null_before_anything_is_opened(void **state)
 	assert_null(w->set);
 	assert_int_equal(errno, SELFMON_ERRNO__NOEVENT);
 	assert_non_null(strstr(selfmon_errmsg(), "bogus-event"));
-	assert_int_equal(mock.opens, 0);
+	assert_int_equal(lp.opens, 0);
 }
 
 static void options_of_an_older_build_keep_the_fields_their_size_covers(void **state)
@@ -609,7 +520,7 @@ static void options_of_an_older_build_keep_the_fields_their_size_covers(void **s
 	w->opts.sz = offsetof(struct selfmon_opts, no_user_read);
 	w->set = selfmon_set__open("task-clock", &w->opts);
 	assert_non_null(w->set);
-	assert_int_equal(mock.opens, 1);
+	assert_int_equal(lp.opens, 1);
 }
 
 static void options_without_even_their_size_are_einval(void **state)
@@ -620,7 +531,7 @@ static void options_without_even_their_size_are_einval(void **state)
 	w->set = selfmon_set__open("cycles", &w->opts);
 	assert_null(w->set);
 	assert_int_equal(errno, EINVAL);
-	assert_int_equal(mock.opens, 0);
+	assert_int_equal(lp.opens, 0);
 }
 
 static void a_successful_open_leaves_no_message(void **state)
@@ -653,9 +564,9 @@ static void reset_makes_the_next_read_count_from_the_baseline(void **state)
 	struct selfmon_count c[2];
 
 	open_ok(w, "task-clock,page-faults");
-	mock.counts = (struct perf_counts_values){ .val = 1000, .ena = 500, .run = 400 };
+	libperf_mock__counts((struct perf_counts_values){ .val = 1000, .ena = 500, .run = 400 });
 	assert_int_equal(selfmon_set__reset(w->set), 0);
-	mock.counts = (struct perf_counts_values){ .val = 1700, .ena = 800, .run = 650 };
+	libperf_mock__counts((struct perf_counts_values){ .val = 1700, .ena = 800, .run = 650 });
 	assert_int_equal(selfmon_set__read_all(w->set, c), 0);
 	for (int i = 0; i < 2; i++) {
 		assert_true(c[i].value == 700);
@@ -690,7 +601,7 @@ static void a_baseline_taken_from_the_page_holds_for_read2_too(void **state)
 
 	/* the counter leaves the hardware: read(2) gives the same quantity */
 	sim_page.index = 0;
-	mock.counts = (struct perf_counts_values){ .val = 6234, .ena = 9000, .run = 9000 };
+	libperf_mock__counts((struct perf_counts_values){ .val = 6234, .ena = 9000, .run = 9000 });
 	assert_int_equal(selfmon_set__read(w->set, 0, &c), 0);
 	assert_false(c.flags & SELFMON_COUNT_USER);
 	assert_true(c.value == 5000);
@@ -703,7 +614,7 @@ static void before_any_reset_reads_count_from_the_open(void **state)
 	struct selfmon_count c;
 
 	open_ok(w, "task-clock");
-	mock.counts = (struct perf_counts_values){ .val = 1234, .ena = 5, .run = 5 };
+	libperf_mock__counts((struct perf_counts_values){ .val = 1234, .ena = 5, .run = 5 });
 	assert_int_equal(selfmon_set__read(w->set, 0, &c), 0);
 	assert_true(c.value == 1234);
 }
@@ -782,7 +693,7 @@ static void another_thread_gets_thread_from_read(void **state)
 	assert_int_equal(pthread_create(&t, NULL, read_from_another_thread, &r), 0);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(r.err, -SELFMON_ERRNO__THREAD);
-	assert_int_equal(mock.reads, 0);
+	assert_int_equal(lp.reads, 0);
 	assert_int_equal(selfmon_set__read(w->set, 0, &c), 0);
 }
 
