@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <perf/evsel.h>
@@ -1051,6 +1053,60 @@ static void a_second_set_for_another_cluster_is_refused_while_the_first_is_open(
 	assert_int_equal(mock.sets, 2);
 }
 
+/*
+ * The child of a process with a pinned set: its own set takes its own hold
+ * (its thread pinned by itself, given back to itself), not its parent's,
+ * and closing the parent's inherited set there moves no thread. Exit codes
+ * say what went wrong; the child runs no cmocka assertion.
+ */
+static int child_of_a_pinned_parent(struct world *w, struct selfmon_set *parents)
+{
+	int sets0 = mock.sets, code = 0;
+	struct selfmon_set *b;
+
+	mock.affinity = cpuset(board("rk3399")->online);	/* the child widened its own */
+	w->opts.pin = "little";
+	b = selfmon_set__open("instructions", &w->opts);
+	if (!b)
+		return 2;	/* refused: the parent's hold taken for the child's */
+	if (mock.sets != sets0 + 1 || mock.set_pid[sets0] != 0)
+		code = 3;	/* not pinned, or another thread pinned */
+	selfmon_set__close(b);
+	if (!code && (mock.sets != sets0 + 2 || mock.set_pid[sets0 + 1] != 0))
+		code = 4;	/* given back to another thread: the parent's */
+	selfmon_set__close(parents);
+	if (!code && mock.sets != sets0 + 2)
+		code = 5;	/* the parent's inherited hold restored an affinity */
+	return code;
+}
+
+static void a_forked_childs_set_takes_its_own_pin_never_its_parents(void **state)
+{
+	struct world *w = *state;
+	struct selfmon_set *a;
+	int status;
+	pid_t pid;
+
+	use_board(w, board("rk3399"));
+	w->opts.pin = "big";
+	mock.main_tid = gettid();	/* lets the child's mock record a restore of this thread */
+	a = open_ok(w, "cycles");
+	w->set = NULL;
+	assert_int_equal(mock.sets, 1);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(child_of_a_pinned_parent(w, a));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	selfmon_set__close(a);	/* first: a failure must not leave this thread's hold to the next test */
+	assert_int_equal(mock.sets, 2);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status))
+		fail_msg("the child's pin: code %d (2 refused with the parent's hold, 3 not pinned "
+			 "itself, 4 gave another thread's affinity back, 5 the parent's hold moved "
+			 "a thread)", WEXITSTATUS(status));
+}
+
 /* ---- through selfmon_set__open: errors ---- */
 
 static void expect_open_error(struct world *w, const char *events, int err)
@@ -1515,6 +1571,7 @@ int main(void)
 		T(a_set_closed_by_another_thread_gives_the_pinned_thread_its_affinity_back),
 		T(a_second_set_on_the_same_cluster_shares_the_pin_and_the_last_close_restores),
 		T(a_second_set_for_another_cluster_is_refused_while_the_first_is_open),
+		T(a_forked_childs_set_takes_its_own_pin_never_its_parents),
 		/* open, errors */
 		T(a_generic_event_the_pinned_pmu_lacks_is_enoent_naming_the_pmu),
 		T(another_clusters_pmu_event_while_pinned_is_einval),
