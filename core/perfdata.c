@@ -146,8 +146,12 @@ static int put_mmaps(struct selfmon_perfdata *pd)
 		} b = { pd->pid, pd->pid, m->start, m->end - m->start, m->pgoff, m->maj, m->min,
 			m->ino, 0, m->prot, m->shared ? MAP_SHARED : MAP_PRIVATE };
 
+		char name[4096 + sizeof(" (deleted)")];
+
+		/* The kernel's MMAP2 names a deleted file as d_path() does, " (deleted)" after it. */
+		snprintf(name, sizeof(name), "%s%s", m->path, m->deleted ? " (deleted)" : "");
 		if (m->path[0] == '/')
-			err = put_record(pd, PERF_RECORD_MMAP2, &b, sizeof(b), m->path);
+			err = put_record(pd, PERF_RECORD_MMAP2, &b, sizeof(b), name);
 	}
 	selfmon_maps__free(maps, nr);
 	return err;

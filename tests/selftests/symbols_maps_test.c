@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The symbol reader over what /proc/self/maps may say of a mapped file
+ * (proc(5), "/proc/pid/maps"): a file deleted since it was mapped, and
+ * another file put at its name, is not read for the mapping's symbols; a
+ * file whose name holds a newline and blanks is found by its own name.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <selfmon/selfmon.h>
+#include <selfmon/symbols.h>
+#include "kselftest_harness.h"
+
+/* Copy this test's executable to @path. Return: 0 or -1. */
+static int copy_self(const char *path)
+{
+	int in = open("/proc/self/exe", O_RDONLY), out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0700);
+	struct stat st;
+	int ok = in >= 0 && out >= 0 && !fstat(in, &st) &&
+		 sendfile(out, in, NULL, (size_t)st.st_size) == st.st_size;
+
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return ok ? 0 : -1;
+}
+
+/* Map the first page of @path executable. */
+static void *map_exec(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	void *p;
+
+	if (fd < 0)
+		return MAP_FAILED;
+	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	close(fd);
+	return p;
+}
+
+TEST(a_mapped_file_deleted_and_replaced_is_not_read_for_its_symbols)
+{
+	char dir[] = "/tmp/selfmon-sym-XXXXXX", path[64];
+	struct selfmon_symbols *sy;
+	struct selfmon_symbol sym;
+	void *p;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/lib.so", dir);
+	ASSERT_EQ(0, copy_self(path));
+	p = map_exec(path);
+	ASSERT_NE(MAP_FAILED, p);
+	/* deleted, and another file at its name: /proc/self/maps says "(deleted)" */
+	ASSERT_EQ(0, unlink(path));
+	ASSERT_EQ(0, copy_self(path));
+	sy = selfmon_symbols__open();
+	ASSERT_NE(NULL, sy) TH_LOG("%s", selfmon_errmsg());
+	EXPECT_EQ(-ENOENT, selfmon_symbols__lookup(sy, (uint64_t)(uintptr_t)p + 64, &sym));
+	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "deleted")) TH_LOG("%s", selfmon_errmsg());
+	EXPECT_STREQ(path, sym.file);
+	selfmon_symbols__close(sy);
+	munmap(p, 4096);
+	unlink(path);
+	rmdir(dir);
+}
+
+TEST(a_mapped_file_whose_name_holds_a_newline_and_blanks_is_found_by_that_name)
+{
+	char dir[] = "/tmp/selfmon-sym-XXXXXX", path[64];
+	struct selfmon_symbols *sy;
+	struct selfmon_symbol sym;
+	int err;
+	void *p;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a b\nc.so", dir);
+	ASSERT_EQ(0, copy_self(path));
+	p = map_exec(path);
+	ASSERT_NE(MAP_FAILED, p);
+	sy = selfmon_symbols__open();
+	ASSERT_NE(NULL, sy) TH_LOG("%s", selfmon_errmsg());
+	/* the file was read: whatever the first page resolves to, not a missing file */
+	err = selfmon_symbols__lookup(sy, (uint64_t)(uintptr_t)p + 64, &sym);
+	EXPECT_STREQ(path, sym.file);
+	EXPECT_EQ(NULL, strstr(selfmon_errmsg(), "No such file")) TH_LOG("%d: %s", err,
+									selfmon_errmsg());
+	selfmon_symbols__close(sy);
+	munmap(p, 4096);
+	unlink(path);
+	rmdir(dir);
+}
+
+TEST_HARNESS_MAIN
