@@ -91,8 +91,12 @@ static int parse_events(struct selfmon_sampler *s, const char *events, const cha
 	struct selfmon_pmus pmus = { 0 };
 	int nr, err;
 
-	nr = specs ? selfmon_list__split(events, specs, CONFIG_MAX_EVENTS) : -ENOMEM;
+	nr = specs ? selfmon_list__split(events, specs, CONFIG_MAX_EVENTS)
+		   : selfmon__err(-ENOMEM, "selfmon_sampler__open: out of memory");
 	err = nr < 0 ? nr : selfmon_pmus__load(&pmus, selfmon_root__get(root));
+	if (err && nr >= 0)
+		err = selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s",
+				   selfmon_root__get(root), strerror(-err));
 	if (err)
 		goto out;
 	for (int i = 0; i < nr && !err; i++) {
