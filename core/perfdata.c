@@ -121,9 +121,17 @@ static int put_comm(struct selfmon_perfdata *pd)
 	char comm[32] = "selfmon";
 	FILE *f = fopen("/proc/thread-self/comm", "re");
 
+	/*
+	 * The name as the thread set it (prctl(2) PR_SET_NAME takes any byte but
+	 * NUL, a newline too), then the file's own newline: only that one goes.
+	 */
 	if (f) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
+		size_t n = fread(comm, 1, sizeof(comm) - 1, f);
+
+		if (n) {
+			n -= comm[n - 1] == '\n';
+			comm[n] = '\0';
+		}
 		fclose(f);
 	}
 	return put_record(pd, PERF_RECORD_COMM, body, sizeof(body), comm);

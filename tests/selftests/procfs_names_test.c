@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The symbol reader over what /proc/self/maps may say of a mapped file
- * (proc(5), "/proc/pid/maps"): a file deleted since it was mapped, and
- * another file put at its name, is not read for the mapping's symbols; a
- * file whose name holds a newline and blanks is found by its own name.
+ * Names as procfs gives them back, however odd the kernel lets them be. The
+ * symbol reader over what /proc/self/maps may say of a mapped file (proc(5),
+ * "/proc/pid/maps"): a file deleted since it was mapped, and another file
+ * put at its name, is not read for the mapping's symbols; a file whose name
+ * holds a newline and blanks is found by its own name. perf.data's COMM
+ * record carries a thread name that holds a newline (/proc/thread-self/comm
+ * ends it with another) whole.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,11 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <selfmon/selfmon.h>
+#include <selfmon/perfdata.h>
+#include <selfmon/sampler.h>
 #include <selfmon/symbols.h>
 #include "kselftest_harness.h"
 
@@ -97,6 +104,64 @@ TEST(a_mapped_file_whose_name_holds_a_newline_and_blanks_is_found_by_that_name)
 	munmap(p, 4096);
 	unlink(path);
 	rmdir(dir);
+}
+
+/* The file's bytes, whole, 8-byte aligned for the parser. */
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	struct stat st;
+
+	if (f && !fstat(fileno(f), &st) && (buf = aligned_alloc(8, ((size_t)st.st_size + 8) & ~7ul)))
+		*len = fread(buf, 1, (size_t)st.st_size, f);
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+TEST(a_thread_name_with_a_newline_goes_whole_into_perf_datas_comm_record)
+{
+	struct selfmon_sampler_opts o = { .sz = sizeof(o), .period = 100000 };
+	struct selfmon_sampler *s = selfmon_sampler__open("cpu-clock:u", &o);
+	char path[] = "/tmp/selfmon-comm-XXXXXX", name[16];
+	struct selfmon_perfdata *pd;
+	uint64_t data[2];
+	size_t len = 0;
+	uint8_t *buf;
+	int fd = mkstemp(path), found = 0;
+
+	ASSERT_NE(NULL, s) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_EQ(0, prctl(PR_GET_NAME, name));
+	ASSERT_EQ(0, prctl(PR_SET_NAME, "a\nb c"));
+	pd = selfmon_perfdata__open(path, s);
+	prctl(PR_SET_NAME, name);
+	ASSERT_NE(NULL, pd) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(0, selfmon_perfdata__close(pd)) TH_LOG("%s", selfmon_errmsg());
+	buf = slurp(path, &len);
+	ASSERT_NE(NULL, buf);
+	/* perf's file header: magic, size, attr_size, attrs, then the data section */
+	ASSERT_LE(56, len);
+	memcpy(data, buf + 40, sizeof(data));
+	ASSERT_LE(data[0] + data[1], len);
+	for (uint64_t off = data[0]; off < data[0] + data[1];) {
+		struct selfmon_record r;
+
+		ASSERT_EQ(0, selfmon_record__parse(buf + off, data[0] + data[1] - off,
+						   selfmon_sampler__layout(s), &r))
+			TH_LOG("%s", selfmon_errmsg());
+		if (r.type == PERF_RECORD_COMM && r.comm.tid == (uint32_t)syscall(SYS_gettid)) {
+			EXPECT_STREQ("a\nb c", r.comm.comm);
+			found++;
+		}
+		off += r.size;
+	}
+	EXPECT_EQ(1, found);
+	free(buf);
+	unlink(path);
+	selfmon_sampler__close(s);
 }
 
 TEST_HARNESS_MAIN
