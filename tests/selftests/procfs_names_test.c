@@ -26,6 +26,15 @@
 #include <selfmon/symbols.h>
 #include "kselftest_harness.h"
 
+/* @buf: a new name under $TMPDIR (else /tmp) from @leaf, its XXXXXX filled by mkdtemp or mkstemp. */
+static char *tmp_name(char *buf, size_t size, const char *leaf)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(buf, size, "%s/%s", tmp && *tmp ? tmp : "/tmp", leaf);
+	return buf;
+}
+
 /* Copy this test's executable to @path. Return: 0 or -1. */
 static int copy_self(const char *path)
 {
@@ -56,12 +65,12 @@ static void *map_exec(const char *path)
 
 TEST(a_mapped_file_deleted_and_replaced_is_not_read_for_its_symbols)
 {
-	char dir[] = "/tmp/selfmon-sym-XXXXXX", path[64];
+	char dir[2048], path[4096];
 	struct selfmon_symbols *sy;
 	struct selfmon_symbol sym;
 	void *p;
 
-	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_NE(NULL, mkdtemp(tmp_name(dir, sizeof(dir), "selfmon-sym-XXXXXX")));
 	snprintf(path, sizeof(path), "%s/lib.so", dir);
 	ASSERT_EQ(0, copy_self(path));
 	p = map_exec(path);
@@ -82,13 +91,13 @@ TEST(a_mapped_file_deleted_and_replaced_is_not_read_for_its_symbols)
 
 TEST(a_mapped_file_whose_name_holds_a_newline_and_blanks_is_found_by_that_name)
 {
-	char dir[] = "/tmp/selfmon-sym-XXXXXX", path[64];
+	char dir[2048], path[4096];
 	struct selfmon_symbols *sy;
 	struct selfmon_symbol sym;
 	int err;
 	void *p;
 
-	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_NE(NULL, mkdtemp(tmp_name(dir, sizeof(dir), "selfmon-sym-XXXXXX")));
 	snprintf(path, sizeof(path), "%s/a b\nc.so", dir);
 	ASSERT_EQ(0, copy_self(path));
 	p = map_exec(path);
@@ -124,12 +133,12 @@ TEST(a_thread_name_with_a_newline_goes_whole_into_perf_datas_comm_record)
 {
 	struct selfmon_sampler_opts o = { .sz = sizeof(o), .period = 100000 };
 	struct selfmon_sampler *s = selfmon_sampler__open("cpu-clock:u", &o);
-	char path[] = "/tmp/selfmon-comm-XXXXXX", name[16];
+	char path[2048], name[16];
 	struct selfmon_perfdata *pd;
 	uint64_t data[2];
 	size_t len = 0;
 	uint8_t *buf;
-	int fd = mkstemp(path), found = 0;
+	int fd = mkstemp(tmp_name(path, sizeof(path), "selfmon-comm-XXXXXX")), found = 0;
 
 	ASSERT_NE(NULL, s) TH_LOG("%s", selfmon_errmsg());
 	ASSERT_LE(0, fd);

@@ -129,12 +129,14 @@ static void a_line_not_in_the_format_is_ebadmsg(void **state)
  */
 static void a_mapping_of_a_path_longer_than_path_max_is_read_whole(void **state)
 {
-	char tmpl[] = "/tmp/selfmon-maps-XXXXXX", name[201];
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char tmpl[4096], name[201];
 	struct selfmon_map *maps;
 	int dir, fd, nr, depth = 30;
 	void *p;
 
 	(void)state;
+	snprintf(tmpl, sizeof(tmpl), "%s/selfmon-maps-XXXXXX", tmp);
 	assert_non_null(mkdtemp(tmpl));
 	memset(name, 'd', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
