@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <selfmon/selfmon.h>
@@ -196,6 +197,11 @@ int selfmon_pin__acquire(pid_t tid, const struct selfmon_cluster *cl, const cpu_
 	return 0;
 }
 
+static bool thread_of_this_process(pid_t pid, pid_t tid)
+{
+	return pid == getpid() && (tid == gettid() || !syscall(SYS_tgkill, pid, tid, 0));
+}
+
 void selfmon_pin__release(const struct selfmon_pin_hold *hold, bool restore)
 {
 	struct pin_entry **slot, *e;
@@ -210,8 +216,13 @@ void selfmon_pin__release(const struct selfmon_pin_hold *hold, bool restore)
 	pthread_mutex_unlock(&pin_lock);
 	if (!e)
 		return;
-	/* By tid when another thread closes the set: the pinned thread gets its affinity back. */
-	if (restore && e->restore && e->hold.pid == getpid())
+	/*
+	 * By tid when another thread closes the set: the pinned thread gets its
+	 * affinity back; but only a live thread of this process (tgkill(2) with
+	 * signal 0 asks): a thread that exited with its set open leaves a tid the
+	 * kernel may give to a thread of another process.
+	 */
+	if (restore && e->restore && thread_of_this_process(e->hold.pid, e->hold.tid))
 		sched_setaffinity(e->hold.tid == gettid() ? 0 : e->hold.tid, sizeof(e->saved), &e->saved);
 	free(e);
 }

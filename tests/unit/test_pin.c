@@ -1053,6 +1053,35 @@ static void a_second_set_for_another_cluster_is_refused_while_the_first_is_open(
 	assert_int_equal(mock.sets, 2);
 }
 
+static void *open_pinned_and_exit(void *arg)
+{
+	struct world *w = arg;
+
+	w->set = selfmon_set__open("cycles", &w->opts);
+	return NULL;
+}
+
+/*
+ * A thread that exits with its pinned set open: its tid may go to a thread
+ * of another process, whose affinity the close must not touch.
+ */
+static void closing_the_set_of_an_exited_thread_moves_no_thread(void **state)
+{
+	struct world *w = *state;
+	pthread_t t;
+
+	use_board(w, board("rk3399"));
+	w->opts.pin = "big";
+	mock.main_tid = gettid();
+	assert_int_equal(pthread_create(&t, NULL, open_pinned_and_exit, w), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_non_null(w->set);
+	assert_int_equal(mock.sets, 1);
+	close_set(w);
+	/* no sched_setaffinity by the gone thread's tid (the mock fails one by another tid) */
+	assert_int_equal(mock.sets, 1);
+}
+
 /*
  * The child of a process with a pinned set: its own set takes its own hold
  * (its thread pinned by itself, given back to itself), not its parent's,
@@ -1572,6 +1601,7 @@ int main(void)
 		T(a_second_set_on_the_same_cluster_shares_the_pin_and_the_last_close_restores),
 		T(a_second_set_for_another_cluster_is_refused_while_the_first_is_open),
 		T(a_forked_childs_set_takes_its_own_pin_never_its_parents),
+		T(closing_the_set_of_an_exited_thread_moves_no_thread),
 		/* open, errors */
 		T(a_generic_event_the_pinned_pmu_lacks_is_enoent_naming_the_pmu),
 		T(another_clusters_pmu_event_while_pinned_is_einval),
