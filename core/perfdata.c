@@ -153,7 +153,6 @@ static int put_mmaps(struct selfmon_perfdata *pd)
 			uint32_t prot, flags;
 		} b = { pd->pid, pd->pid, m->start, m->end - m->start, m->pgoff, m->maj, m->min,
 			m->ino, 0, m->prot, m->shared ? MAP_SHARED : MAP_PRIVATE };
-
 		char name[4096 + sizeof(" (deleted)")];
 
 		/* The kernel's MMAP2 names a deleted file as d_path() does, " (deleted)" after it. */
