@@ -8,6 +8,9 @@
  * that last opened a set, so a set of another process never matches it.
  * Thread: each thread caches its own tid in TLS, which every new thread
  * starts with zero, so a reused TLS block cannot carry an exited owner's tid.
+ * The forking thread's TLS does survive fork(), and with it the parent's
+ * tid: the cache also holds the pid it was taken in, and is good only while
+ * that pid is the one on the wiped page (a child sees 0 there, then its own).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,6 +27,7 @@ static pid_t fallback_pid;
 /* Every thread may write it, all with the same pid: relaxed atomics. */
 static pid_t *fork_word = &fallback_pid;
 _Thread_local pid_t selfmon_owner__tid;
+static _Thread_local pid_t tid_pid;	/* the process selfmon_owner__tid was taken in */
 
 static void wipe_in_child(void)
 {
@@ -44,10 +48,27 @@ static void owner_init_once(void)
 	pthread_atfork(NULL, NULL, wipe_in_child);
 }
 
+/* This process's pid, from the page (no system call) once this process has claimed it. */
+static pid_t this_process(void)
+{
+	pid_t pid = __atomic_load_n(fork_word, __ATOMIC_RELAXED);
+
+	/* 0: a child, however made, that has not claimed the wiped page yet */
+	if (!pid) {
+		pid = getpid();
+		__atomic_store_n(fork_word, pid, __ATOMIC_RELAXED);
+	}
+	return pid;
+}
+
 static pid_t current_tid(void)
 {
-	if (!selfmon_owner__tid)
+	pid_t pid = this_process();
+
+	if (!selfmon_owner__tid || tid_pid != pid) {
 		selfmon_owner__tid = gettid();
+		tid_pid = pid;
+	}
 	return selfmon_owner__tid;
 }
 

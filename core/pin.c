@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <selfmon/selfmon.h>
@@ -101,7 +102,12 @@ int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_top
 	return 0;
 }
 
-/* The threads pinned by open sets; few, and touched only by open and close. */
+/*
+ * The threads pinned by open sets; few, and touched only by open and close.
+ * A forked child inherits its parent's list: entries are keyed by pid as
+ * well as tid, so that the child's sets never share, or restore, a hold of
+ * its parent's threads (a child only frees its copies).
+ */
 struct pin_entry {
 	struct pin_entry *next;
 	struct selfmon_pin_hold hold;
@@ -113,11 +119,11 @@ struct pin_entry {
 static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pin_entry *pinned;
 
-static struct pin_entry **pin_find(pid_t tid)
+static struct pin_entry **pin_find(pid_t pid, pid_t tid)
 {
 	struct pin_entry **e;
 
-	for (e = &pinned; *e && (*e)->hold.tid != tid; e = &(*e)->next)
+	for (e = &pinned; *e && ((*e)->hold.tid != tid || (*e)->hold.pid != pid); e = &(*e)->next)
 		;
 	return e;
 }
@@ -138,6 +144,7 @@ static int pin_first(pid_t tid, const struct selfmon_cluster *cl, const cpu_set_
 		return selfmon__err(-EINVAL, "cannot pin to %s (CPUs %s): the thread may only run on CPUs %s",
 				    cl->pmu->name, a, b);
 	}
+	e->hold.pid = getpid();
 	e->hold.tid = tid;
 	snprintf(e->hold.pmu, sizeof(e->hold.pmu), "%s", cl->pmu->name);
 	e->hold.cpus = want;
@@ -160,7 +167,7 @@ int selfmon_pin__acquire(pid_t tid, const struct selfmon_cluster *cl, const cpu_
 
 	/* Only thread @tid adds its own entry: the affinity calls need no lock. */
 	pthread_mutex_lock(&pin_lock);
-	e = *pin_find(tid);
+	e = *pin_find(getpid(), tid);
 	if (e && strcmp(e->hold.pmu, cl->pmu->name))
 		err = selfmon__err(-EBUSY, "this thread is pinned to %s by another open set; a set for "
 				   "%s would move it off that set's counters: close the other set "
@@ -190,12 +197,17 @@ int selfmon_pin__acquire(pid_t tid, const struct selfmon_cluster *cl, const cpu_
 	return 0;
 }
 
+static bool thread_of_this_process(pid_t pid, pid_t tid)
+{
+	return pid == getpid() && (tid == gettid() || !syscall(SYS_tgkill, pid, tid, 0));
+}
+
 void selfmon_pin__release(const struct selfmon_pin_hold *hold, bool restore)
 {
 	struct pin_entry **slot, *e;
 
 	pthread_mutex_lock(&pin_lock);
-	slot = pin_find(hold->tid);
+	slot = pin_find(hold->pid, hold->tid);
 	e = *slot;
 	if (e && --e->refs == 0)
 		*slot = e->next;
@@ -204,8 +216,13 @@ void selfmon_pin__release(const struct selfmon_pin_hold *hold, bool restore)
 	pthread_mutex_unlock(&pin_lock);
 	if (!e)
 		return;
-	/* By tid when another thread closes the set: the pinned thread gets its affinity back. */
-	if (restore && e->restore)
+	/*
+	 * By tid when another thread closes the set: the pinned thread gets its
+	 * affinity back; but only a live thread of this process (tgkill(2) with
+	 * signal 0 asks): a thread that exited with its set open leaves a tid the
+	 * kernel may give to a thread of another process.
+	 */
+	if (restore && e->restore && thread_of_this_process(e->hold.pid, e->hold.tid))
 		sched_setaffinity(e->hold.tid == gettid() ? 0 : e->hold.tid, sizeof(e->saved), &e->saved);
 	free(e);
 }

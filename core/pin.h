@@ -52,6 +52,7 @@ int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_top
  * release gives the saved affinity back.
  */
 struct selfmon_pin_hold {
+	pid_t pid;		/* the process of thread @tid */
 	pid_t tid;
 	char pmu[64];		/* the cluster's PMU */
 	cpu_set_t cpus;		/* where the thread may run now */

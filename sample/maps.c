@@ -15,69 +15,125 @@
 #include "../core/error.h"
 #include "maps.h"
 
-/* One line; returns 1 for an exec mapping parsed into @m, 0 to skip, -EBADMSG. */
-static int parse_line(char *line, struct selfmon_map *m)
+/*
+ * The path as the kernel printed it, made the file's name again in place.
+ * proc(5), "/proc/pid/maps": a newline in a pathname is printed as the
+ * octal escape \012, and " (deleted)" is appended to a file deleted since
+ * it was mapped. Both are ambiguous (a name may hold either literally), as
+ * proc(5) says: the likely reading is taken, and a reader of the file by
+ * that name finds out (symbols.c does not open a deleted one at all).
+ */
+static void unmangle(char *path, int *deleted)
+{
+	static const char marker[] = " (deleted)";
+	size_t n = strlen(path), m = sizeof(marker) - 1;
+	char *w = path;
+
+	*deleted = n > m && !strcmp(path + n - m, marker);
+	if (*deleted)
+		path[n - m] = '\0';
+	for (const char *r = path; *r; r++) {
+		if (!strncmp(r, "\\012", 4)) {
+			*w++ = '\n';
+			r += 3;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
+
+int selfmon_maps__parse_line(char *line, struct selfmon_map *m)
 {
 	char perms[5], *path;
 	unsigned long long start, end, pgoff, ino;
 	unsigned maj, min;
-	int n = 0;
+	int n = 0, deleted;
 
-	if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &start, &end, perms, &pgoff, &maj,
-		   &min, &ino, &n) < 7 || !n || strlen(perms) != 4)
+	if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu%n", &start, &end, perms, &pgoff, &maj,
+		   &min, &ino, &n) < 7 || !n || strlen(perms) != 4 || start > end)
 		return -EBADMSG;
+	/* The path starts after the blanks that pad the inode's column; "" when anonymous. */
+	path = line + n;
+	if (*path && *path != ' ' && *path != '\n')
+		return -EBADMSG;
+	path += strspn(path, " ");
+	/* The line's own newline ends it: a newline in a name comes escaped. */
+	path[strcspn(path, "\n")] = '\0';
 	if (perms[2] != 'x')
 		return 0;
-	path = line + n;
-	path[strcspn(path, "\n")] = '\0';
-	*m = (struct selfmon_map){ start, end, pgoff, ino, maj, min, 0, perms[3] == 's', NULL };
+	*m = (struct selfmon_map){ start, end, pgoff, ino, maj, min, 0, perms[3] == 's', 0, NULL };
 	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
 	m->path = strdup(path);
-	return m->path ? 1 : -ENOMEM;
+	if (!m->path)
+		return -ENOMEM;
+	unmangle(m->path, &deleted);
+	m->deleted = deleted;
+	return 1;
 }
 
-int selfmon_maps__read_exec(struct selfmon_map **maps, int *nr)
+static int add(struct selfmon_map **v, int *nr, int *cap, const struct selfmon_map *m)
+{
+	if (*nr == *cap) {
+		int c = *cap ? 2 * *cap : 16;
+		struct selfmon_map *g = realloc(*v, (size_t)c * sizeof(**v));
+
+		if (!g)
+			return -ENOMEM;
+		*v = g;
+		*cap = c;
+	}
+	(*v)[(*nr)++] = *m;
+	return 0;
+}
+
+int selfmon_maps__read_file(FILE *f, struct selfmon_map **maps, int *nr)
 {
 	struct selfmon_map *v = NULL, m;
-	FILE *f = fopen("/proc/self/maps", "re");
-	char line[4096 + 256];
+	char *line = NULL;
+	size_t size = 0;
 	int err = 0, cap = 0;
 
 	*maps = NULL;
 	*nr = 0;
-	if (!f)
-		return selfmon__err(-errno, "/proc/self/maps: %s (is /proc mounted?)", strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		int r = parse_line(line, &m);
+	/* getline: a line is as long as its path, which no fixed buffer bounds. */
+	while (!err && getline(&line, &size, f) > 0) {
+		int r = selfmon_maps__parse_line(line, &m);
 
-		if (r < 0) {
-			err = r == -ENOMEM ? selfmon__err(r, "/proc/self/maps: no memory")
-					   : selfmon__err(r, "/proc/self/maps: a line not in proc(5)'s "
-							  "format: '%.80s'", line);
-			goto out;
+		if (r > 0 && add(&v, nr, &cap, &m)) {
+			free(m.path);
+			r = -ENOMEM;
 		}
-		if (!r)
-			continue;
-		if (*nr == cap) {
-			struct selfmon_map *g = realloc(v, (size_t)(cap = cap ? 2 * cap : 16) * sizeof(*v));
-
-			if (!g) {
-				free(m.path);
-				err = selfmon__err(-ENOMEM, "/proc/self/maps: no memory");
-				goto out;
-			}
-			v = g;
-		}
-		v[(*nr)++] = m;
+		if (r == -ENOMEM)
+			err = selfmon__err(-ENOMEM, "/proc/self/maps: no memory");
+		else if (r < 0)
+			err = selfmon__err(r, "/proc/self/maps: a line not in proc(5)'s format: "
+					   "'%.80s'", line);
 	}
-out:
-	fclose(f);
+	if (!err && ferror(f))
+		err = selfmon__err(errno ? -errno : -EIO, "/proc/self/maps: read: %s",
+				   strerror(errno ? errno : EIO));
+	free(line);
 	if (err) {
 		selfmon_maps__free(v, *nr);
 		v = NULL;
 		*nr = 0;
 	}
 	*maps = v;
+	return err;
+}
+
+int selfmon_maps__read_exec(struct selfmon_map **maps, int *nr)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	int err;
+
+	*maps = NULL;
+	*nr = 0;
+	if (!f)
+		return selfmon__err(-errno, "/proc/self/maps: %s (is /proc mounted?)", strerror(errno));
+	err = selfmon_maps__read_file(f, maps, nr);
+	fclose(f);
 	return err;
 }
 

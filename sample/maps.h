@@ -3,6 +3,7 @@
 #define SELFMON_SAMPLE_MAPS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 /* One line of /proc/self/maps (proc(5), "/proc/pid/maps"). */
 struct selfmon_map {
@@ -10,8 +11,17 @@ struct selfmon_map {
 	uint32_t maj, min;
 	uint32_t prot;			/* PROT_READ | PROT_WRITE | PROT_EXEC */
 	int shared;			/* 's': MAP_SHARED; 'p': private */
-	char *path;			/* "" for an anonymous mapping */
+	int deleted;			/* the file was unlinked (or replaced) since it was mapped */
+	char *path;			/* the file's name ("\012" made '\n' again, " (deleted)"
+					 * cut); "[vdso]" and such; "" for an anonymous mapping */
 };
+
+/*
+ * Parse one line of /proc/self/maps (with or without its newline) into
+ * @m. Return: 1 for an executable mapping (@m->path allocated), 0 for
+ * another, -EBADMSG for a line not in proc(5)'s format, -ENOMEM.
+ */
+int selfmon_maps__parse_line(char *line, struct selfmon_map *m);
 
 /*
  * The calling process's executable mappings (those with 'x'), in address
@@ -20,6 +30,9 @@ struct selfmon_map {
  * proc(5)'s format, no memory).
  */
 int selfmon_maps__read_exec(struct selfmon_map **maps, int *nr);
+
+/* The same from @f, laid out as /proc/self/maps (a test's or a fuzzer's text). */
+int selfmon_maps__read_file(FILE *f, struct selfmon_map **maps, int *nr);
 
 void selfmon_maps__free(struct selfmon_map *maps, int nr);
 

@@ -121,9 +121,17 @@ static int put_comm(struct selfmon_perfdata *pd)
 	char comm[32] = "selfmon";
 	FILE *f = fopen("/proc/thread-self/comm", "re");
 
+	/*
+	 * The name as the thread set it (prctl(2) PR_SET_NAME takes any byte but
+	 * NUL, a newline too), then the file's own newline: only that one goes.
+	 */
 	if (f) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
+		size_t n = fread(comm, 1, sizeof(comm) - 1, f);
+
+		if (n) {
+			n -= comm[n - 1] == '\n';
+			comm[n] = '\0';
+		}
 		fclose(f);
 	}
 	return put_record(pd, PERF_RECORD_COMM, body, sizeof(body), comm);
@@ -145,9 +153,12 @@ static int put_mmaps(struct selfmon_perfdata *pd)
 			uint32_t prot, flags;
 		} b = { pd->pid, pd->pid, m->start, m->end - m->start, m->pgoff, m->maj, m->min,
 			m->ino, 0, m->prot, m->shared ? MAP_SHARED : MAP_PRIVATE };
+		char name[4096 + sizeof(" (deleted)")];
 
+		/* The kernel's MMAP2 names a deleted file as d_path() does, " (deleted)" after it. */
+		snprintf(name, sizeof(name), "%s%s", m->path, m->deleted ? " (deleted)" : "");
 		if (m->path[0] == '/')
-			err = put_record(pd, PERF_RECORD_MMAP2, &b, sizeof(b), m->path);
+			err = put_record(pd, PERF_RECORD_MMAP2, &b, sizeof(b), name);
 	}
 	selfmon_maps__free(maps, nr);
 	return err;

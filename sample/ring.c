@@ -14,22 +14,78 @@
  * tests drive it over a synthetic ring (wrapping records, a corrupt
  * header) with no kernel at all.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "error.h"
 #include "ring.h"
 
-void selfmon_ring__init(struct selfmon_ring *ring, void *page, uint64_t size)
+/*
+ * The page's geometry is read once, here, and checked against the mapping:
+ * the reader then trusts ring->data and ring->size alone, never the page's
+ * data_offset and data_size again (another writer of the page, or a corrupt
+ * one, could change them under it).
+ */
+int selfmon_ring__init(struct selfmon_ring *ring, void *map, size_t map_len)
 {
-	struct perf_event_mmap_page *pg = page;
+	struct perf_event_mmap_page *pg = map;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), off = page, size;
 
+	if (map_len < sizeof(*pg) || map_len <= page)
+		return selfmon__err(-EINVAL, "perf ring: a mapping of %zu bytes holds no metadata "
+				    "page and data pages (perf_event_open(2), \"MMAP layout\")", map_len);
+	size = map_len - page;
+	/* Linux 4.1 and later fill these in; before, the data starts one page on. */
+	if (pg->data_offset || pg->data_size) {
+		off = pg->data_offset;
+		size = pg->data_size;
+	}
+	/* Records are 8-byte multiples laid in 2^n bytes: that is what lets a header never wrap. */
+	if (off < sizeof(*pg) || off % 8 || size < 8 || (size & (size - 1)) || off > map_len ||
+	    size > map_len - off)
+		return selfmon__err(-EINVAL, "perf ring: data_offset %llu and data_size %llu do not "
+				    "lie in the %zu-byte mapping as 2^n bytes after the metadata page "
+				    "(perf_event_open(2), \"MMAP layout\"): a corrupt or foreign page",
+				    (unsigned long long)off, (unsigned long long)size, map_len);
 	ring->page = pg;
 	ring->size = size;
-	ring->data = (const uint8_t *)page + (pg->data_offset ? pg->data_offset : 4096);
-	/* Linux 4.1 and later fill these in; before, the data starts one page on. */
-	if (pg->data_size && pg->data_offset) {
-		ring->size = pg->data_size;
-		ring->data = (const uint8_t *)page + pg->data_offset;
-	}
+	ring->data = (const uint8_t *)map + off;
+	return 0;
+}
+
+/*
+ * Can this process read the mapping's ends and write its data_tail? Asked of
+ * the kernel, which answers EFAULT where a load or store of ours would take
+ * SIGSEGV: 8 bytes of each end written into a pipe (readable?), and data_tail
+ * copied through it onto itself (writable? its value unchanged: the reader
+ * alone writes it). A ring mapped without PROT_WRITE is perf's overwrite
+ * mode (perf_event_open(2), "MMAP layout": the kernel ignores data_tail and
+ * overwrites what was not read), which this reader does not follow.
+ */
+int selfmon_ring__check_access(void *map, size_t map_len)
+{
+	struct perf_event_mmap_page *pg = map;
+	uint64_t buf;
+	int p[2], err = 0;
+
+	if (pipe2(p, O_CLOEXEC))
+		return selfmon__err(-errno, "perf ring: pipe2: %s", strerror(errno));
+	if (write(p[1], map, 8) != 8 || read(p[0], &buf, 8) != 8 ||
+	    write(p[1], (const char *)map + map_len - 8, 8) != 8 || read(p[0], &buf, 8) != 8)
+		err = selfmon__err(errno == EFAULT ? -EFAULT : -errno, "perf ring: "
+				   "the %zu bytes at %p are not all readable (%s): pass a live mapping "
+				   "of the ring and its length", map_len, map, strerror(errno));
+	else if (write(p[1], &pg->data_tail, 8) != 8 || read(p[0], &pg->data_tail, 8) != 8)
+		err = selfmon__err(errno == EFAULT ? -EACCES : -errno, "perf ring: "
+				   "the ring is mapped read-only (%s): without PROT_WRITE perf "
+				   "overwrites unread records and ignores data_tail (overwrite "
+				   "mode), which this reader moves: mmap(2) it PROT_READ | PROT_WRITE",
+				   strerror(errno));
+	close(p[0]);
+	close(p[1]);
+	return err;
 }
 
 int selfmon_ring__empty(const struct selfmon_ring *ring)

@@ -20,10 +20,20 @@ struct selfmon_ring {
 };
 
 /*
- * Point @ring at a mapping: @page as mmap(2) gave it, @size its data bytes
- * (the kernel's data_offset/data_size win when it fills them in).
+ * Point @ring at a mapping of @map_len bytes as mmap(2) gave it: the page's
+ * data_offset and data_size (else, before Linux 4.1, the rest after one
+ * page) must lie inside it, a power of two of at least 8 bytes.
+ * Return: 0, or -EINVAL with a message (a page that does not fit the mapping).
  */
-void selfmon_ring__init(struct selfmon_ring *ring, void *page, uint64_t size);
+int selfmon_ring__init(struct selfmon_ring *ring, void *map, size_t map_len);
+
+/*
+ * Is the @map_len-byte mapping at @map readable at both ends, and its
+ * data_tail writable? Never faults: the kernel is asked (see ring.c).
+ * Return: 0, -EFAULT (not readable), -EACCES (read-only: perf's overwrite
+ * mode) or -errno, with a message.
+ */
+int selfmon_ring__check_access(void *map, size_t map_len);
 
 /* Is there anything to read? (An acquire load of data_head.) */
 int selfmon_ring__empty(const struct selfmon_ring *ring);
@@ -37,7 +47,11 @@ const void *selfmon_ring__copy_wrapped(struct selfmon_ring *ring, uint64_t off, 
  * @fn returns non-zero. data_tail then moves past what was read.
  * A header.size that is not a multiple of 8 of at least 8, or that runs past
  * data_head, cannot be walked: the rest up to data_head is dropped and
- * counted in *@corrupt.
+ * counted in *@corrupt. So is a data_head and data_tail that no kernel
+ * writes: a tail off the 8-byte grid, a head behind the tail or more than
+ * the ring's size ahead of it (records overwritten while unread, or a
+ * corrupt page); the reader would walk bytes that hold no records, and a
+ * record longer than the ring would be copied from beyond it.
  *
  * Inline, so that a caller's static @fn is inlined into the loop: the
  * per-record cost is a budget (README "Sampling"). The loop keeps
@@ -55,6 +69,10 @@ static inline long selfmon_ring__read(struct selfmon_ring *ring,
 	uint64_t mask = ring->size - 1;
 	long n = 0;
 
+	if (__builtin_expect(tail % 8 || head < tail || head - tail > ring->size, 0)) {
+		(*corrupt)++;
+		tail = head;
+	}
 	while (tail < head) {
 		uint64_t off = tail & mask;
 		const void *rec = data + off;

@@ -91,8 +91,12 @@ static int parse_events(struct selfmon_sampler *s, const char *events, const cha
 	struct selfmon_pmus pmus = { 0 };
 	int nr, err;
 
-	nr = specs ? selfmon_list__split(events, specs, CONFIG_MAX_EVENTS) : -ENOMEM;
+	nr = specs ? selfmon_list__split(events, specs, CONFIG_MAX_EVENTS)
+		   : selfmon__err(-ENOMEM, "selfmon_sampler__open: out of memory");
 	err = nr < 0 ? nr : selfmon_pmus__load(&pmus, selfmon_root__get(root));
+	if (err && nr >= 0)
+		err = selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s",
+				   selfmon_root__get(root), strerror(-err));
 	if (err)
 		goto out;
 	for (int i = 0; i < nr && !err; i++) {
@@ -252,7 +256,7 @@ static int map_ring(struct selfmon_sampler *s, uint32_t pages)
 				    errno == EPERM ? ": above kernel.perf_event_mlock_kb (ask "
 				    "for fewer ring_pages, or raise it)" : "");
 	}
-	selfmon_ring__init(&s->ring, s->map, (uint64_t)pages * page);
+	err = selfmon_ring__init(&s->ring, s->map, s->map_len);
 	for (int i = 0; i < s->nr && !err; i++)
 		if (is_sampling(s, i) && s->evs[i].fd != s->ring_fd &&
 		    ioctl(s->evs[i].fd, PERF_EVENT_IOC_SET_OUTPUT, s->ring_fd))
@@ -333,8 +337,10 @@ struct selfmon_sampler *selfmon_sampler__attach(void *map, size_t map_len,
 		err = selfmon__err(-EINVAL, "selfmon_sampler__attach: a mapping of %zu bytes is not "
 				   "one page and 2^n data pages of %zu bytes (perf_event_open(2), "
 				   "\"MMAP layout\"): pass the length given to mmap(2)", map_len, page);
-	else if (!(s = calloc(1, sizeof(*s))))
+	else if (!(err = selfmon_ring__check_access(map, map_len)) && !(s = calloc(1, sizeof(*s))))
 		err = selfmon__err(-ENOMEM, "out of memory");
+	if (!err)
+		err = selfmon_ring__init(&s->ring, map, map_len);
 	if (err)
 		goto out;
 	s->ring_fd = -1;
@@ -344,9 +350,9 @@ struct selfmon_sampler *selfmon_sampler__attach(void *map, size_t map_len,
 	selfmon_owner__init(&s->owner);
 	selfmon_record_layout__from_attr(&s->layout, attr);
 	selfmon_sample_plan__init(&s->plan, &s->layout);
-	selfmon_ring__init(&s->ring, map, data);
 out:
 	if (err) {
+		free(s);
 		errno = -err;
 		return NULL;
 	}
@@ -525,16 +531,49 @@ const struct perf_event_attr *selfmon_sampler__attr(const struct selfmon_sampler
 	return s && idx >= 0 && idx < s->nr ? &s->evs[idx].ev.attr : NULL;
 }
 
+/* What fcntl(2) had set on a sampling fd before selfmon_sampler__signal(). */
+struct fd_signal {
+	struct f_owner_ex owner;
+	int sig, fl;
+};
+
+/* Put back what set_signal() found, errno kept for the caller's message. */
+static void restore_signal(int fd, const struct fd_signal *was)
+{
+	int e = errno;
+
+	fcntl(fd, F_SETFL, was->fl);
+	fcntl(fd, F_SETSIG, was->sig);
+	fcntl(fd, F_SETOWN_EX, &was->owner);
+	errno = e;
+}
+
+/* Owner, signal, O_ASYNC on @fd; on failure -1 with errno, and @fd as it was. */
+static int set_signal(int fd, const struct f_owner_ex *owner, int signo, struct fd_signal *was)
+{
+	if (fcntl(fd, F_GETOWN_EX, &was->owner) || (was->sig = fcntl(fd, F_GETSIG)) < 0 ||
+	    (was->fl = fcntl(fd, F_GETFL)) < 0)
+		return -1;
+	if (fcntl(fd, F_SETOWN_EX, owner) || fcntl(fd, F_SETSIG, signo) ||
+	    fcntl(fd, F_SETFL, was->fl | O_ASYNC)) {
+		restore_signal(fd, was);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Overflow signals (perf_event_open(2), "Overflow handling"; fcntl(2),
  * F_SETSIG, F_SETOWN_EX): every sampling fd raises @signo at each wakeup
  * (wakeup_events / wakeup_watermark), sent to the opening thread alone
- * (F_OWNER_TID), with si_fd naming the fd and si_code POLL_IN.
+ * (F_OWNER_TID), with si_fd naming the fd and si_code POLL_IN. All or
+ * nothing: a failed fcntl puts every fd back as it was.
  */
 int selfmon_sampler__signal(struct selfmon_sampler *s, int signo)
 {
+	struct fd_signal was[CONFIG_MAX_EVENTS];
 	struct f_owner_ex owner;
-	int err;
+	int err, i;
 
 	if (!s)
 		return -EINVAL;
@@ -542,17 +581,22 @@ int selfmon_sampler__signal(struct selfmon_sampler *s, int signo)
 	if (err)
 		return err;
 	owner = (struct f_owner_ex){ .type = F_OWNER_TID, .pid = s->owner.tid };
-	for (int i = 0; i < s->nr; i++) {
-		int fd = s->evs[i].fd, fl = fcntl(fd, F_GETFL);
+	for (i = 0; i < s->nr; i++) {
+		int fd = s->evs[i].fd;
 
 		if (!is_sampling(s, i))
 			continue;
-		if (fl < 0 || fcntl(fd, F_SETOWN_EX, &owner) || fcntl(fd, F_SETSIG, signo) ||
-		    fcntl(fd, F_SETFL, fl | O_ASYNC))
-			return selfmon__err(-errno, "event '%s': fcntl for overflow signal %d: %s",
-					    s->evs[i].ev.name, signo, strerror(errno));
+		if (set_signal(fd, &owner, signo, &was[i])) {
+			err = selfmon__err(-errno, "event '%s': fcntl for overflow signal %d: %s",
+					   s->evs[i].ev.name, signo, strerror(errno));
+			break;
+		}
 	}
-	return 0;
+	/* The fds before the one that failed are put back (that one put itself back). */
+	while (err && --i >= 0)
+		if (is_sampling(s, i))
+			restore_signal(s->evs[i].fd, &was[i]);
+	return err;
 }
 
 int selfmon_sampler__owns_fd(const struct selfmon_sampler *s, int fd)

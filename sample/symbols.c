@@ -25,6 +25,7 @@
 struct sym_file {
 	char *path;
 	struct selfmon_elf elf;
+	int deleted;			/* the mapped file is gone from its path */
 	int err;			/* reading or parsing it failed so */
 	char msg[256];			/* ...and said this */
 };
@@ -134,22 +135,34 @@ static void load_file(struct sym_file *f)
 		load_debug_symbols(f);
 }
 
-/* The file of map @i: a path ("/...") is read once, whatever maps it. */
-static int file_for(struct selfmon_symbols *sy, const char *path)
+/*
+ * The file of map @m: a path ("/...") is read once, whatever maps it. A
+ * file deleted since it was mapped is not opened by its name, which now
+ * names another file or none: its addresses get an error saying so.
+ */
+static int file_for(struct selfmon_symbols *sy, const struct selfmon_map *m)
 {
 	struct sym_file *f;
 
-	if (path[0] != '/')
+	if (m->path[0] != '/')
 		return -1;
 	for (int k = 0; k < sy->nr_files; k++)
-		if (!strcmp(sy->files[k].path, path))
+		if (!strcmp(sy->files[k].path, m->path) && !sy->files[k].deleted == !m->deleted)
 			return k;
 	f = &sy->files[sy->nr_files];
 	memset(f, 0, sizeof(*f));
-	f->path = strdup(path);
+	f->path = strdup(m->path);
 	if (!f->path)
 		return -2;
-	load_file(f);
+	f->deleted = m->deleted;
+	if (m->deleted) {
+		f->err = -ENOENT;
+		snprintf(f->msg, sizeof(f->msg), "'%.100s' was deleted or replaced after it was "
+			 "mapped (\"(deleted)\" in /proc/self/maps): its name no longer holds "
+			 "those symbols", m->path);
+	} else {
+		load_file(f);
+	}
 	return sy->nr_files++;
 }
 
@@ -167,7 +180,7 @@ struct selfmon_symbols *selfmon_symbols__open(void)
 	sy->files = calloc((size_t)sy->nr_maps + 1, sizeof(*sy->files));
 	err = sy->file_of && sy->files ? 0 : -ENOMEM;
 	for (int i = 0; !err && i < sy->nr_maps; i++) {
-		sy->file_of[i] = file_for(sy, sy->maps[i].path);
+		sy->file_of[i] = file_for(sy, &sy->maps[i]);
 		if (sy->file_of[i] == -2)
 			err = -ENOMEM;
 	}

@@ -108,8 +108,15 @@ struct selfmon_sampler *selfmon_sampler__open(const char *events,
  * as they do their own. The sampler has no event of its own:
  * selfmon_sampler__nr() is 0, enable, disable and signal have nothing to act
  * on, a drain never waits (no fd to poll), and close leaves @map mapped.
- * Return: the sampler, or NULL with errno EINVAL (a NULL argument, or a
- * length that is not one page and 2^n data pages) and selfmon_errmsg().
+ * The reader moves data_tail, so the ring must be mapped PROT_READ |
+ * PROT_WRITE: a read-only mapping (perf's overwrite mode) is refused, found
+ * out without faulting. The page's data_offset and data_size must lie inside
+ * @map_len; a head and tail no kernel writes are dropped as corrupt
+ * (stats.corrupt) at each drain.
+ * Return: the sampler, or NULL with errno EINVAL (a NULL argument, a length
+ * that is not one page and 2^n data pages, or a page whose data lies outside
+ * it), EACCES (mapped read-only) or EFAULT (not readable), and
+ * selfmon_errmsg().
  */
 struct selfmon_sampler *selfmon_sampler__attach(void *map, size_t map_len,
 						const struct perf_event_attr *attr);
@@ -155,6 +162,9 @@ int selfmon_sampler__drain(struct selfmon_sampler *s, selfmon_record_fn fn, void
  * wakeup_events samples (1: every sample) or wakeup_watermark bytes.
  * Install an SA_SIGINFO handler for @signo first; it may call
  * selfmon_sampler__owns_fd() and selfmon_sampler__drain_signal_safe().
+ * All or nothing: when an fcntl(2) fails, every fd's owner, signal and
+ * flags are put back as they were. In a forked child, a sampler the child
+ * opened signals the child's thread (never the parent's).
  * Return: 0, -SELFMON_ERRNO__THREAD / __FORKED (not the opening thread), or
  * -errno of fcntl(2).
  */

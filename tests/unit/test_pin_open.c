@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "pin_world.h"
@@ -381,6 +383,89 @@ static void a_second_set_for_another_cluster_is_refused_while_the_first_is_open(
 	assert_int_equal(sched.sets, 2);
 }
 
+static void *open_pinned_and_exit(void *arg)
+{
+	struct world *w = arg;
+
+	w->set = selfmon_set__open("cycles", &w->opts);
+	return NULL;
+}
+
+/*
+ * A thread that exits with its pinned set open: its tid may go to a thread
+ * of another process, whose affinity the close must not touch.
+ */
+static void closing_the_set_of_an_exited_thread_moves_no_thread(void **state)
+{
+	struct world *w = *state;
+	pthread_t t;
+
+	use_board(w, board("rk3399"));
+	w->opts.pin = "big";
+	sched.main_tid = gettid();
+	assert_int_equal(pthread_create(&t, NULL, open_pinned_and_exit, w), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_non_null(w->set);
+	assert_int_equal(sched.sets, 1);
+	close_set(w);
+	/* no sched_setaffinity by the gone thread's tid (the mock fails one by another tid) */
+	assert_int_equal(sched.sets, 1);
+}
+
+/*
+ * The child of a process with a pinned set: its own set takes its own hold
+ * (its thread pinned by itself, given back to itself), not its parent's,
+ * and closing the parent's inherited set there moves no thread. Exit codes
+ * say what went wrong; the child runs no cmocka assertion.
+ */
+static int child_of_a_pinned_parent(struct world *w, struct selfmon_set *parents)
+{
+	int sets0 = sched.sets, code = 0;
+	struct selfmon_set *b;
+
+	sched.affinity = cpuset(board("rk3399")->online);	/* the child widened its own */
+	w->opts.pin = "little";
+	b = selfmon_set__open("instructions", &w->opts);
+	if (!b)
+		return 2;	/* refused: the parent's hold taken for the child's */
+	if (sched.sets != sets0 + 1 || sched.set_pid[sets0] != 0)
+		code = 3;	/* not pinned, or another thread pinned */
+	selfmon_set__close(b);
+	if (!code && (sched.sets != sets0 + 2 || sched.set_pid[sets0 + 1] != 0))
+		code = 4;	/* given back to another thread: the parent's */
+	selfmon_set__close(parents);
+	if (!code && sched.sets != sets0 + 2)
+		code = 5;	/* the parent's inherited hold restored an affinity */
+	return code;
+}
+
+static void a_forked_childs_set_takes_its_own_pin_never_its_parents(void **state)
+{
+	struct world *w = *state;
+	struct selfmon_set *a;
+	int status;
+	pid_t pid;
+
+	use_board(w, board("rk3399"));
+	w->opts.pin = "big";
+	sched.main_tid = gettid();	/* lets the child's mock record a restore of this thread */
+	a = open_ok(w, "cycles");
+	w->set = NULL;
+	assert_int_equal(sched.sets, 1);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(child_of_a_pinned_parent(w, a));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	selfmon_set__close(a);	/* first: a failure must not leave this thread's hold to the next test */
+	assert_int_equal(sched.sets, 2);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status))
+		fail_msg("the child's pin: code %d (2 refused with the parent's hold, 3 not pinned "
+			 "itself, 4 gave another thread's affinity back, 5 the parent's hold moved "
+			 "a thread)", WEXITSTATUS(status));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +484,8 @@ int main(void)
 		T(a_set_closed_by_another_thread_gives_the_pinned_thread_its_affinity_back),
 		T(a_second_set_on_the_same_cluster_shares_the_pin_and_the_last_close_restores),
 		T(a_second_set_for_another_cluster_is_refused_while_the_first_is_open),
+		T(a_forked_childs_set_takes_its_own_pin_never_its_parents),
+		T(closing_the_set_of_an_exited_thread_moves_no_thread),
 	};
 
 	return cmocka_run_group_tests_name("pin-open", tests, find_fixtures, NULL);
