@@ -299,9 +299,9 @@ TEST(record_rejects_bad_options_with_a_message_quoting_them)
 		{ "record --dump-samples=1", "--dump-samples takes no value" },
 		{ "record --filter '('", "--filter '('" },
 		{ "record --filter '^nosuch$'", "--filter '^nosuch$' matches no kernel" },
-		{ "record --events nosuch:u --filter '^empty$'", "--events 'nosuch:u'" },
+		{ "record --events nosuch:u --filter '^empty$'", "--events: unknown event 'nosuch'" },
 		{ "record --filter '^empty$' --output /nonexistent-dir/p.data",
-		  "--output '/nonexistent-dir/p.data'" },
+		  "--output: perf.data '/nonexistent-dir/p.data'" },
 	};
 	int status = -1;
 	char *out;
