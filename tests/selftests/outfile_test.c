@@ -336,12 +336,25 @@ static void stop_record_with(struct __test_metadata *_metadata, const char *dir,
 	free(text);
 }
 
-TEST_F(dir, record_stopped_by_sigint_sigterm_or_sighup_finishes_its_file_then_dies_of_it)
+/* The emulated board runs the CLI slowly: room for its start, a drain and the summary. */
+TEST_F_TIMEOUT(dir, record_stopped_by_ctrl_c_finishes_its_file_then_dies_of_sigint, 120)
 {
 	if (!selfmon_cli())
 		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
 	stop_record_with(_metadata, self->path, SIGINT);
+}
+
+TEST_F_TIMEOUT(dir, record_stopped_by_sigterm_finishes_its_file_then_dies_of_it, 120)
+{
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
 	stop_record_with(_metadata, self->path, SIGTERM);
+}
+
+TEST_F_TIMEOUT(dir, record_stopped_by_sighup_finishes_its_file_then_dies_of_it, 120)
+{
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
 	stop_record_with(_metadata, self->path, SIGHUP);
 }
 
