@@ -6,13 +6,20 @@
 # test-shell overlay into the cpio at deploy time (lava/jobs/*.yaml).
 # Usage: lava/mkramdisk.sh BUSYBOX OUT.cpio.gz
 set -eu
+# A CDPATH from the environment would make `cd` print, and go elsewhere.
+unset CDPATH
 
 [ $# -eq 2 ] || { echo "usage: $0 BUSYBOX OUT.cpio.gz" >&2; exit 2; }
 busybox=$1 out=$2
 [ -f "$busybox" ] || { echo "mkramdisk: no busybox at '$busybox' (scripts/vm/fetch-kernel.sh fetches it)" >&2; exit 1; }
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-ramdisk.XXXXXX")
-trap 'rm -rf "$stage"' EXIT INT TERM
+cleanup() { rm -rf "$stage" "$out.part"; }
+# dash and busybox ash run no EXIT trap on death by a signal, and a trapped
+# signal alone would let the script go on: clean up, then die of the signal.
+trap cleanup EXIT
+# shellcheck disable=SC2064 # $sig now, $$ when signalled
+for sig in INT TERM HUP; do trap "cleanup; trap - EXIT $sig; kill -$sig \$\$" "$sig"; done
 
 mkdir -p "$stage/bin" "$stage/sbin" "$stage/usr/bin" "$stage/usr/sbin" \
 	"$stage/dev" "$stage/proc" "$stage/sys" "$stage/tmp" "$stage/root"

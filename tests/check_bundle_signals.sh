@@ -137,6 +137,79 @@ case " $shells " in
 *) skip "busybox ash: the signals" "no busybox here (Debian: apt-get install busybox, or set SELFMON_BUSYBOX)" ;;
 esac
 
+# The image builders stopped mid-archive: they end by the signal, leave no
+# image (nor its .part) and no staging folder. A cpio that takes its time
+# stands in for a large bundle; the signal goes to the script alone, as a
+# runner's kill does.
+fake=$work/fakebin
+mkdir -p "$fake"
+printf '#!/bin/sh\n: >"$CPIO_STARTED"\ncat >/dev/null\nsleep 2\n' >"$fake/cpio"
+chmod 0755 "$fake/cpio"
+: >"$work/busybox"
+for builder in lava/mkramdisk.sh scripts/vm/mkinitramfs.sh; do
+	run=$work/$(basename "$builder" .sh)
+	mkdir -p "$run/tmp"
+	if [ "$builder" = lava/mkramdisk.sh ]; then set -- "$work/busybox" "$run/out.cpio.gz"
+	else set -- "$bundle" "$work/busybox" "$run/out.cpio.gz"; fi
+	TMPDIR=$run/tmp PATH=$fake:$PATH CPIO_STARTED=$run/started dash "$src/../$builder" "$@" \
+		>"$run/log" 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 100 ] && [ ! -e "$run/started" ]; do sleep 0.1; i=$((i + 1)); done
+	kill -TERM "$pid"
+	wait "$pid" 2>/dev/null
+	rc=$?
+	if [ $rc -eq 143 ] && [ ! -e "$run/out.cpio.gz" ] && [ ! -e "$run/out.cpio.gz.part" ] &&
+	   [ -z "$(ls -A "$run/tmp")" ]; then
+		ok "$builder: SIGTERM mid-archive ends it by the signal, with no image, no .part and no staging folder left"
+	else
+		notok "$builder: SIGTERM mid-archive: status $rc (want 143), left: $(cd "$run" && find . ! -name log ! -name started | tr '\n' ' ') $(cat "$run/log")"
+	fi
+done
+
+# TAP names on their way to LAVA (lava/selfmon-lava.sh parse): names that
+# differ only in bytes LAVA refuses, long names that differ only at their end,
+# the same name twice: each a name of its own, of [A-Za-z0-9_.-] alone, and
+# the names lava/check.py's own reading gives.
+long=$(printf '%0150d' 0 | tr 0 x)
+printf '%s\n' "# suite: /b/bin/names_test" "1..12" "ok 1 a b" "ok 2 a_b" "ok 3 a-b" "ok 4 a/b" \
+	"ok 5 x=y" "ok 6 x>y" "ok 7 .hidden" "ok 8 caf$(printf '\303\251')" "ok 9 ${long}1" \
+	"ok 10 ${long}2" "ok 11 a b" "ok 12 a-20b" >"$work/names.tap"
+names=$(sh "$src/../lava/selfmon-lava.sh" parse "$work/names.tap" 2>/dev/null | awk '$1 == "names_test" { print $2 }')
+count=$(echo "$names" | grep -c .)
+distinct=$(echo "$names" | LC_ALL=C sort -u | grep -c .)
+bad=$(echo "$names" | grep -v '^[A-Za-z0-9_.-]*$' | head -n 1)
+if [ "$count" -eq 12 ] && [ "$distinct" -eq 12 ] && [ -z "$bad" ] &&
+   [ -z "$(echo "$names" | awk 'length($0) > 128')" ]; then
+	ok "selfmon-lava.sh gives 12 TAP lines 12 distinct LAVA names of [A-Za-z0-9_.-], 128 bytes at most"
+else
+	notok "selfmon-lava.sh gives 12 TAP lines distinct LAVA names, not ($count, $distinct distinct, '$bad'): $(echo "$names" | tr '\n' ' ')"
+fi
+# 1:1: a line's name is its own, whatever lines came before it (not "a_b-2"
+# for whichever of "a b" and "a_b" came second).
+grep '^ok' "$work/names.tap" | grep -v '^ok 11 ' >"$work/lines"
+{ echo "# suite: /b/bin/names_test"; echo "1..11"; sed -n '1!G;h;$p' "$work/lines"; } >"$work/reversed.tap"
+{ echo "# suite: /b/bin/names_test"; echo "1..11"; cat "$work/lines"; } >"$work/forward.tap"
+fwd=$(sh "$src/../lava/selfmon-lava.sh" parse "$work/forward.tap" 2>/dev/null | awk '$1 == "names_test" { print $2 }')
+rev=$(sh "$src/../lava/selfmon-lava.sh" parse "$work/reversed.tap" 2>/dev/null | awk '$1 == "names_test" { print $2 }' | sed -n '1!G;h;$p')
+if [ -n "$fwd" ] && [ "$fwd" = "$rev" ]; then
+	ok "each TAP line's LAVA name is its own, whatever lines come before it"
+else
+	notok "a TAP line's LAVA name depends on the lines before it: $(echo "$fwd" | tr '\n' ' ') against $(echo "$rev" | tr '\n' ' ')"
+fi
+if command -v python3 >/dev/null 2>&1; then
+	theirs=$(cd "$src/../lava" && python3 -c 'import sys, check
+items = check.parse_tap(open(sys.argv[1], encoding="utf-8", errors="surrogateescape").read().splitlines())[0]
+print("\n".join(n for s, n, r in items))' "$work/names.tap" 2>&1)
+	if [ "$theirs" = "$names" ]; then
+		ok "lava/check.py reads the same LAVA names as selfmon-lava.sh"
+	else
+		notok "lava/check.py reads other LAVA names than selfmon-lava.sh: $(echo "$theirs" | tr '\n' ' ')"
+	fi
+else
+	skip "lava/check.py reads the same names" "no python3 here"
+fi
+
 # CDPATH names a folder that holds another "bundle": run_tests.sh must use its own.
 mkdir -p "$work/decoy/bundle" "$work/cdpath/tmp"
 rm -f "$bundle/bin/slow_test"

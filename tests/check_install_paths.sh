@@ -10,6 +10,7 @@
 #   MAKE: the make command for this tree (with its DEPS=...), one string
 set -u
 unset CDPATH
+# shellcheck disable=SC2034 # prog: read inside eval
 out=$1 make=$2 glibc_o=$3 musl_o=$4 prog=$5
 : >"$out"
 n=0
