@@ -143,22 +143,24 @@ TEST_F(dir, perf_data_never_writes_through_a_symbolic_link_nor_creates_its_targe
 	selfmon_sampler__close(s);
 }
 
-TEST(perf_data_of_an_attached_sampler_says_it_has_no_events_of_its_own)
+TEST_F(dir, perf_data_of_an_attached_sampler_says_it_has_no_events_of_its_own)
 {
 	struct perf_event_attr attr = { .size = sizeof(attr), .sample_type = PERF_SAMPLE_IP };
 	size_t len = 2 * (size_t)sysconf(_SC_PAGESIZE);
 	void *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct selfmon_sampler *s;
+	char path[128];
 
 	(void)json_bench; (void)json_parse; (void)json_free; (void)json_str;
 	ASSERT_NE(MAP_FAILED, map);
 	s = selfmon_sampler__attach(map, len, &attr);
 	ASSERT_NE(NULL, s) TH_LOG("%s", selfmon_errmsg());
-	EXPECT_EQ(NULL, selfmon_perfdata__open("/tmp/never-written.data", s));
+	snprintf(path, sizeof(path), "%s/never-written.data", self->path);
+	EXPECT_EQ(NULL, selfmon_perfdata__open(path, s));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(NULL, strstr(selfmon_errmsg(), "NULL")) TH_LOG("%s", selfmon_errmsg());
 	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "selfmon_sampler__attach()")) TH_LOG("%s", selfmon_errmsg());
-	EXPECT_NE(0, access("/tmp/never-written.data", F_OK));
+	EXPECT_NE(0, access(path, F_OK));
 	selfmon_sampler__close(s);
 	munmap(map, len);
 	EXPECT_EQ(NULL, selfmon_perfdata__open(NULL, NULL));
