@@ -61,8 +61,17 @@ class Tap:
 
 # ---- names, as lava/selfmon-lava.sh makes them (an independent reading) ----
 def clean(text):
-    text = re.sub(r"[^A-Za-z0-9_.+-]+", "_", text).strip("_")
-    return text[:96]
+    """1:1: [A-Za-z0-9_] and a '.' past the first byte stay, any other byte
+    is -XX; past 128, 117 bytes and "--h" with a hash of the whole name."""
+    raw = text.encode("utf-8", "surrogateescape")
+    out = "".join(chr(b) if (chr(b).isascii() and (chr(b).isalnum() or b == 0x5f))
+                  or (b == 0x2e and i > 0) else "-%02x" % b for i, b in enumerate(raw))
+    if len(out) <= 128:
+        return out
+    h = 0
+    for b in raw:
+        h = (h * 31 + b) % 2147483647
+    return out[:117] + "--h%08x" % h
 
 
 def parse_tap(lines):
@@ -100,7 +109,7 @@ def parse_tap(lines):
         name, key = clean(desc), (suite or "selfmon", clean(desc))
         if key in used:
             dup[key] += 1
-            name = "%s-%d" % (name, dup[key] + 1)
+            name = "%s--%d" % (name, dup[key] + 1)
         used.add((key[0], name))
         items.append((key[0], name, result))
         running = ""
@@ -233,10 +242,10 @@ not ok - b_test exited with status 1
 """
 PARSER_WANT = """a_test global.first_rule pass
 a_test global.skipped_rule skip
-a_test broken_rule fail
+a_test broken-20rule fail
 a_test test skip
 b_test only pass
-b_test b_test_exited_with_status_1 fail
+b_test b_test-20exited-20with-20status-201 fail
 selfmon-figures a_test.inline_read pass 22.02 instructions/read
 selfmon-tap plan fail 5 tests
 """

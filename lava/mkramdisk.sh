@@ -6,6 +6,8 @@
 # test-shell overlay into the cpio at deploy time (lava/jobs/*.yaml).
 # Usage: lava/mkramdisk.sh BUSYBOX OUT.cpio.gz
 set -eu
+# A CDPATH from the environment would make `cd` print, and go elsewhere.
+unset CDPATH
 . "$(dirname "$0")/../scripts/vm/initramfs.sh"
 
 [ $# -eq 2 ] || { echo "usage: $0 BUSYBOX OUT.cpio.gz" >&2; exit 2; }
@@ -13,7 +15,12 @@ busybox=$1 out=$2
 [ -f "$busybox" ] || { echo "mkramdisk: no busybox at '$busybox' (scripts/vm/fetch-kernel.sh fetches it)" >&2; exit 1; }
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-ramdisk.XXXXXX")
-trap 'rm -rf "$stage"' EXIT INT TERM
+cleanup() { rm -rf "$stage" "$out.part"; }
+# dash and busybox ash run no EXIT trap on death by a signal, and a trapped
+# signal alone would let the script go on: clean up, then die of the signal.
+trap cleanup EXIT
+# shellcheck disable=SC2064 # $sig now, $$ when signalled
+for sig in INT TERM HUP; do trap "cleanup; trap - EXIT $sig; kill -$sig \$\$" "$sig"; done
 
 # LAVA's scripts start with #!/bin/sh; /init needs sh and mount before --install.
 initramfs_stage "$stage" "$busybox" sh mount

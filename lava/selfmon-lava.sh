@@ -4,6 +4,7 @@
 # send them, as Linaro's send-to-lava.sh convention does.
 #
 #   selfmon-lava.sh run BUNDLE_DIR [OUTDIR]  run BUNDLE_DIR/run_tests.sh, parse, send
+#                                            (OUTDIR: a new mktemp -d folder if not given)
 #   selfmon-lava.sh parse TAPFILE            print the result lines (below)
 #   selfmon-lava.sh send RESULTFILE          report result lines to LAVA
 #
@@ -24,18 +25,36 @@
 # Outside LAVA (no lava-test-case in PATH), "send" prints what it would send.
 # POSIX sh and awk: it runs in busybox on the board.
 set -u
+# A CDPATH from the environment would make `cd` print, and go elsewhere.
+unset CDPATH
 
-# Names LAVA accepts: no blanks, no '=' or '>' (they end a signal field).
+# Names LAVA takes: no blanks, '=' or '>' (they end a signal field), no '/'
+# (lava-test-case makes a folder of the name), so only [A-Za-z0-9_.-]. They
+# map 1:1: each other byte (a '-', a leading '.') becomes -XX, its hex code;
+# a name longer than 128 keeps 117 and adds "--h" and a hash of the whole;
+# a name seen twice in a set gets "--2", "--3" (no escape makes "--").
 parse() {
-	tr -d '\r' <"$1" | awk '
-	function clean(s) {
-		gsub(/[^A-Za-z0-9_.+-]+/, "_", s)
-		gsub(/^_+|_+$/, "", s)
-		return substr(s, 1, 96)
+	tr -d '\r' <"$1" | LC_ALL=C awk '
+	BEGIN { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
+	function clean(s,   out, i, c, h) {
+		out = ""
+		for (i = 1; i <= length(s); i++) {
+			c = substr(s, i, 1)
+			if (c ~ /^[A-Za-z0-9_]$/ || (c == "." && i > 1))
+				out = out c
+			else
+				out = out sprintf("-%02x", ord[c])
+		}
+		if (length(out) <= 128)
+			return out
+		h = 0
+		for (i = 1; i <= length(s); i++)
+			h = (h * 31 + ord[substr(s, i, 1)]) % 2147483647
+		return substr(out, 1, 117) sprintf("--h%08x", h)
 	}
 	function uniq(set, name) {
 		if ((set SUBSEP name) in used)
-			name = name "-" (++dup[set SUBSEP name] + 1)
+			name = name "--" (++dup[set SUBSEP name] + 1)
 		used[set SUBSEP name] = 1
 		return name
 	}
@@ -152,10 +171,15 @@ parse) [ $# -eq 2 ] || usage; parse "$2" ;;
 send) [ $# -eq 2 ] || usage; send "$2" ;;
 run)
 	[ $# -ge 2 ] || usage
-	bundle=$2 out=${3:-${TMPDIR:-/tmp}/selfmon-lava}
+	bundle=$2 out=${3:-}
 	if [ ! -x "$bundle/run_tests.sh" ]; then
 		echo "selfmon-lava: no executable '$bundle/run_tests.sh': set the definition's BUNDLE parameter to where the bundle (make tests-bundle) lies on the board" >&2
 		exit 1
+	fi
+	# No fixed name in a shared folder: a private one unless OUTDIR is given.
+	if [ -z "$out" ]; then
+		out=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-lava.XXXXXX") || exit 1
+		echo "selfmon-lava: TAP and results in $out" >&2
 	fi
 	mkdir -p "$out"
 	# The TAP goes to the console too: the raw record beside LAVA's results.

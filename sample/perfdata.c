@@ -26,6 +26,7 @@
 #include <selfmon/selfmon.h>
 #include "../core/error.h"
 #include "maps.h"
+#include "outfile.h"
 
 struct file_section {
 	uint64_t offset, size;
@@ -42,6 +43,7 @@ struct file_header {
 struct selfmon_perfdata {
 	FILE *f;
 	char *path;
+	char *tmp;			/* the file being written, renamed to @path at close */
 	struct selfmon_record_layout layout;
 	uint64_t id;			/* the first sampling event's: synthesized records' */
 	uint32_t pid, tid;
@@ -192,6 +194,7 @@ static void perfdata_free(struct selfmon_perfdata *pd)
 {
 	if (pd->f)
 		fclose(pd->f);
+	selfmon_outfile__discard(pd->tmp);
 	free(pd->path);
 	free(pd);
 }
@@ -200,10 +203,13 @@ struct selfmon_perfdata *selfmon_perfdata__open(const char *path, const struct s
 {
 	struct selfmon_perfdata *pd = NULL;
 	struct file_header zero = { 0 };
-	int err = -EINVAL;
+	int err = -EINVAL, fd;
 
 	if (!path || !s || selfmon_sampler__nr(s) <= 0) {
-		selfmon__err(err, "selfmon_perfdata__open: a NULL path or sampler");
+		selfmon__err(err, "selfmon_perfdata__open: %s", !path ? "a NULL path" : !s ?
+			     "a NULL sampler" : "the sampler has no event of its own (one made by "
+			     "selfmon_sampler__attach() has no ids for the file's header): open the "
+			     "file for a sampler from selfmon_sampler__open()");
 		goto out;
 	}
 	pd = calloc(1, sizeof(*pd));
@@ -215,8 +221,15 @@ struct selfmon_perfdata *selfmon_perfdata__open(const char *path, const struct s
 	pd->id = selfmon_sampler__id(s, 0);
 	pd->pid = (uint32_t)getpid();
 	pd->tid = (uint32_t)syscall(SYS_gettid);
-	pd->f = fopen(path, "w+be");
-	err = pd->f ? 0 : io_err(pd, "create");
+	fd = selfmon_outfile__open("perf.data", path, &pd->tmp);
+	if (fd < 0) {
+		err = fd;
+		goto out;
+	}
+	pd->f = fdopen(fd, "wb");
+	err = pd->f ? 0 : io_err(pd, "fdopen");
+	if (!pd->f)
+		close(fd);
 	if (!err)
 		err = put(pd, &zero, sizeof(zero));
 	if (!err)
@@ -267,6 +280,12 @@ out:
 	if (fclose(pd->f) && !err)
 		err = io_err(pd, "close");
 	pd->f = NULL;
+	/* Finished: in place of the old file; unfinished: the old file stays. */
+	if (!err)
+		err = selfmon_outfile__commit("perf.data", pd->path, pd->tmp, true);
+	else
+		selfmon_outfile__discard(pd->tmp);
+	pd->tmp = NULL;
 	perfdata_free(pd);
 	return err;
 }

@@ -191,8 +191,21 @@ static const char *kernel_release(void)
 	return uname(&u) ? "unknown" : u.release;
 }
 
+/* kernel.perf_event_max_sample_rate now (the kernel lowers it itself when sampling runs long); 0: unknown. */
+static unsigned long long max_sample_rate(void)
+{
+	long v = 0;
+
+	if (selfmon_sysfs__read_long(selfmon_root__get(NULL), "/proc/sys/kernel/perf_event_max_sample_rate",
+				     &v) || v < 0)
+		v = 0;
+	return (unsigned long long)v;
+}
+
 static int open_error(const struct sampler_event *e, int err)
 {
+	unsigned long long max;
+
 	switch (err) {
 	case -EACCES: case -EPERM:
 		return selfmon__err(err, "event '%s': perf_event_open: %s: sampling needs "
@@ -210,6 +223,19 @@ static int open_error(const struct sampler_event *e, int err)
 					    "synchronous SIGTRAP on overflow needs Linux 5.13 or later "
 					    "(this kernel: %s); use selfmon_sampler__signal() instead",
 					    e->ev.name, strerror(-err), kernel_release());
+		/*
+		 * A frequency above /proc/sys/kernel/perf_event_max_sample_rate
+		 * (perf_event_open(2), "/proc/sys/kernel/perf_event_max_sample_rate")
+		 * is refused with EINVAL: name the limit when it is the cause.
+		 */
+		max = e->ev.attr.freq ? max_sample_rate() : 0;
+		if (max && e->ev.attr.sample_freq > max)
+			return selfmon__err(err, "event '%s': perf_event_open: %s: %llu samples a "
+					    "second is above kernel.perf_event_max_sample_rate, %llu "
+					    "here: ask for %llu or fewer, or raise the limit as root "
+					    "(sysctl -w kernel.perf_event_max_sample_rate=N)", e->ev.name,
+					    strerror(-err), (unsigned long long)e->ev.attr.sample_freq,
+					    max, max);
 		return selfmon__err(err, "event '%s': perf_event_open: %s: a sample_type, "
 				    "side-band or branch bit this kernel or PMU does not take, or a "
 				    "frequency above kernel.perf_event_max_sample_rate", e->ev.name,

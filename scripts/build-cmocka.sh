@@ -9,6 +9,8 @@
 #   gcc with musl's specs file: CC's flags go to cmake as CMAKE_C_FLAGS).
 # Result: DEPS_DIR/cmocka-<triple>/{lib/libcmocka.a,include/cmocka.h}
 set -eu
+# A CDPATH from the environment would make `cd` print, and go elsewhere.
+unset CDPATH
 
 deps=$1 triple=$2 cc=$3
 shift 3

@@ -14,6 +14,8 @@
 #        scripts/build-deps.sh --id PATH    the source's id, for the deps dir
 # A stamp file per step makes a second run a no-op.
 set -eu
+# A CDPATH from the environment would make `cd` print, and go elsewhere.
+unset CDPATH
 
 # The source's id: its name and a checksum of where it is and what it is (a
 # tarball's size and time; a tree's libperf and libapi files), so that two

@@ -80,7 +80,12 @@ fi
 # perf_counts_values.id and a perf_evsel__read() that honours read_format:
 # commit 89e3106fa25f, "libperf: Handle read format in perf_evsel__read()".
 probe=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-libperf.XXXXXX")
-trap 'rm -rf "$probe"' EXIT INT TERM
+cleanup() { rm -rf "$probe"; }
+# dash and busybox ash run no EXIT trap on death by a signal, and a trapped
+# signal alone would let the script go on: clean up, then die of the signal.
+trap cleanup EXIT
+# shellcheck disable=SC2064 # $sig now, $$ when signalled
+for sig in INT TERM HUP; do trap "cleanup; trap - EXIT $sig; kill -$sig \$\$" "$sig"; done
 cat >"$probe/p.c" <<'EOF'
 #include <stddef.h>
 #include <perf/evsel.h>

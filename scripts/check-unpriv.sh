@@ -21,7 +21,12 @@ if ! id "$user" >/dev/null 2>&1; then
 fi
 file=/proc/sys/kernel/perf_event_paranoid
 saved=$(cat "$file")
-trap 'echo "$saved" >"$file"' EXIT INT TERM
+restore() { echo "$saved" >"$file"; }
+# dash and busybox ash run no EXIT trap on death by a signal, and a trapped
+# signal alone would let the script go on: clean up, then die of the signal.
+trap restore EXIT
+# shellcheck disable=SC2064 # $sig now, $$ when signalled
+for sig in INT TERM HUP; do trap "restore; trap - EXIT $sig; kill -$sig \$\$" "$sig"; done
 as_user() { setpriv --reuid="$user" --regid="$user" --clear-groups --inh-caps=-all -- "$@"; }
 # The build tree must be reachable by the user: tests/ and the CLI only read.
 n=0

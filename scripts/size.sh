@@ -13,7 +13,12 @@ budget=$1
 shift
 tap=${TAP:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-size.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+cleanup() { rm -rf "$tmp"; }
+# dash and busybox ash run no EXIT trap on death by a signal, and a trapped
+# signal alone would let the script go on: clean up, then die of the signal.
+trap cleanup EXIT
+# shellcheck disable=SC2064 # $sig now, $$ when signalled
+for sig in INT TERM HUP; do trap "cleanup; trap - EXIT $sig; kill -$sig \$\$" "$sig"; done
 [ -z "$tap" ] || : >"$tap"
 # TAP lines are numbered: tests/summary.sh counts "ok N" lines.
 n=0

@@ -9,7 +9,12 @@
 set -u
 out=$1 real=${2:-/usr/lib/python3/dist-packages}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-fresh.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+cleanup() { rm -rf "$tmp"; }
+# dash and busybox ash run no EXIT trap on death by a signal, and a trapped
+# signal alone would let the script go on: clean up, then die of the signal.
+trap cleanup EXIT
+# shellcheck disable=SC2064 # $sig now, $$ when signalled
+for sig in INT TERM HUP; do trap "cleanup; trap - EXIT $sig; kill -$sig \$\$" "$sig"; done
 : >"$out"
 cat >"$tmp/deps.sh" <<STUB
 #!/bin/sh

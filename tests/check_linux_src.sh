@@ -8,10 +8,17 @@
 #   O_DIR        the build whose libselfmon-internal.a and CLI archive are checked
 #   ARM64_O_DIR  a cross build: its compile must not see the host's /usr/include
 set -u
+# A CDPATH from the environment would make `cd` print, and go elsewhere.
+unset CDPATH
 here=$(cd "$(dirname "$0")/.." && pwd)
 libperf=$1 o=$2 arm64=${3:-} lp=${4:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-linuxsrc.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+cleanup() { rm -rf "$tmp"; }
+# dash and busybox ash run no EXIT trap on death by a signal, and a trapped
+# signal alone would let the script go on: clean up, then die of the signal.
+trap cleanup EXIT
+# shellcheck disable=SC2064 # $sig now, $$ when signalled
+for sig in INT TERM HUP; do trap "cleanup; trap - EXIT $sig; kill -$sig \$\$" "$sig"; done
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }

@@ -4,6 +4,8 @@
 # two self-tests show that the check can fail.
 # Usage: check_symbols.sh LIB RAW NM CC HEADER...
 set -u
+# A CDPATH from the environment would make `cd` print, and go elsewhere.
+unset CDPATH
 lib=$1 raw=$2 nm=$3 cc=$4
 shift 4
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -33,7 +33,9 @@ static void usage(FILE *f)
 		"  --iterations N         inner iterations per repetition (default: grown to ~1 ms)\n"
 		"  --cpu N | --cluster NAME  pin to CPU N, or to a core PMU's CPUs ('big', 'little')\n"
 		"  --format table|csv|json   (json: Google Benchmark's schema)\n"
-		"  --out FILE             write there instead of stdout\n"
+		"  --out FILE             write there instead of stdout: to FILE.part-XXXXXX,\n"
+		"                         renamed to FILE at the end (a failed run leaves FILE\n"
+		"                         as it was); a symbolic link is not written through\n"
 		"  --calibration two-length|empty  (default two-length)\n"
 		"  --serialize            fence (isb / lfence) around each end of a region\n"
 		"  --keep-noisy           keep repetitions with a context switch or migration, flagged\n",
@@ -44,6 +46,7 @@ struct run {
 	struct cli_bench cli;
 	struct cli_kernel_filter filter;
 	FILE *out;
+	char *out_tmp;		/* --out being written, renamed to it at the end */
 	bool progress;		/* a TTY on stderr: one self-erasing progress line */
 	struct selfmon_report_context ctx;
 	struct selfmon_report_entry e[32];
@@ -509,10 +512,8 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	}
 	r->out = stdout;
-	if (r->cli.out && !(r->out = fopen(r->cli.out, "w"))) {
-		fprintf(stderr, "selfmon bench: --out %s: %s\n", cli_text(r->cli.out), strerror(errno));
+	if (r->cli.out && !(r->out = cli_outfile_open("selfmon bench", r->cli.out, &r->out_tmp)))
 		goto out;
-	}
 	r->progress = isatty(STDERR_FILENO);
 	cli_kernels__init();
 	init_context(r);
@@ -534,7 +535,9 @@ int cmd_bench(int argc, char **argv)
 out:
 	for (int i = 0; i < r->nr; i++)
 		selfmon_bench_result__fini(&r->res[i]);
-	if (r->out && r->out != stdout && cli_fclose(r->out, "selfmon bench", r->cli.out))
+	/* A failed run leaves the old --out file as it was. */
+	if (r->out && r->out != stdout &&
+	    cli_outfile_close(r->out, "selfmon bench", r->cli.out, r->out_tmp, ret == 0))
 		ret = 1;
 	/* --list, the table, CSV or JSON on stdout: a write that failed is a failure. */
 	if (cli_close_stdout("selfmon bench") && ret == 0)

@@ -48,6 +48,19 @@ const char *cli_errmsg(int err);
 
 /* Close @f (a file of --out) and report a write error. Return: 0 or -EIO. */
 int cli_fclose(FILE *f, const char *who, const char *name);
+/*
+ * A file of --out, written whole (tools/outfile.c): a new file beside @path,
+ * its name in *@tmp (NULL where @path is a device or a FIFO, written in
+ * place). Return: the stream, or NULL after a message on stderr.
+ */
+FILE *cli_outfile_open(const char *who, const char *path, char **tmp);
+
+/*
+ * Close @f; if @ok and every write went through, rename *@tmp over @path,
+ * else remove it and leave the old @path as it was. Frees @tmp.
+ * Return: 0 or -errno (reported on stderr).
+ */
+int cli_outfile_close(FILE *f, const char *who, const char *path, char *tmp, bool ok);
 int cmd_bench(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +37,14 @@ static void usage(FILE *f)
 		"  --filter REGEX     the kernels whose name matches (extended regex; 'selfmon\n"
 		"                     bench --list' lists them)\n"
 		"  --repetitions N    runs of about 10 ms per kernel (default 10)\n"
-		"  --output FILE      the perf.data file (default perf.data)\n"
+		"  --output FILE      the perf.data file (default perf.data), written whole: the\n"
+		"                     records go to FILE.part-XXXXXX, renamed to FILE at the\n"
+		"                     end; an old FILE is kept as FILE.old (as perf record\n"
+		"                     does). A symbolic link is not written through.\n"
 		"  --dump-samples     print each sample: 'sample TID IP SYMBOL'\n\n"
+		"Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the sampling after the current\n"
+		"repetition: the file is finished and the summary printed, then selfmon\n"
+		"record ends by that signal.\n"
 		"Read the file with 'perf script -i FILE' or 'perf report -i FILE'.\n", DEFAULT_FREQ);
 }
 
@@ -138,6 +145,45 @@ static int parse(int argc, char **argv, struct record_cli *c, char *err, size_t 
 	return 0;
 }
 
+/*
+ * The signal that asked record to stop (SIGINT, SIGTERM, SIGHUP), 0 while
+ * none did: the run stops between repetitions, finishes the file, and then
+ * dies of that signal, so that a shell or a CI runner sees it was stopped.
+ */
+static volatile sig_atomic_t stop_sig;
+
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define NR_STOP_SIGS ((int)(sizeof(stop_sigs) / sizeof(stop_sigs[0])))
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
+
+/* A signal ignored when record started stays ignored (nohup, a shell's background job). */
+static void catch_stop(struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESETHAND };
+
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < NR_STOP_SIGS; i++)
+		if (!sigaction(stop_sigs[i], NULL, &old[i]) && old[i].sa_handler != SIG_IGN)
+			sigaction(stop_sigs[i], &sa, NULL);
+}
+
+/* The dispositions as they were; then, if a signal stopped the run, its death. */
+static void release_stop(const struct sigaction *old)
+{
+	for (int i = 0; i < NR_STOP_SIGS; i++)
+		sigaction(stop_sigs[i], &old[i], NULL);
+	if (!stop_sig)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	signal(stop_sig, SIG_DFL);
+	raise(stop_sig);
+}
+
 /* What a run collects: each sample's tid and IP, and the losses. */
 struct rec_run {
 	struct record_cli cli;
@@ -203,7 +249,7 @@ static int run_kernel(struct rec_run *run, const struct cli_kernel *k)
 	uint64_t n = calibrate(k);
 	int err = 0;
 
-	for (int rep = 0; !err && rep < run->cli.repetitions; rep++) {
+	for (int rep = 0; !err && !stop_sig && rep < run->cli.repetitions; rep++) {
 		err = selfmon_sampler__enable(run->s);
 		k->fn(k->arg, n);
 		if (!err)
@@ -341,16 +387,21 @@ static int open_sampler(struct rec_run *run)
 		run->s = selfmon_sampler__open(events, &o);
 	if (!run->s) {
 		err = -errno;
-		fprintf(stderr, "selfmon record: %s '%s': %s\n", run->cli.events ? "--events" : "event",
-			cli_text(events), cli_errmsg(err));
+		/* The library's message names the event it could not open: said once. */
+		if (strstr(selfmon_errmsg(), "event '"))
+			fprintf(stderr, "selfmon record: %s%s\n", run->cli.events ? "--events: " : "",
+				cli_errmsg(err));
+		else
+			fprintf(stderr, "selfmon record: %s '%s': %s\n", run->cli.events ?
+				"--events" : "event", cli_text(events), cli_errmsg(err));
 		return err;
 	}
 	run->events = events;
 	run->pd = selfmon_perfdata__open(run->cli.output, run->s);
 	if (!run->pd) {
 		err = -errno;
-		fprintf(stderr, "selfmon record: --output '%s': %s\n", cli_text(run->cli.output),
-			cli_errmsg(err));
+		/* The message names the file ("perf.data 'FILE': ..."). */
+		fprintf(stderr, "selfmon record: --output: %s\n", cli_errmsg(err));
 	}
 	return err;
 }
@@ -360,7 +411,7 @@ static int record(struct rec_run *run)
 	struct selfmon_sampler_stats st;
 	int err = open_sampler(run), nr = 0;
 
-	for (int i = 0; !err && i < cli_kernels_nr; i++) {
+	for (int i = 0; !err && !stop_sig && i < cli_kernels_nr; i++) {
 		if (!cli_kernel_filter__match(&run->filter, cli_kernels[i].name))
 			continue;
 		nr++;
@@ -378,6 +429,10 @@ static int record(struct rec_run *run)
 	}
 	if (err)
 		return err;
+	if (stop_sig)
+		fprintf(stderr, "selfmon record: stopped by %s: the file holds what was sampled "
+			"until then\n", stop_sig == SIGINT ? "SIGINT" : stop_sig == SIGTERM ?
+			"SIGTERM" : "SIGHUP");
 	selfmon_sampler__stats(run->s, &st);
 	if (st.malformed || st.unknown || st.corrupt)
 		fprintf(stderr, "selfmon record: %llu malformed, %llu unknown records dropped, ring "
@@ -407,6 +462,8 @@ static bool any_kernel(const struct rec_run *run)
 int cmd_record(int argc, char **argv)
 {
 	static struct rec_run run;
+	struct sigaction old[NR_STOP_SIGS];
+	bool caught = false;
 	char err[512];
 	int ret = EXIT_USAGE;
 
@@ -427,11 +484,15 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	cli_kernels__init();
+	catch_stop(old);
+	caught = true;
 	ret = record(&run) ? 1 : 0;
 out:
 	selfmon_perfdata__close(run.pd);
 	selfmon_sampler__close(run.s);
 	cli_kernel_filter__fini(&run.filter);
 	free(run.samples);
+	if (caught)
+		release_stop(old);
 	return ret;
 }

@@ -22,7 +22,14 @@ struct selfmon_perfdata;
 
 /**
  * selfmon_perfdata__open() - start a perf.data file for @s's records
- * @path: created or truncated
+ * @path: written whole at selfmon_perfdata__close(): the records go to a
+ *	new file beside it ("@path.part-XXXXXX", created with O_EXCL and
+ *	O_NOFOLLOW), renamed over @path once its header is written; an
+ *	existing @path is kept as "@path.old", as perf record does. Until then
+ *	@path is untouched, and a process that dies leaves it as it was.
+ *	@path may be a character device or a FIFO (/dev/null), written in
+ *	place; a symbolic link is refused unless it leads to one of those:
+ *	no file is written, or created, through a link.
  * @s: the sampler whose records will be written; its events' attrs and ids
  *	go into the header. Call it on the sampler's thread: the COMM record
  *	names the calling thread.
@@ -41,9 +48,11 @@ struct selfmon_perfdata *selfmon_perfdata__open(const char *path, const struct s
 int selfmon_perfdata__write(struct selfmon_perfdata *pd, const struct selfmon_record *rec);
 
 /**
- * selfmon_perfdata__close() - finish the header and close; frees @pd always
+ * selfmon_perfdata__close() - finish the header, close, and put the file in
+ * place of the old one (kept as "@path.old"); frees @pd always
  * Return: 0, or -errno of the last writes (a full disk shows here; the
- * message names the file). NULL is fine (0).
+ * message names the file), and then the new file is removed and the old one
+ * left as it was. NULL is fine (0).
  */
 int selfmon_perfdata__close(struct selfmon_perfdata *pd);
 

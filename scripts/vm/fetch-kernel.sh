@@ -11,6 +11,8 @@
 # Cache paths are ours and plain ASCII, so ls is safe to glob with.
 # shellcheck disable=SC2012
 set -eu
+# A CDPATH from the environment would make `cd` print, and go elsewhere.
+unset CDPATH
 
 out=${1:-build/vm} line=${2:-6.1}
 case "$line" in
@@ -43,7 +45,11 @@ download() { # PKG:ARCH -> path of the .deb in $tmp
 
 tmp=""
 cleanup() { [ -z "$tmp" ] || rm -rf "$tmp"; }
-trap cleanup EXIT INT TERM
+# dash and busybox ash run no EXIT trap on death by a signal, and a trapped
+# signal alone would let the script go on: clean up, then die of the signal.
+trap cleanup EXIT
+# shellcheck disable=SC2064 # $sig now, $$ when signalled
+for sig in INT TERM HUP; do trap "cleanup; trap - EXIT $sig; kill -$sig \$\$" "$sig"; done
 mktmp() {
 	[ -n "$tmp" ] && return 0
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-vm.XXXXXX")

@@ -28,7 +28,12 @@ for t in qemu-system-aarch64 dtc python3; do
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-dtb.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+cleanup() { rm -rf "$tmp"; }
+# dash and busybox ash run no EXIT trap on death by a signal, and a trapped
+# signal alone would let the script go on: clean up, then die of the signal.
+trap cleanup EXIT
+# shellcheck disable=SC2064 # $sig now, $$ when signalled
+for sig in INT TERM HUP; do trap "cleanup; trap - EXIT $sig; kill -$sig \$\$" "$sig"; done
 
 # Must match run.sh's machine: -M virt,gic-version=3, -cpu max, -m 1G.
 qemu-system-aarch64 -M "virt,gic-version=3,dumpdtb=$tmp/virt.dtb" \

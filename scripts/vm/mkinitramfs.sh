@@ -3,6 +3,8 @@
 # the bundle's run_tests.sh and reports its exit status, and the bundle.
 # Usage: scripts/vm/mkinitramfs.sh BUNDLE_DIR BUSYBOX OUT.cpio[.gz]
 set -eu
+# A CDPATH from the environment would make `cd` print, and go elsewhere.
+unset CDPATH
 . "$(dirname "$0")/initramfs.sh"
 
 [ $# -eq 3 ] || { echo "usage: $0 BUNDLE_DIR BUSYBOX OUT.cpio[.gz]" >&2; exit 2; }
@@ -11,7 +13,12 @@ bundle=$1 busybox=$2 out=$3
 [ -f "$busybox" ] || { echo "mkinitramfs: no busybox at $busybox (run scripts/vm/fetch-kernel.sh)" >&2; exit 1; }
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-initramfs.XXXXXX")
-trap 'rm -rf "$stage"' EXIT INT TERM
+cleanup() { rm -rf "$stage" "$out.part"; }
+# dash and busybox ash run no EXIT trap on death by a signal, and a trapped
+# signal alone would let the script go on: clean up, then die of the signal.
+trap cleanup EXIT
+# shellcheck disable=SC2064 # $sig now, $$ when signalled
+for sig in INT TERM HUP; do trap "cleanup; trap - EXIT $sig; kill -$sig \$\$" "$sig"; done
 
 initramfs_stage "$stage" "$busybox" sh mount mkdir cat echo poweroff sysctl sync ls uname
 mkdir -p "$stage/bundle"
