@@ -26,7 +26,7 @@
 #include <selfmon/selfmon.h>
 #include "../core/error.h"
 #include "maps.h"
-#include "outfile.h"
+#include "../core/outfile.h"
 
 struct file_section {
 	uint64_t offset, size;

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "error.h"
+#include "../core/error.h"
 #include "ring.h"
 
 /*
