@@ -41,7 +41,8 @@ static void usage(FILE *f)
 		"                         instructions=+0.5%% cycles=+5%% any other counter +5%%\n"
 		"  --metric NAME          compare only this metric (repeatable; default: all of them)\n"
 		"  --filter REGEX         compare only the benchmarks whose name matches (extended regex)\n"
-		"  --alpha A              significance of the U test on noisy metrics (default 0.05)\n"
+		"  --alpha A              significance of the U test on noisy metrics (default 0.05): the\n"
+		"                         family-wise rate over all noisy metrics compared (Holm's correction)\n"
 		"  --format table|json|junit|lava  (default table; junit: JUnit XML; lava: lava-test-case lines)\n"
 		"  --out FILE             write there instead of stdout\n"
 		"  --allow-missing        list benchmarks or metrics on one side only, but do not fail on them\n\n"
@@ -207,9 +208,6 @@ static int compare_bench(const struct compare_cli *cli, struct cli_compare *c, c
 			memset(res, 0, sizeof(*res));
 			res->bench = b->name;
 			cli_compare_judge(s, o, cli_limit_find(cli->limits, cli->nr_limits, s->name), cli->alpha, res);
-			c->regressions += res->verdict == CLI_REGRESSION;
-			c->improvements += res->verdict == CLI_IMPROVEMENT;
-			c->unsure += res->verdict == CLI_UNSURE;
 		}
 	}
 	return 0;
@@ -247,6 +245,13 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 	}
 	if (cli->filter)
 		regfree(&re);
+	if (!err)
+		err = cli_compare_holm(c->res, c->nr, cli->alpha);
+	for (int i = 0; i < c->nr && !err; i++) {
+		c->regressions += c->res[i].verdict == CLI_REGRESSION;
+		c->improvements += c->res[i].verdict == CLI_IMPROVEMENT;
+		c->unsure += c->res[i].verdict == CLI_UNSURE;
+	}
 	return err;
 }
 

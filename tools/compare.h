@@ -97,6 +97,14 @@ void cli_compare_judge(const struct cli_series *base, const struct cli_series *n
 		       const struct cli_limit *limit, double alpha, struct cli_result *r);
 
 /*
+ * Holm's step-down correction over the @nr results: the noisy ones whose U
+ * test ran share @alpha as a family-wise error rate; a regression or an
+ * improvement whose p-value the correction no longer rejects becomes
+ * CLI_SAME, saying why. Return: 0 or -ENOMEM.
+ */
+int cli_compare_holm(struct cli_result *res, int nr, double alpha);
+
+/*
  * Parse "NAME=+5%", "NAME=+0.5%", "NAME=+20" (absolute, the metric's units),
  * "NAME=+2ns" (time, with ns/us/ms/s). Return: 0, or -EINVAL with the
  * complaint in @err.

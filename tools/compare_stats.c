@@ -4,7 +4,10 @@
  * both sides (the board under icount) is compared exactly against its limit;
  * a noisy one must move its median and its minimum beyond the limit and pass a two-sided
  * Mann-Whitney U test at alpha, with at least CLI_COMPARE_MIN_REPS
- * repetitions a side. Pure functions; no libm (the CLI links without it).
+ * repetitions a side. Over several noisy metrics, alpha is the family-wise
+ * error rate: Holm's step-down correction (one comparison of a whole
+ * report tests dozens of metrics, and each would otherwise raise a false
+ * alarm at rate alpha). Pure functions; no libm (the CLI links without it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -297,6 +300,45 @@ void cli_compare_judge(const struct cli_series *base, const struct cli_series *n
 	r->verdict = r->delta > r->allowed ? CLI_REGRESSION : -r->delta > r->allowed ||
 		     (r->allowed == 0 && r->delta < 0) ? CLI_IMPROVEMENT : CLI_SAME;
 	snprintf(r->why, sizeof(r->why), "exact: every repetition equal on each side");
+}
+
+static int cmp_p(const void *a, const void *b)
+{
+	return cmp_double(&(*(struct cli_result *const *)a)->p, &(*(struct cli_result *const *)b)->p);
+}
+
+/* A verdict of judge_noisy() whose p-value Holm's step-down rejects no more: not significant. */
+static void holm_keep(struct cli_result *r, double threshold, int m)
+{
+	if (r->verdict != CLI_REGRESSION && r->verdict != CLI_IMPROVEMENT)
+		return;
+	r->verdict = CLI_SAME;
+	snprintf(r->why, sizeof(r->why), "beyond the limit but not significant over the %d noisy metrics "
+		 "compared (U test p=%.3g, Holm's correction asks < %.3g)", m, r->p, threshold);
+}
+
+int cli_compare_holm(struct cli_result *res, int nr, double alpha)
+{
+	struct cli_result **t = malloc((size_t)(nr ? nr : 1) * sizeof(*t));
+	int m = 0;
+	bool stop = false;
+
+	if (!t)
+		return -ENOMEM;
+	for (int i = 0; i < nr; i++)
+		if (res[i].p >= 0)
+			t[m++] = &res[i];
+	qsort(t, (size_t)m, sizeof(*t), cmp_p);
+	/* Step down: the k-th smallest p (from 0) needs < alpha / (m - k), and so did all before it. */
+	for (int k = 0; k < m; k++) {
+		double threshold = alpha / (m - k);
+
+		stop = stop || !(t[k]->p < threshold);
+		if (stop)
+			holm_keep(t[k], threshold, m);
+	}
+	free(t);
+	return 0;
 }
 
 const char *cli_verdict_str(enum cli_verdict v)

@@ -206,6 +206,36 @@ static void limits_match_without_modifiers_and_the_last_one_given_wins(void **st
 	assert_false(cli_metric_match("instructions_retired", "instructions"));
 }
 
+/*
+ * Holm's step-down over m = 4 noisy metrics at alpha 0.05: sorted p-values
+ * 0.001 < 0.05/4, 0.015 < 0.05/3, then 0.03 >= 0.05/2 stops it: the third
+ * and the fourth (0.04) are no longer significant, though each is below
+ * alpha alone. An exact metric (p < 0) takes no part.
+ */
+static void holm_shares_alpha_over_the_noisy_metrics_of_one_comparison(void **state)
+{
+	struct cli_result r[5];
+	static const double p[] = { 0.03, 0.001, 0.04, 0.015, -1 };
+
+	(void)state;
+	memset(r, 0, sizeof(r));
+	for (int i = 0; i < 5; i++) {
+		r[i].p = p[i];
+		r[i].verdict = i == 2 ? CLI_IMPROVEMENT : CLI_REGRESSION;
+	}
+	assert_int_equal(cli_compare_holm(r, 5, 0.05), 0);
+	assert_int_equal(r[0].verdict, CLI_SAME);
+	assert_non_null(strstr(r[0].why, "Holm's correction asks < 0.025"));
+	assert_int_equal(r[1].verdict, CLI_REGRESSION);
+	assert_int_equal(r[2].verdict, CLI_SAME);
+	assert_int_equal(r[3].verdict, CLI_REGRESSION);
+	assert_int_equal(r[4].verdict, CLI_REGRESSION);
+	/* one noisy metric alone: alpha itself */
+	r[0].verdict = CLI_REGRESSION;
+	assert_int_equal(cli_compare_holm(r, 1, 0.05), 0);
+	assert_int_equal(r[0].verdict, CLI_REGRESSION);
+}
+
 /* ---- the command ---- */
 
 static char dir[64];
@@ -335,6 +365,7 @@ int main(void)
 		cmocka_unit_test(a_noisy_metric_with_too_few_repetitions_is_unsure_and_says_why),
 		cmocka_unit_test(limits_parse_relative_absolute_and_time_units),
 		cmocka_unit_test(limits_match_without_modifiers_and_the_last_one_given_wins),
+		cmocka_unit_test(holm_shares_alpha_over_the_noisy_metrics_of_one_comparison),
 		cmocka_unit_test(exit_0_without_a_regression_1_with_one),
 		cmocka_unit_test(exit_2_for_a_missing_file_malformed_json_or_an_unknown_metric),
 		cmocka_unit_test(benchmarks_on_one_side_only_are_listed_and_exit_2),
