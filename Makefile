@@ -251,3 +251,4 @@ include scripts/mk/reliability.mk
 include scripts/mk/embedded.mk
 include scripts/mk/install.mk
 include scripts/mk/relfiles.mk
+include scripts/mk/gate.mk
