@@ -4,16 +4,18 @@
 # libraries from --sysroot) and a static one; the static one's exit status,
 # stdout, stderr and the files written in the working directory must all
 # come back to the host.
-# Usage: check_board_run.sh OUT.tap BOARD_RUN VMDIR WRITER_STATIC WRITER_DYNAMIC SYSROOT
+# The same boot runs EXAMPLE, a cmocka budget test built against the
+# installed library with pkg-config's flags (examples/budget_cmocka.c).
+# Usage: check_board_run.sh OUT.tap BOARD_RUN VMDIR WRITER_STATIC WRITER_DYNAMIC SYSROOT EXAMPLE
 set -u
-out=$1 run=$2 vm=$3 wstatic=$4 wdyn=$5 sysroot=$6
+out=$1 run=$2 vm=$3 wstatic=$4 wdyn=$5 sysroot=$6 example=$7
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-board-run.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 : >"$out"
 tap() { echo "$*" | tee -a "$out"; }
 tap "# suite: scripts/board-run"
-tap "1..7"
+tap "1..8"
 
 "$run" --vm "$vm" /bin/true >/dev/null 2>"$tmp/e1"
 rc=$?
@@ -30,9 +32,10 @@ else
 	tap "not ok 2 - a dynamic program without --sysroot: exit $rc: $(cat "$tmp/e2")"
 fi
 
-cp "$wstatic" "$tmp/writer-static" && cp "$wdyn" "$tmp/writer-dynamic"
+cp "$wstatic" "$tmp/writer-static" && cp "$wdyn" "$tmp/writer-dynamic" && cp "$example" "$tmp/budget-example"
 start=$(date +%s)
 "$run" --vm "$vm" --out "$tmp/out" --sysroot "$sysroot" --with "$tmp/writer-static" --with "$tmp/writer-dynamic" \
+	--with "$tmp/budget-example" \
 	"$here/runner/both.sh" 7 static.json "it's two words" '$HOME' >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 tap "# the boot took $(($(date +%s) - start)) s; board-run said: $(grep '^board-run:' "$tmp/stderr")"
@@ -62,5 +65,12 @@ if grep -qx 'arg\[0\]=\[from the sysroot\]' "$tmp/stdout" && [ -s "$tmp/out/dyna
 	tap "ok 7 - a dynamically linked program runs with --sysroot's libraries"
 else
 	tap "not ok 7 - the dynamic program did not run: $(tr '\n' ' ' <"$tmp/stderr")"
+fi
+# cmocka prints the test's line on stdout, its summary on stderr.
+if grep -q '^\[       OK \] checksum_of_a_line_stays_within_its_budget' "$tmp/stdout" &&
+	grep -q '^\[  PASSED  \] 1 test' "$tmp/stderr" && ! grep -q 'SKIPPED' "$tmp/stdout" "$tmp/stderr"; then
+	tap "ok 8 - a cmocka budget test built with pkg-config against the installed library passes on the board"
+else
+	tap "not ok 8 - the budget example: $(tr '\n' ' ' <"$tmp/stdout" | cut -c1-600) $(tr '\n' ' ' <"$tmp/stderr" | cut -c1-600)"
 fi
 exit 0

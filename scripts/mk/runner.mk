@@ -28,12 +28,30 @@ $(RUNNER_O)/writer-dynamic: tests/runner/writer.c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(RUNNER_CC) -O2 $(CFLAGS_WARN) $< -o $@
 
+# examples/budget_cmocka.c as a user builds it for the board: against the
+# arm64 library installed in a staging folder, with a cross pkg-config's
+# flags, and the static arm64 cmocka of the board's bundle.
+RUNNER_STAGING := $(RUNNER_O)/staging
+RUNNER_CMOCKA := $(DEPS)/cmocka-aarch64-linux-gnu
+RUNNER_PKG := PKG_CONFIG_SYSROOT_DIR=$(RUNNER_STAGING) PKG_CONFIG_LIBDIR=$(RUNNER_STAGING)/usr/lib/pkgconfig \
+	      PKG_CONFIG_PATH= pkg-config
+.PHONY: runner-example
+runner-example:
+	+$(Q)[ -f $(ARM64_O)/.config ] || $(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
+	+$(Q)$(ARM64_MAKE) $(RUNNER_CMOCKA)/.stamp
+	$(Q)rm -rf $(RUNNER_STAGING)
+	+$(Q)$(ARM64_MAKE) install DESTDIR=$(RUNNER_STAGING) prefix=/usr >/dev/null
+	$(quiet) CC $(RUNNER_O)/budget-example
+	$(Q)$(RUNNER_CC) -O2 $(CFLAGS_WARN) -static examples/budget_cmocka.c -I$(RUNNER_CMOCKA)/include \
+	  $$($(RUNNER_PKG) --cflags selfmon) $$($(RUNNER_PKG) --static --libs selfmon) \
+	  $(RUNNER_CMOCKA)/lib/libcmocka.a -o $(RUNNER_O)/budget-example
+
 # A failure becomes a "not ok" in the TAP: the rest of `make check` goes on.
 check-run-runner:
 	$(Q)mkdir -p $(CHECK)
-	$(Q)$(MAKE) --no-print-directory $(RUNNER_O)/writer-static $(RUNNER_O)/writer-dynamic && \
+	$(Q)$(MAKE) --no-print-directory $(RUNNER_O)/writer-static $(RUNNER_O)/writer-dynamic runner-example && \
 	  tests/check_board_run.sh $(CHECK)/board-runner.tap $(BOARD_RUN) $(BOARD_VM) \
-	    $(RUNNER_O)/writer-static $(RUNNER_O)/writer-dynamic $(RUNNER_SYSROOT) || \
+	    $(RUNNER_O)/writer-static $(RUNNER_O)/writer-dynamic $(RUNNER_SYSROOT) $(RUNNER_O)/budget-example || \
 	  echo "not ok - board-run's check could not run: see above" >>$(CHECK)/board-runner.tap
 
 DOGFOOD_BASELINE := tests/baseline/board-bench.json
