@@ -16,6 +16,7 @@
 #include <selfmon/machine.h>
 #include "bench_cli.h"
 #include "cmd.h"
+#include "slowdown.h"
 
 #define READCOST_EVENTS "instructions:u,instructions"
 
@@ -246,13 +247,21 @@ static int run_kernels(struct run *r)
 	for (int i = 0; i < selfmon_kernels_nr; i++) {
 		const struct selfmon_kernel *k = &selfmon_kernels[i];
 		struct selfmon_report_entry *e;
+		selfmon_bench_fn fn;
+		void *arg;
 
 		if (!wanted(r, k->name) || !(e = next_entry(r)))
 			continue;
 		progress(r, k->name);
 		e->what = k->what;
 		e->expected_insns = *k->insns;
-		err = selfmon_bench__run(b, k->name, k->fn, k->arg, e->res);
+		fn = k->fn;
+		arg = k->arg;
+		err = cli_slowdown_wrap(k->name, &fn, &arg);
+		if (err > 0)
+			e->expected_insns = -1;
+		if (err >= 0)
+			err = selfmon_bench__run(b, k->name, fn, arg, e->res);
 		if (err) {
 			progress_done(r);
 			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));

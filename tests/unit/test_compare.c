@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+/*
+ * selfmon compare: the verdicts (exact and statistical), the limits, the
+ * U test against known values, and the command's exit status for each kind
+ * of input.
+ *
+ * The U test's reference values come from SciPy 1.10.1 (Debian 12's
+ * python3-scipy), computed offline with
+ *   scipy.stats.mannwhitneyu(a, b, method="asymptotic")   (two-sided)
+ *   scipy.stats.norm.sf(z)
+ * on the samples written below; the constants are its output, copied.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../tools/cmd.h"
+#include "../../tools/compare.h"
+
+#define NEAR(a, b, tol) assert_true((a) >= (b) - (tol) && (a) <= (b) + (tol))
+
+static void normal_tail_matches_scipy(void **state)
+{
+	(void)state;
+	NEAR(cli_normal_sf(0), 0.5, 1e-15);
+	NEAR(cli_normal_sf(1), 0.15865525393145707, 1e-13);
+	NEAR(cli_normal_sf(1.96), 0.024997895148220435, 1e-13);
+	NEAR(cli_normal_sf(3.5), 0.00023262907903552502, 1e-15);
+	NEAR(cli_normal_sf(6) / 9.865876450376946e-10, 1, 1e-9);
+	NEAR(cli_normal_sf(-1), 0.8413447460685429, 1e-13);
+}
+
+static const double one_to_9[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+
+static void u_test_matches_scipy_on_shifted_tied_and_separate_samples(void **state)
+{
+	static const double five_to_13[] = { 5, 6, 7, 8, 9, 10, 11, 12, 13 };
+	static const double ta[] = { 1, 1, 2, 2, 3, 3, 4, 4, 5 }, tb[] = { 3, 3, 4, 4, 5, 5, 6, 6, 7 };
+	static const double apart[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18 };
+	static const double fa[] = { 10.1, 10.4, 9.8, 10.0, 10.3, 9.9, 10.2, 10.6, 9.7, 10.05, 10.15, 9.95,
+				     10.25, 10.35, 9.85 };
+	static const double fb[] = { 10.5, 10.9, 10.2, 10.4, 10.8, 10.3, 10.7, 11.0, 10.1, 10.45, 10.55, 10.35,
+				     10.65, 10.75, 10.25 };
+	double u;
+
+	(void)state;
+	NEAR(cli_mann_whitney(one_to_9, 9, five_to_13, 9, &u), 0.014908315051868197, 1e-12);
+	NEAR(u, 12.5, 1e-12);
+	NEAR(cli_mann_whitney(ta, 9, tb, 9, &u), 0.015602443282568509, 1e-12);
+	NEAR(u, 13, 1e-12);
+	NEAR(cli_mann_whitney(one_to_9, 9, apart, 9, &u), 0.00041229480206169127, 1e-14);
+	NEAR(u, 0, 1e-12);
+	NEAR(cli_mann_whitney(fa, 15, fb, 15, &u), 0.0004894121332274478, 1e-14);
+	NEAR(u, 28, 1e-12);
+	/* symmetric: the same p either way round */
+	NEAR(cli_mann_whitney(five_to_13, 9, one_to_9, 9, &u), 0.014908315051868197, 1e-12);
+	/* every value tied: no evidence at all */
+	NEAR(cli_mann_whitney(one_to_9, 1, one_to_9, 1, &u), 1, 0);
+}
+
+static struct cli_series series(const char *name, const double *v, int n)
+{
+	return (struct cli_series){ .name = (char *)name, .v = (double *)v, .n = n };
+}
+
+static void an_exact_metric_fails_one_count_over_a_zero_limit(void **state)
+{
+	static const double b[] = { 100, 100, 100 }, n1[] = { 101, 101, 101 }, n0[] = { 99, 99, 99 };
+	struct cli_series base = series("instructions:u", b, 3), up = series("instructions:u", n1, 3),
+			  down = series("instructions:u", n0, 3);
+	struct cli_limit zero = { "instructions", 0, true }, two = { "instructions", 2, false };
+	struct cli_result r;
+
+	(void)state;
+	cli_compare_judge(&base, &up, &zero, 0.05, &r);
+	assert_true(r.exact);
+	assert_int_equal(r.verdict, CLI_REGRESSION);
+	assert_true(r.p < 0);
+	cli_compare_judge(&base, &base, &zero, 0.05, &r);
+	assert_int_equal(r.verdict, CLI_SAME);
+	cli_compare_judge(&base, &down, &zero, 0.05, &r);
+	assert_int_equal(r.verdict, CLI_IMPROVEMENT);
+	/* absolute: +1 is within +2 */
+	cli_compare_judge(&base, &up, &two, 0.05, &r);
+	assert_int_equal(r.verdict, CLI_SAME);
+	NEAR(r.allowed, 2, 0);
+}
+
+static void an_exact_metric_within_a_relative_limit_passes_and_beyond_it_fails(void **state)
+{
+	static const double b[] = { 1000, 1000 }, n5[] = { 1005, 1005 }, n6[] = { 1006, 1006 };
+	struct cli_series base = series("instructions", b, 2), a = series("instructions", n5, 2),
+			  c = series("instructions", n6, 2);
+	struct cli_limit half = { "instructions", 0.5, true };
+	struct cli_result r;
+
+	(void)state;
+	cli_compare_judge(&base, &a, &half, 0.05, &r);
+	assert_int_equal(r.verdict, CLI_SAME);
+	cli_compare_judge(&base, &c, &half, 0.05, &r);
+	assert_int_equal(r.verdict, CLI_REGRESSION);
+	NEAR(r.rel, 0.006, 1e-12);
+}
+
+static void a_noisy_metric_needs_the_limit_and_the_u_test(void **state)
+{
+	static const double b[] = { 10, 11, 10.5, 10.2, 10.8, 10.1, 10.9, 10.4, 10.6 };
+	static const double slow[] = { 15, 16, 15.5, 15.2, 15.8, 15.1, 15.9, 15.4, 15.6 };
+	static const double fast[] = { 5, 5.5, 5.2, 5.8, 5.1, 5.9, 5.4, 5.6, 5.3 };
+	/* median and minimum rise over 10% but the two samples overlap: not significant */
+	static const double spread[] = { 10, 20, 12, 18, 11, 19, 13, 17, 15 };
+	static const double mixed[] = { 11.8, 21, 13, 19.5, 12, 20, 17, 18, 16.6 };
+	struct cli_series base = series("time", b, 9), s = series("time", slow, 9), f = series("time", fast, 9),
+			  w = series("time", spread, 9), m = series("time", mixed, 9);
+	struct cli_limit ten = { "time", 10, true }, wide = { "time", 60, true };
+	struct cli_result r;
+
+	(void)state;
+	cli_compare_judge(&base, &s, &ten, 0.05, &r);
+	assert_false(r.exact);
+	assert_int_equal(r.verdict, CLI_REGRESSION);
+	assert_true(r.p >= 0 && r.p < 0.05);
+	cli_compare_judge(&base, &s, &wide, 0.05, &r);
+	assert_int_equal(r.verdict, CLI_SAME);
+	cli_compare_judge(&base, &f, &ten, 0.05, &r);
+	assert_int_equal(r.verdict, CLI_IMPROVEMENT);
+	cli_compare_judge(&w, &m, &ten, 0.05, &r);
+	assert_true(r.rel > 0.1 && r.min_new > r.min_base * 1.1);
+	assert_int_equal(r.verdict, CLI_SAME);
+	assert_non_null(strstr(r.why, "not significant"));
+	/* a smaller alpha asks more of the same evidence */
+	cli_compare_judge(&base, &s, &ten, 1e-9, &r);
+	assert_int_equal(r.verdict, CLI_SAME);
+}
+
+/* Load on a busy machine only adds time: the least repetition must move too. */
+static void a_noisy_rise_of_the_median_alone_is_not_a_regression(void **state)
+{
+	static const double b[] = { 10, 10.2, 10.1, 10.3, 10.2, 10.1, 10.4, 10.3, 10.2 };
+	static const double busy[] = { 10.05, 14, 15, 14.5, 16, 15.5, 14.2, 15.1, 14.8 };
+	struct cli_series base = series("time", b, 9), n = series("time", busy, 9);
+	struct cli_limit ten = { "time", 10, true };
+	struct cli_result r;
+
+	(void)state;
+	cli_compare_judge(&base, &n, &ten, 0.05, &r);
+	assert_true(r.rel > 0.3);
+	assert_int_equal(r.verdict, CLI_SAME);
+}
+
+static void a_noisy_metric_with_too_few_repetitions_is_unsure_and_says_why(void **state)
+{
+	static const double b[] = { 10, 11, 10.5 }, s[] = { 15, 16, 15.5 };
+	struct cli_series base = series("time", b, 3), n = series("time", s, 3);
+	struct cli_limit ten = { "time", 10, true };
+	struct cli_result r;
+
+	(void)state;
+	cli_compare_judge(&base, &n, &ten, 0.05, &r);
+	assert_int_equal(r.verdict, CLI_UNSURE);
+	assert_non_null(strstr(r.why, "3 and 3 repetitions: the U test needs 9"));
+	cli_compare_judge(&base, &base, &ten, 0.05, &r);
+	assert_int_equal(r.verdict, CLI_SAME);
+}
+
+static void limits_parse_relative_absolute_and_time_units(void **state)
+{
+	struct cli_limit l;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(cli_limit_parse("instructions=+0.5%", &l, err, sizeof(err)), 0);
+	assert_string_equal(l.name, "instructions");
+	assert_true(l.relative && l.value == 0.5);
+	assert_int_equal(cli_limit_parse("cycles=200", &l, err, sizeof(err)), 0);
+	assert_true(!l.relative && l.value == 200);
+	assert_int_equal(cli_limit_parse("time=+2us", &l, err, sizeof(err)), 0);
+	assert_true(!l.relative && l.value == 2000);
+	for (const char *const *bad = (const char *const[]){ "time", "=+5%", "time=+", "time=-5%", "time=+5%x",
+							     "time=+5parsecs", "time=nan", NULL }; *bad; bad++) {
+		err[0] = '\0';
+		assert_int_equal(cli_limit_parse(*bad, &l, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "--limit"));
+	}
+}
+
+static void limits_match_without_modifiers_and_the_last_one_given_wins(void **state)
+{
+	struct cli_limit given[2] = { { "instructions", 1, true }, { "instructions:u", 0, true } };
+
+	(void)state;
+	assert_ptr_equal(cli_limit_find(given, 2, "instructions:u"), &given[1]);
+	assert_ptr_equal(cli_limit_find(given, 1, "instructions:u"), &given[0]);
+	/* defaults, stated in --help */
+	assert_true(cli_limit_find(given, 0, "instructions:u")->value == 0.5);
+	assert_true(cli_limit_find(given, 0, "cycles")->value == 5);
+	assert_true(cli_limit_find(given, 0, "time")->value == 10);
+	assert_true(cli_limit_find(given, 0, "cache-misses:u")->value == 5);
+	assert_false(cli_metric_match("instructions_retired", "instructions"));
+}
+
+/* ---- the command ---- */
+
+static char dir[64];
+
+static void report(const char *name, const char *bench2, int reps, double time, double insns, bool schema)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "{%s\"context\": {}, \"benchmarks\": [",
+		schema ? "\"schema\": \"selfmon-report\", \"schema_version\": 1, " : "");
+	for (int b = 0; b < 2; b++)
+		for (int i = 0; i < reps; i++)
+			fprintf(f, "%s{\"name\": \"%s\", \"run_name\": \"%s\", \"run_type\": \"iteration\", "
+				"\"iterations\": 1000, \"real_time\": %g, \"cpu_time\": %g, \"time_unit\": \"ns\", "
+				"\"instructions:u\": %g}", b || i ? ", " : "", b ? bench2 : "k", b ? bench2 : "k",
+				time + i * 0.01, time + i * 0.01, insns);
+	fputs("]}\n", f);
+	fclose(f);
+}
+
+static int compare(const char *a, const char *b, const char *opt1, const char *opt2)
+{
+	char pa[128], pb[128], out[128];
+	char *argv[8] = { "compare", pa, pb, "--out", out };
+	int argc = 5;
+
+	snprintf(pa, sizeof(pa), "%s/%s", dir, a);
+	snprintf(pb, sizeof(pb), "%s/%s", dir, b);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	if (opt1)
+		argv[argc++] = (char *)opt1;
+	if (opt2)
+		argv[argc++] = (char *)opt2;
+	return cmd_compare(argc, argv);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/test_compare.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static void exit_0_without_a_regression_1_with_one(void **state)
+{
+	(void)state;
+	report("base.json", "m", 9, 10, 100, true);
+	report("same.json", "m", 9, 10, 100, true);
+	report("more.json", "m", 9, 10, 101, true);
+	report("gb.json", "m", 9, 10, 100, false);
+	assert_int_equal(compare("base.json", "same.json", NULL, NULL), 0);
+	/* 1% more instructions, exact, over the default +0.5% */
+	assert_int_equal(compare("base.json", "more.json", NULL, NULL), 1);
+	assert_int_equal(compare("base.json", "more.json", "--limit", "instructions=+1%"), 0);
+	/* improvements are reported, not failed */
+	assert_int_equal(compare("more.json", "base.json", NULL, NULL), 0);
+	/* Google Benchmark's layout (no schema tag) reads as well */
+	assert_int_equal(compare("gb.json", "more.json", "--format", "junit"), 1);
+}
+
+static void exit_2_for_a_missing_file_malformed_json_or_an_unknown_metric(void **state)
+{
+	char path[128];
+	FILE *f;
+
+	(void)state;
+	report("base.json", "m", 9, 10, 100, true);
+	assert_int_equal(compare("base.json", "absent.json", NULL, NULL), 2);
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	f = fopen(path, "w");
+	fputs("{\"benchmarks\": [{\"run_name\": \"k\",}]}", f);
+	fclose(f);
+	assert_int_equal(compare("base.json", "bad.json", NULL, NULL), 2);
+	snprintf(path, sizeof(path), "%s/future.json", dir);
+	f = fopen(path, "w");
+	fputs("{\"schema\": \"selfmon-report\", \"schema_version\": 99, \"benchmarks\": []}", f);
+	fclose(f);
+	assert_int_equal(compare("base.json", "future.json", NULL, NULL), 2);
+	assert_int_equal(compare("base.json", "base.json", "--limit", "cycles=+5%"), 2);
+	assert_int_equal(compare("base.json", "base.json", "--metric", "no-such"), 2);
+	assert_int_equal(compare("base.json", "base.json", "--format", "xml"), 2);
+}
+
+static void benchmarks_on_one_side_only_are_listed_and_exit_2(void **state)
+{
+	char path[128], text[4096] = "";
+	FILE *f;
+
+	(void)state;
+	report("base.json", "gone", 9, 10, 100, true);
+	report("new.json", "fresh", 9, 10, 100, true);
+	assert_int_equal(compare("base.json", "new.json", NULL, NULL), 2);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+	fclose(f);
+	assert_non_null(strstr(text, "only in"));
+	assert_non_null(strstr(text, "base.json: gone"));
+	assert_non_null(strstr(text, "new.json: fresh"));
+	/* the rest is still compared: k is the same */
+	assert_int_equal(compare("base.json", "new.json", "--allow-missing", NULL), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(normal_tail_matches_scipy),
+		cmocka_unit_test(u_test_matches_scipy_on_shifted_tied_and_separate_samples),
+		cmocka_unit_test(an_exact_metric_fails_one_count_over_a_zero_limit),
+		cmocka_unit_test(an_exact_metric_within_a_relative_limit_passes_and_beyond_it_fails),
+		cmocka_unit_test(a_noisy_metric_needs_the_limit_and_the_u_test),
+		cmocka_unit_test(a_noisy_rise_of_the_median_alone_is_not_a_regression),
+		cmocka_unit_test(a_noisy_metric_with_too_few_repetitions_is_unsure_and_says_why),
+		cmocka_unit_test(limits_parse_relative_absolute_and_time_units),
+		cmocka_unit_test(limits_match_without_modifiers_and_the_last_one_given_wins),
+		cmocka_unit_test(exit_0_without_a_regression_1_with_one),
+		cmocka_unit_test(exit_2_for_a_missing_file_malformed_json_or_an_unknown_metric),
+		cmocka_unit_test(benchmarks_on_one_side_only_are_listed_and_exit_2),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+/*
+ * selfmon compare BASE.json NEW.json: every benchmark (or region) and every
+ * metric of two reports against per-metric limits; exit 0 with no
+ * regression, 1 with one, 2 on bad input. compare_stats.c judges,
+ * compare_load.c reads, compare_out.c writes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "compare.h"
+
+#define MAX_LIMITS	32
+#define MAX_METRICS	32
+
+struct compare_cli {
+	bool help, allow_missing;
+	const char *paths[2];
+	struct cli_limit limits[MAX_LIMITS];
+	int nr_limits;
+	const char *metrics[MAX_METRICS];
+	int nr_metrics;
+	const char *filter, *out;
+	double alpha;
+	enum cli_compare_format format;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: selfmon compare [options] BASE.json NEW.json\n"
+		"Compare two reports of `selfmon bench --format json` (or of <selfmon/report.h>, or Google\n"
+		"Benchmark's JSON): every benchmark and every metric, the medians per iteration.\n\n"
+		"  --limit METRIC=+N%%     allowed increase, in %% of the base median (repeatable)\n"
+		"  --limit METRIC=+N      the same, absolute, in the metric's unit (time: ns, or +2us, +1ms)\n"
+		"                         METRIC is time, cpu_time or a counter (instructions matches\n"
+		"                         instructions:u). Defaults: time=+10%% cpu_time=+10%%\n"
+		"                         instructions=+0.5%% cycles=+5%% any other counter +5%%\n"
+		"  --metric NAME          compare only this metric (repeatable; default: all of them)\n"
+		"  --filter REGEX         compare only the benchmarks whose name matches (extended regex)\n"
+		"  --alpha A              significance of the U test on noisy metrics (default 0.05)\n"
+		"  --format table|json|junit|lava  (default table; junit: JUnit XML; lava: lava-test-case lines)\n"
+		"  --out FILE             write there instead of stdout\n"
+		"  --allow-missing        list benchmarks or metrics on one side only, but do not fail on them\n\n"
+		"A metric whose repetitions are all equal on both sides (exact counts on the board) is\n"
+		"compared exactly. A noisy one is a regression when its median and its minimum rise beyond\n"
+		"the limit and a two-sided Mann-Whitney U test at --alpha says the change is significant\n"
+		"(the minimum: load on a busy machine only adds time, a real change moves both); that needs %d\n"
+		"repetitions on each side (selfmon bench --repetitions %d or more), else it is reported\n"
+		"'unsure' and not judged. Decreases beyond the limit are reported as improvements.\n\n"
+		"Exit status: 0 no regression, 1 a regression, 2 bad input (a file that cannot be read,\n"
+		"malformed JSON, an unknown metric, benchmarks or metrics on one side only).\n",
+		CLI_COMPARE_MIN_REPS, CLI_COMPARE_MIN_REPS);
+}
+
+static int parse_value(struct compare_cli *cli, const char *opt, const char *v, char *err, size_t errsz)
+{
+	char *end;
+
+	if (!strcmp(opt, "--limit")) {
+		if (cli->nr_limits == MAX_LIMITS)
+			return snprintf(err, errsz, "more than %d --limit", MAX_LIMITS), -EINVAL;
+		return cli_limit_parse(v, &cli->limits[cli->nr_limits++], err, errsz);
+	}
+	if (!strcmp(opt, "--metric")) {
+		if (cli->nr_metrics == MAX_METRICS)
+			return snprintf(err, errsz, "more than %d --metric", MAX_METRICS), -EINVAL;
+		cli->metrics[cli->nr_metrics++] = v;
+	} else if (!strcmp(opt, "--filter")) {
+		cli->filter = v;
+	} else if (!strcmp(opt, "--out")) {
+		cli->out = v;
+	} else if (!strcmp(opt, "--alpha")) {
+		cli->alpha = strtod(v, &end);
+		if (end == v || *end || !(cli->alpha > 0 && cli->alpha < 1))
+			return snprintf(err, errsz, "--alpha '%.40s': a number between 0 and 1, such as 0.05", v),
+			       -EINVAL;
+	} else {
+		static const char *const names[] = { "table", "json", "junit", "lava" };
+
+		for (int i = 0; i < 4; i++)
+			if (!strcmp(v, names[i]))
+				return cli->format = (enum cli_compare_format)i, 0;
+		return snprintf(err, errsz, "--format '%.40s': table, json, junit or lava", v), -EINVAL;
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct compare_cli *cli, char *err, size_t errsz)
+{
+	static const char *const with_value[] = { "--limit", "--metric", "--filter", "--alpha", "--format", "--out" };
+	int nr_paths = 0;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->alpha = 0.05;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '=');
+		size_t n = eq && !strncmp(a, "--", 2) ? (size_t)(eq - a) : strlen(a);
+		bool done = false;
+
+		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]) && !done; k++) {
+			if (strlen(with_value[k]) != n || strncmp(a, with_value[k], n))
+				continue;
+			if (!eq && i + 1 >= argc)
+				return snprintf(err, errsz, "%s needs a value", with_value[k]), -EINVAL;
+			if (parse_value(cli, with_value[k], eq ? eq + 1 : argv[++i], err, errsz))
+				return -EINVAL;
+			done = true;
+		}
+		if (done)
+			continue;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			cli->help = true;
+		else if (!strcmp(a, "--allow-missing"))
+			cli->allow_missing = true;
+		else if (a[0] == '-' && a[1])
+			return snprintf(err, errsz, "unknown option '%.60s'", a), -EINVAL;
+		else if (nr_paths < 2)
+			cli->paths[nr_paths++] = a;
+		else
+			return snprintf(err, errsz, "one BASE and one NEW report, not '%.60s' as well", a), -EINVAL;
+	}
+	if (!cli->help && nr_paths < 2)
+		return snprintf(err, errsz, "two reports are needed: selfmon compare BASE.json NEW.json"), -EINVAL;
+	return 0;
+}
+
+static bool metric_known(const struct cli_report *r, const char *name)
+{
+	for (int i = 0; i < r->nr_b; i++)
+		for (int k = 0; k < r->b[i].nr_m; k++)
+			if (cli_metric_match(r->b[i].m[k].name, name))
+				return true;
+	return false;
+}
+
+/* A --limit or --metric naming no metric of either report is a mistake: say which there are. */
+static int check_metric(const struct cli_report r[2], const char *name, const char *opt)
+{
+	char list[512] = "";
+	size_t len = 0;
+
+	if (metric_known(&r[0], name) || metric_known(&r[1], name))
+		return 0;
+	for (int i = 0; i < r[0].nr_b && !len; i++)
+		for (int k = 0; k < r[0].b[i].nr_m; k++)
+			len += (size_t)snprintf(list + len, len < sizeof(list) ? sizeof(list) - len : 0, "%s%s",
+						k ? ", " : "", r[0].b[i].m[k].name);
+	fprintf(stderr, "selfmon compare: %s '%s': no such metric in %s or %s; they have: %s\n", opt,
+		cli_text(name), cli_text(r[0].path), cli_text(r[1].path), cli_text(list));
+	return -EINVAL;
+}
+
+static bool wanted_metric(const struct compare_cli *cli, const char *name)
+{
+	if (!cli->nr_metrics)
+		return true;
+	for (int i = 0; i < cli->nr_metrics; i++)
+		if (cli_metric_match(name, cli->metrics[i]))
+			return true;
+	return false;
+}
+
+static int note_missing(char ***list, int *nr, const char *bench, const char *metric)
+{
+	size_t n = strlen(bench) + (metric ? strlen(metric) + 3 : 0) + 1;
+	char **l = realloc(*list, (size_t)(*nr + 1) * sizeof(*l)), *s;
+
+	if (!l)
+		return -ENOMEM;
+	*list = l;
+	s = malloc(n);
+	if (!s)
+		return -ENOMEM;
+	snprintf(s, n, metric ? "%s: %s" : "%s", bench, metric ? metric : "");
+	l[(*nr)++] = s;
+	return 0;
+}
+
+/* One benchmark present on both sides: each metric of the base that NEW has too. */
+static int compare_bench(const struct compare_cli *cli, struct cli_compare *c, const struct cli_bench *b,
+			 const struct cli_bench *nb)
+{
+	for (int side = 0; side < 2; side++) {
+		const struct cli_bench *x = side ? nb : b, *y = side ? b : nb;
+
+		for (int k = 0; k < x->nr_m; k++) {
+			const struct cli_series *s = &x->m[k];
+			struct cli_result *res;
+			struct cli_series *o;
+
+			if (!wanted_metric(cli, s->name))
+				continue;
+			o = cli_bench_series(y, s->name);
+			if (!o) {
+				if (note_missing(side ? &c->only_new : &c->only_base, side ? &c->nr_only_new :
+						 &c->nr_only_base, b->name, s->name))
+					return -ENOMEM;
+				continue;
+			}
+			if (side)
+				continue;
+			res = &c->res[c->nr++];
+			memset(res, 0, sizeof(*res));
+			res->bench = b->name;
+			cli_compare_judge(s, o, cli_limit_find(cli->limits, cli->nr_limits, s->name), cli->alpha, res);
+			c->regressions += res->verdict == CLI_REGRESSION;
+			c->improvements += res->verdict == CLI_IMPROVEMENT;
+			c->unsure += res->verdict == CLI_UNSURE;
+		}
+	}
+	return 0;
+}
+
+static int compare_all(const struct compare_cli *cli, const struct cli_report r[2], struct cli_compare *c)
+{
+	int total = 0, err = 0;
+	regex_t re;
+
+	if (cli->filter && (err = regcomp(&re, cli->filter, REG_EXTENDED | REG_NOSUB))) {
+		char msg[128];
+
+		regerror(err, &re, msg, sizeof(msg));
+		fprintf(stderr, "selfmon compare: --filter '%s': %s\n", cli_text(cli->filter), msg);
+		return -EINVAL;
+	}
+	for (int i = 0; i < r[0].nr_b; i++)
+		total += r[0].b[i].nr_m;
+	c->res = calloc((size_t)total + 1, sizeof(*c->res));
+	if (!c->res)
+		err = -ENOMEM;
+	for (int side = 0; side < 2 && !err; side++) {
+		for (int i = 0; i < r[side].nr_b && !err; i++) {
+			const struct cli_bench *b = &r[side].b[i], *o = cli_report_bench(&r[!side], b->name);
+
+			if (cli->filter && regexec(&re, b->name, 0, NULL, 0))
+				continue;
+			if (!o)
+				err = note_missing(side ? &c->only_new : &c->only_base, side ? &c->nr_only_new :
+						   &c->nr_only_base, b->name, NULL);
+			else if (!side)
+				err = compare_bench(cli, c, b, o);
+		}
+	}
+	if (cli->filter)
+		regfree(&re);
+	return err;
+}
+
+static int write_out(const struct compare_cli *cli, const struct cli_compare *c)
+{
+	static int (*const writers[])(FILE *, const struct cli_compare *) = {
+		cli_compare_table, cli_compare_json, cli_compare_junit, cli_compare_lava,
+	};
+	FILE *f = stdout;
+	int rc;
+
+	if (cli->out && !(f = fopen(cli->out, "w"))) {
+		fprintf(stderr, "selfmon compare: --out %s: %s\n", cli_text(cli->out), strerror(errno));
+		return -errno;
+	}
+	rc = writers[cli->format](f, c);
+	if (f != stdout && cli_fclose(f, "selfmon compare", cli->out))
+		rc = -EIO;
+	return rc;
+}
+
+static void free_compare(struct cli_compare *c)
+{
+	for (int i = 0; i < c->nr_only_base; i++)
+		free(c->only_base[i]);
+	for (int i = 0; i < c->nr_only_new; i++)
+		free(c->only_new[i]);
+	free(c->only_base);
+	free(c->only_new);
+	free(c->res);
+}
+
+static int load_both(const struct compare_cli *cli, struct cli_report r[2])
+{
+	char err[512];
+
+	for (int i = 0; i < 2; i++) {
+		int rc = cli_report_load(cli->paths[i], &r[i], err, sizeof(err));
+
+		if (rc) {
+			fprintf(stderr, "selfmon compare: %s '%s': %s%s\n", i ? "NEW" : "BASE", cli_text(cli->paths[i]),
+				cli_text(err), rc == -ENOENT ? " (write it with selfmon bench --format json "
+				"--out FILE)" : "");
+			if (i)
+				cli_report_free(&r[0]);
+			return rc;
+		}
+	}
+	for (int i = 0; i < cli->nr_limits; i++)
+		if (check_metric(r, cli->limits[i].name, "--limit"))
+			return -EINVAL;
+	for (int i = 0; i < cli->nr_metrics; i++)
+		if (check_metric(r, cli->metrics[i], "--metric"))
+			return -EINVAL;
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct cli_compare c = { 0 };
+	struct compare_cli cli;
+	struct cli_report r[2];
+	char err[256];
+	int ret = EXIT_USAGE;
+
+	if (parse(argc, argv, &cli, err, sizeof(err))) {
+		fprintf(stderr, "selfmon compare: %s\n'selfmon compare --help' lists the options.\n", cli_text(err));
+		return EXIT_USAGE;
+	}
+	if (cli.help) {
+		usage(stdout);
+		return 0;
+	}
+	if (load_both(&cli, r))
+		return EXIT_USAGE;
+	c.base_path = cli.paths[0];
+	c.new_path = cli.paths[1];
+	c.alpha = cli.alpha;
+	if (compare_all(&cli, r, &c) || write_out(&cli, &c))
+		goto out;
+	if ((c.nr_only_base || c.nr_only_new) && !cli.allow_missing) {
+		fflush(stdout);
+		fprintf(stderr, "selfmon compare: %d benchmark%s or metric%s only in %s, %d only in %s "
+			"(listed in the output); --allow-missing compares the rest\n", c.nr_only_base,
+			c.nr_only_base == 1 ? "" : "s", c.nr_only_base == 1 ? "" : "s", cli_text(c.base_path),
+			c.nr_only_new, cli_text(c.new_path));
+		goto out;
+	}
+	ret = c.regressions ? 1 : 0;
+out:
+	free_compare(&c);
+	cli_report_free(&r[0]);
+	cli_report_free(&r[1]);
+	return ret;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * selfmon compare: two reports (<selfmon/report.h>'s JSON, or Google
+ * Benchmark's) compared benchmark by benchmark and metric by metric against
+ * limits. The CLI's own code: compare.c (the command), compare_load.c (the
+ * reports), compare_stats.c (the verdicts and the U test), compare_out.c
+ * (table, JSON, JUnit XML, LAVA).
+ */
+#ifndef SELFMON_TOOLS_COMPARE_H
+#define SELFMON_TOOLS_COMPARE_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* The U test's least repetitions on each side, as Google Benchmark's compare.py advises. */
+#define CLI_COMPARE_MIN_REPS	9
+
+/* ---- the reports ---- */
+
+/* One metric of one benchmark: its values per repetition. */
+struct cli_series {
+	char *name;		/* "time", "cpu_time", or a counter column as written */
+	double *v;
+	int n, cap;
+};
+
+struct cli_bench {
+	char *name;
+	struct cli_series *m;
+	int nr_m;
+};
+
+struct cli_report {
+	const char *path;
+	struct cli_bench *b;
+	int nr_b;
+};
+
+/*
+ * Read @path into @r: the iteration objects of "benchmarks", grouped by
+ * run_name; real_time is "time" and cpu_time "cpu_time" (in ns), every other
+ * numeric member a counter. Return: 0, or -errno with the cause in @err
+ * ("cannot open", "line 3, column 7: ...", "not a benchmark report: ...").
+ */
+int cli_report_load(const char *path, struct cli_report *r, char *err, size_t errsz);
+void cli_report_free(struct cli_report *r);
+struct cli_bench *cli_report_bench(const struct cli_report *r, const char *name);
+struct cli_series *cli_bench_series(const struct cli_bench *b, const char *name);
+/* Whether a metric's name @name matches the limit or --metric @pattern: equal, or equal without ":mods". */
+bool cli_metric_match(const char *name, const char *pattern);
+
+/* ---- limits and verdicts ---- */
+
+struct cli_limit {
+	char name[64];		/* a metric, its name without modifiers matches too */
+	double value;		/* allowed increase of the median */
+	bool relative;		/* value is a percentage of the base median */
+};
+
+enum cli_verdict {
+	CLI_SAME,		/* within the limit, or not significant */
+	CLI_REGRESSION,
+	CLI_IMPROVEMENT,
+	CLI_UNSURE,		/* noisy, with too few repetitions for the U test */
+};
+
+struct cli_result {
+	const char *bench, *metric, *unit;
+	double base, new_;	/* medians */
+	double delta, rel;	/* new - base; delta / base (0 when both are 0) */
+	double allowed;		/* the limit in the metric's units */
+	double min_base, min_new;	/* the least repetition of each side */
+	const struct cli_limit *limit;
+	bool exact;		/* every repetition equal on each side: no statistics */
+	int n_base, n_new;
+	double p;		/* the U test's two-sided p-value; < 0: not run */
+	enum cli_verdict verdict;
+	char why[160];
+};
+
+/* Median of @n values (a copy is sorted). */
+double cli_median(const double *v, int n);
+/*
+ * Mann-Whitney U test of @a against @b, two-sided: the normal approximation
+ * with the tie correction and the continuity correction (what
+ * scipy.stats.mannwhitneyu(method="asymptotic") computes). @u: the U of @a.
+ * Return: the p-value, 1 when every value is tied, < 0 on no memory.
+ */
+double cli_mann_whitney(const double *a, int na, const double *b, int nb, double *u);
+/* The standard normal distribution's upper tail, P(Z > z), without libm. */
+double cli_normal_sf(double z);
+
+/* Judge one metric: fills @r from the two series. */
+void cli_compare_judge(const struct cli_series *base, const struct cli_series *new_,
+		       const struct cli_limit *limit, double alpha, struct cli_result *r);
+
+/*
+ * Parse "NAME=+5%", "NAME=+0.5%", "NAME=+20" (absolute, the metric's units),
+ * "NAME=+2ns" (time, with ns/us/ms/s). Return: 0, or -EINVAL with the
+ * complaint in @err.
+ */
+int cli_limit_parse(const char *arg, struct cli_limit *l, char *err, size_t errsz);
+/* The limit for @metric: the last given that matches, else the default. */
+const struct cli_limit *cli_limit_find(const struct cli_limit *given, int nr, const char *metric);
+
+/* ---- the whole comparison ---- */
+
+struct cli_compare {
+	const char *base_path, *new_path;
+	struct cli_result *res;
+	int nr;
+	char **only_base, **only_new;	/* benchmarks on one side only */
+	int nr_only_base, nr_only_new;
+	int regressions, improvements, unsure;
+	double alpha;
+};
+
+enum cli_compare_format { CLI_COMPARE_TABLE, CLI_COMPARE_JSON, CLI_COMPARE_JUNIT, CLI_COMPARE_LAVA };
+
+int cli_compare_table(FILE *f, const struct cli_compare *c);
+int cli_compare_json(FILE *f, const struct cli_compare *c);
+int cli_compare_junit(FILE *f, const struct cli_compare *c);
+int cli_compare_lava(FILE *f, const struct cli_compare *c);
+/* The verdict as a word: "same", "REGRESSION", "improvement", "unsure". */
+const char *cli_verdict_str(enum cli_verdict v);
+
+#endif

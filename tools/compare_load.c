@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+/*
+ * selfmon compare's input: a report as <selfmon/report.h> writes it (or as
+ * Google Benchmark writes it: the same layout without the schema tag). The
+ * iteration objects of "benchmarks" are the repetitions; the aggregates are
+ * left out, as compare recomputes what it needs from the repetitions.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <selfmon/report.h>
+#include "compare.h"
+#include "json.h"
+
+/* Members of an iteration object that are not measurements. */
+static const char *const not_counters[] = {
+	"family_index", "per_family_instance_index", "repetitions", "repetition_index",
+	"threads", "iterations", "real_time", "cpu_time",
+};
+
+struct cli_bench *cli_report_bench(const struct cli_report *r, const char *name)
+{
+	for (int i = 0; i < r->nr_b; i++)
+		if (!strcmp(r->b[i].name, name))
+			return &r->b[i];
+	return NULL;
+}
+
+struct cli_series *cli_bench_series(const struct cli_bench *b, const char *name)
+{
+	for (int i = 0; i < b->nr_m; i++)
+		if (!strcmp(b->m[i].name, name))
+			return &b->m[i];
+	return NULL;
+}
+
+static struct cli_bench *add_bench(struct cli_report *r, const char *name)
+{
+	struct cli_bench *b = cli_report_bench(r, name), *nb;
+
+	if (b)
+		return b;
+	nb = realloc(r->b, (size_t)(r->nr_b + 1) * sizeof(*nb));
+	if (!nb)
+		return NULL;
+	r->b = nb;
+	b = &r->b[r->nr_b];
+	memset(b, 0, sizeof(*b));
+	b->name = strdup(name);
+	if (!b->name)
+		return NULL;
+	r->nr_b++;
+	return b;
+}
+
+static int add_value(struct cli_bench *b, const char *name, double v)
+{
+	struct cli_series *s = cli_bench_series(b, name);
+
+	if (!s) {
+		struct cli_series *m = realloc(b->m, (size_t)(b->nr_m + 1) * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		b->m = m;
+		s = &b->m[b->nr_m];
+		memset(s, 0, sizeof(*s));
+		s->name = strdup(name);
+		if (!s->name)
+			return -ENOMEM;
+		b->nr_m++;
+	}
+	if (s->n == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 16;
+		double *nv = realloc(s->v, (size_t)cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->v = nv;
+		s->cap = cap;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
+static bool counter_member(const char *key)
+{
+	for (size_t i = 0; i < sizeof(not_counters) / sizeof(not_counters[0]); i++)
+		if (!strcmp(key, not_counters[i]))
+			return false;
+	return true;
+}
+
+/* Google Benchmark's time units, to ns; 0 for an unknown one. */
+static double to_ns(const char *unit)
+{
+	return !unit || !strcmp(unit, "ns") ? 1 : !strcmp(unit, "us") ? 1e3 : !strcmp(unit, "ms") ? 1e6 :
+	       !strcmp(unit, "s") ? 1e9 : 0;
+}
+
+static int need_number(const struct cli_json *o, const char *key, const char *bench, int i, double *v,
+		       char *err, size_t errsz)
+{
+	const struct cli_json *n = cli_json_get(o, key);
+
+	if (!n || n->type != CLI_JSON_NUMBER) {
+		snprintf(err, errsz, "benchmarks[%d] (\"%.80s\"): \"%s\" %s", i, bench, key,
+			 !n ? "is missing" : n->type == CLI_JSON_NULL ? "is null (not a finite number)" :
+			 "is not a number");
+		return -EINVAL;
+	}
+	*v = n->num;
+	return 0;
+}
+
+/* One iteration object: its times and counters go to its benchmark's series. */
+static int load_iteration(struct cli_report *r, const struct cli_json *o, int i, char *err, size_t errsz)
+{
+	const char *name = cli_json_str(o, "run_name"), *unit = cli_json_str(o, "time_unit");
+	double real, cpu, f = to_ns(unit);
+	struct cli_bench *b;
+	int rc;
+
+	name = name ? name : cli_json_str(o, "name");
+	if (!name) {
+		snprintf(err, errsz, "benchmarks[%d]: no \"run_name\" or \"name\" string", i);
+		return -EINVAL;
+	}
+	if (!f) {
+		snprintf(err, errsz, "benchmarks[%d]: unknown \"time_unit\" \"%.20s\" (ns, us, ms or s)", i, unit);
+		return -EINVAL;
+	}
+	if (need_number(o, "real_time", name, i, &real, err, errsz) ||
+	    need_number(o, "cpu_time", name, i, &cpu, err, errsz))
+		return -EINVAL;
+	b = add_bench(r, name);
+	if (!b || add_value(b, "time", real * f) || add_value(b, "cpu_time", cpu * f))
+		return -ENOMEM;
+	for (int k = 0; k < o->nr; k++) {
+		const struct cli_json *m = &o->kid[k];
+
+		if (!counter_member(m->key))
+			continue;
+		if (m->type == CLI_JSON_NULL) {
+			snprintf(err, errsz, "benchmarks[%d] (\"%.80s\"): counter \"%.80s\" is null (not a finite "
+				 "number)", i, name, m->key);
+			return -EINVAL;
+		}
+		if (m->type == CLI_JSON_NUMBER && (rc = add_value(b, m->key, m->num)))
+			return rc;
+	}
+	return 0;
+}
+
+static int check_schema(const struct cli_json *root, char *err, size_t errsz)
+{
+	const struct cli_json *s = cli_json_get(root, "schema"), *v = cli_json_get(root, "schema_version");
+
+	if (root->type != CLI_JSON_OBJECT) {
+		snprintf(err, errsz, "not a benchmark report: the top level is not an object");
+		return -EINVAL;
+	}
+	/* No tag: Google Benchmark's own output, which has the same layout. */
+	if (!s)
+		return 0;
+	if (s->type != CLI_JSON_STRING || strcmp(s->str, SELFMON_REPORT_SCHEMA)) {
+		snprintf(err, errsz, "not a benchmark report: \"schema\" is not \"%s\"", SELFMON_REPORT_SCHEMA);
+		return -EINVAL;
+	}
+	if (!v || v->type != CLI_JSON_NUMBER || v->num < 1 || v->num > SELFMON_REPORT_SCHEMA_VERSION) {
+		snprintf(err, errsz, "\"schema_version\" is missing or newer than this selfmon reads (%d): "
+			 "compare with the selfmon that wrote it", SELFMON_REPORT_SCHEMA_VERSION);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int load_tree(struct cli_report *r, const struct cli_json *root, char *err, size_t errsz)
+{
+	const struct cli_json *bs = cli_json_get(root, "benchmarks");
+	int rc = check_schema(root, err, errsz);
+
+	if (rc)
+		return rc;
+	if (!bs || bs->type != CLI_JSON_ARRAY) {
+		snprintf(err, errsz, "not a benchmark report: no \"benchmarks\" array");
+		return -EINVAL;
+	}
+	for (int i = 0; i < bs->nr; i++) {
+		const struct cli_json *o = &bs->kid[i];
+		const char *type;
+
+		if (o->type != CLI_JSON_OBJECT) {
+			snprintf(err, errsz, "benchmarks[%d] is not an object", i);
+			return -EINVAL;
+		}
+		type = cli_json_str(o, "run_type");
+		if (type && strcmp(type, "iteration"))
+			continue;
+		rc = load_iteration(r, o, i, err, errsz);
+		if (rc)
+			return rc;
+	}
+	if (!r->nr_b) {
+		snprintf(err, errsz, "no benchmark repetitions (\"run_type\": \"iteration\") in \"benchmarks\"");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cli_report_load(const char *path, struct cli_report *r, char *err, size_t errsz)
+{
+	struct cli_json root;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	rc = cli_json_load(path, &root, err, errsz);
+	if (rc)
+		return rc;
+	rc = load_tree(r, &root, err, errsz);
+	if (rc == -ENOMEM)
+		snprintf(err, errsz, "out of memory");
+	cli_json_free(&root);
+	if (rc)
+		cli_report_free(r);
+	r->path = path;
+	return rc;
+}
+
+void cli_report_free(struct cli_report *r)
+{
+	for (int i = 0; i < r->nr_b; i++) {
+		for (int k = 0; k < r->b[i].nr_m; k++) {
+			free(r->b[i].m[k].name);
+			free(r->b[i].m[k].v);
+		}
+		free(r->b[i].m);
+		free(r->b[i].name);
+	}
+	free(r->b);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+/*
+ * selfmon compare's outputs: an aligned table for people, JSON for scripts,
+ * JUnit XML for CI front ends (one testcase per benchmark and metric, a
+ * <failure> per regression, <skipped> where the U test had too few
+ * repetitions), and LAVA's lava-test-case lines with the new median and the
+ * change as measurements with units.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <selfmon/report.h>
+#include "cmd.h"
+#include "compare.h"
+
+static void fmt_num(char *buf, size_t size, double v)
+{
+	if (v != 0 && (v >= 1e9 || v <= -1e9 || (v < 1e-3 && v > -1e-3)))
+		snprintf(buf, size, "%.4g", v);
+	else
+		snprintf(buf, size, "%.3f", v);
+}
+
+static void fmt_change(char *buf, size_t size, const struct cli_result *r)
+{
+	if (r->base == 0 && r->delta != 0)
+		snprintf(buf, size, "%+g", r->delta);
+	else
+		snprintf(buf, size, "%+.2f%%", r->rel * 100);
+}
+
+static void fmt_limit(char *buf, size_t size, const struct cli_limit *l)
+{
+	snprintf(buf, size, l->relative ? "+%g%%" : "+%g", l->value);
+}
+
+static const char *unit_of(const char *metric)
+{
+	return !strcmp(metric, "time") || !strcmp(metric, "cpu_time") ? "ns" : "";
+}
+
+int cli_compare_table(FILE *f, const struct cli_compare *c)
+{
+	fprintf(f, "selfmon compare %s -> %s (alpha %g; medians per iteration)\n", cli_text(c->base_path),
+		cli_text(c->new_path), c->alpha);
+	fprintf(f, "%-24s %-16s %14s %14s %10s %8s  %s\n", "benchmark", "metric", "base", "new", "change",
+		"limit", "verdict");
+	for (int i = 0; i < c->nr; i++) {
+		const struct cli_result *r = &c->res[i];
+		char b[32], n[32], ch[32], lim[32];
+
+		fmt_num(b, sizeof(b), r->base);
+		fmt_num(n, sizeof(n), r->new_);
+		fmt_change(ch, sizeof(ch), r);
+		fmt_limit(lim, sizeof(lim), r->limit);
+		fprintf(f, "%-24s %-16s %11s %-2s %11s %-2s %10s %8s  %s: %s\n", cli_text(r->bench),
+			cli_text(r->metric), b, unit_of(r->metric), n, unit_of(r->metric), ch, lim,
+			cli_verdict_str(r->verdict), r->why);
+	}
+	for (int i = 0; i < c->nr_only_base; i++)
+		fprintf(f, "only in %s: %s\n", cli_text(c->base_path), cli_text(c->only_base[i]));
+	for (int i = 0; i < c->nr_only_new; i++)
+		fprintf(f, "only in %s: %s\n", cli_text(c->new_path), cli_text(c->only_new[i]));
+	fprintf(f, "%d regression%s, %d improvement%s, %d not judged (too few repetitions), %d same\n",
+		c->regressions, c->regressions == 1 ? "" : "s", c->improvements, c->improvements == 1 ? "" : "s",
+		c->unsure, c->nr - c->regressions - c->improvements - c->unsure);
+	return ferror(f) ? -EIO : 0;
+}
+
+static void json_names(FILE *f, const char *key, char **names, int nr)
+{
+	fprintf(f, "  \"%s\": [", key);
+	for (int i = 0; i < nr; i++) {
+		fputs(i ? ", " : "", f);
+		selfmon_report__json_string(f, names[i]);
+	}
+	fputs("],\n", f);
+}
+
+static void json_result(FILE *f, const struct cli_result *r)
+{
+	char lim[32];
+
+	fputs("    {\"benchmark\": ", f);
+	selfmon_report__json_string(f, r->bench);
+	fputs(", \"metric\": ", f);
+	selfmon_report__json_string(f, r->metric);
+	fprintf(f, ", \"unit\": \"%s\", \"base\": ", unit_of(r->metric));
+	selfmon_report__json_number(f, r->base);
+	fputs(", \"new\": ", f);
+	selfmon_report__json_number(f, r->new_);
+	fputs(", \"delta\": ", f);
+	selfmon_report__json_number(f, r->delta);
+	fputs(", \"change_percent\": ", f);
+	selfmon_report__json_number(f, r->base != 0 || r->delta == 0 ? r->rel * 100 : 1.0 / 0.0);
+	fmt_limit(lim, sizeof(lim), r->limit);
+	fprintf(f, ", \"limit\": \"%s\", \"allowed\": ", lim);
+	selfmon_report__json_number(f, r->allowed);
+	fprintf(f, ", \"exact\": %s, \"repetitions_base\": %d, \"repetitions_new\": %d, \"p_value\": ",
+		r->exact ? "true" : "false", r->n_base, r->n_new);
+	selfmon_report__json_number(f, r->p >= 0 ? r->p : 0.0 / 0.0);
+	fprintf(f, ", \"verdict\": \"%s\", \"why\": ", r->verdict == CLI_REGRESSION ? "regression" :
+		cli_verdict_str(r->verdict));
+	selfmon_report__json_string(f, r->why);
+	fputc('}', f);
+}
+
+int cli_compare_json(FILE *f, const struct cli_compare *c)
+{
+	fputs("{\n  \"schema\": \"selfmon-compare\",\n  \"schema_version\": 1,\n  \"base\": ", f);
+	selfmon_report__json_string(f, c->base_path);
+	fputs(",\n  \"new\": ", f);
+	selfmon_report__json_string(f, c->new_path);
+	fputs(",\n  \"alpha\": ", f);
+	selfmon_report__json_number(f, c->alpha);
+	fprintf(f, ",\n  \"regressions\": %d,\n  \"improvements\": %d,\n  \"unsure\": %d,\n", c->regressions,
+		c->improvements, c->unsure);
+	json_names(f, "only_in_base", c->only_base, c->nr_only_base);
+	json_names(f, "only_in_new", c->only_new, c->nr_only_new);
+	fputs("  \"results\": [", f);
+	for (int i = 0; i < c->nr; i++) {
+		fputs(i ? ",\n" : "\n", f);
+		json_result(f, &c->res[i]);
+	}
+	fputs("\n  ]\n}\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* XML text and attribute values: the five entities; characters XML 1.0 forbids as '?'. */
+static void xml(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default:
+			fputc(*p < 0x20 && *p != '\t' && *p != '\n' ? '?' : *p, f);
+		}
+	}
+}
+
+static void junit_case(FILE *f, const struct cli_result *r)
+{
+	char b[32], n[32], ch[32], lim[32];
+
+	fmt_num(b, sizeof(b), r->base);
+	fmt_num(n, sizeof(n), r->new_);
+	fmt_change(ch, sizeof(ch), r);
+	fmt_limit(lim, sizeof(lim), r->limit);
+	fputs("    <testcase classname=\"", f);
+	xml(f, r->bench);
+	fputs("\" name=\"", f);
+	xml(f, r->metric);
+	fputs("\" time=\"0\">\n", f);
+	if (r->verdict == CLI_REGRESSION || r->verdict == CLI_UNSURE) {
+		fputs(r->verdict == CLI_REGRESSION ? "      <failure type=\"regression\" message=\"" :
+			"      <skipped message=\"", f);
+		fprintf(f, "%s: %s -> %s %s (%s, limit %s): ", cli_verdict_str(r->verdict), b, n,
+			unit_of(r->metric), ch, lim);
+		xml(f, r->why);
+		fputs("\"/>\n", f);
+	}
+	fprintf(f, "      <system-out>base %s, new %s %s, change %s, limit %s: %s: ", b, n, unit_of(r->metric),
+		ch, lim, cli_verdict_str(r->verdict));
+	xml(f, r->why);
+	fputs("</system-out>\n    </testcase>\n", f);
+}
+
+int cli_compare_junit(FILE *f, const struct cli_compare *c)
+{
+	int skipped = c->unsure, failures = c->regressions;
+	int tests = c->nr + c->nr_only_base + c->nr_only_new, errors = c->nr_only_base + c->nr_only_new;
+
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<testsuites name=\"selfmon compare\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+		"skipped=\"%d\">\n", tests, failures, errors, skipped);
+	fprintf(f, "  <testsuite name=\"selfmon compare\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+		"skipped=\"%d\">\n", tests, failures, errors, skipped);
+	for (int i = 0; i < c->nr; i++)
+		junit_case(f, &c->res[i]);
+	for (int side = 0; side < 2; side++) {
+		char **names = side ? c->only_new : c->only_base;
+
+		for (int i = 0; i < (side ? c->nr_only_new : c->nr_only_base); i++) {
+			fputs("    <testcase classname=\"", f);
+			xml(f, names[i]);
+			fputs("\" name=\"present\" time=\"0\">\n      <error type=\"missing\" message=\"only in ", f);
+			xml(f, side ? c->new_path : c->base_path);
+			fputs("\"/>\n    </testcase>\n", f);
+		}
+	}
+	fputs("  </testsuite>\n</testsuites>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/*
+ * A LAVA test case name or unit: runs of characters other than
+ * [A-Za-z0-9_.+-] as one '_', none at either end, at most 96 (what
+ * lava/selfmon-lava.sh and lava/check.py make of names).
+ */
+static void lava_clean(char *buf, size_t size, const char *raw)
+{
+	size_t n = 0;
+	bool gap = false;
+
+	for (const char *p = raw; *p && n + 2 < size && n < 96; p++) {
+		bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			  (*p && strchr("_.+-", *p));
+
+		if (!ok) {
+			gap = n > 0;
+			continue;
+		}
+		if (gap && n < 95)
+			buf[n++] = '_';
+		gap = false;
+		buf[n++] = *p;
+	}
+	buf[n] = '\0';
+}
+
+int cli_compare_lava(FILE *f, const struct cli_compare *c)
+{
+	for (int i = 0; i < c->nr; i++) {
+		const struct cli_result *r = &c->res[i];
+		const char *result = r->verdict == CLI_REGRESSION ? "fail" : r->verdict == CLI_UNSURE ? "skip" : "pass";
+		char raw[512], name[128], unit[128], num[32];
+
+		snprintf(raw, sizeof(raw), "compare.%s.%s", r->bench, r->metric);
+		lava_clean(name, sizeof(name), raw);
+		snprintf(raw, sizeof(raw), "%.*s", (int)strcspn(r->metric, ":"), r->metric);
+		lava_clean(unit, sizeof(unit), *unit_of(r->metric) ? "ns" : raw);
+		snprintf(num, sizeof(num), "%.9g", r->new_);
+		fprintf(f, "lava-test-case %s --result %s --measurement %s --units %s\n", name, result, num, unit);
+		snprintf(num, sizeof(num), "%.6g", r->base != 0 ? r->rel * 100 : 0);
+		fprintf(f, "lava-test-case %.89s.change --result %s --measurement %s --units percent\n", name,
+			result, num);
+	}
+	for (int side = 0; side < 2; side++)
+		for (int i = 0; i < (side ? c->nr_only_new : c->nr_only_base); i++) {
+			char raw[512], name[128];
+
+			snprintf(raw, sizeof(raw), "compare.%s.present", (side ? c->only_new : c->only_base)[i]);
+			lava_clean(name, sizeof(name), raw);
+			fprintf(f, "lava-test-case %s --result fail\n", name);
+		}
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+/*
+ * selfmon compare's verdicts: a metric whose repetitions are all equal on
+ * both sides (the board under icount) is compared exactly against its limit;
+ * a noisy one must move its median and its minimum beyond the limit and pass a two-sided
+ * Mann-Whitney U test at alpha, with at least CLI_COMPARE_MIN_REPS
+ * repetitions a side. Pure functions; no libm (the CLI links without it).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+static const struct cli_limit defaults[] = {
+	{ "time", 10, true },
+	{ "cpu_time", 10, true },
+	{ "instructions", 0.5, true },
+	{ "cycles", 5, true },
+	{ "", 5, true },	/* any other counter */
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double cli_median(const double *v, int n)
+{
+	double *s, m;
+
+	if (n <= 0)
+		return 0;
+	s = malloc((size_t)n * sizeof(*s));
+	if (!s)
+		return v[0];
+	memcpy(s, v, (size_t)n * sizeof(*s));
+	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return m;
+}
+
+static double sqrt_(double x)
+{
+	double r = x > 1 ? x : 1, prev = 0;
+
+	if (x <= 0)
+		return 0;
+	for (int i = 0; i < 200 && r != prev; i++) {
+		prev = r;
+		r = 0.5 * (r + x / r);
+		if (r >= prev)
+			return prev;
+	}
+	return r;
+}
+
+/* e^y for y <= 0: e^-1 to the integer part by squaring, the fraction by its series. */
+static double exp_neg(double y)
+{
+	static const double e_inv = 0.36787944117144233;
+	double x = -y, term = 1, frac = 0, pw = e_inv, r = 1;
+	unsigned long long k;
+
+	if (x > 745)
+		return 0;
+	k = (unsigned long long)x;
+	x -= (double)k;
+	for (; k; k >>= 1, pw *= pw)
+		if (k & 1)
+			r *= pw;
+	/* e^-x for 0 <= x < 1: alternating terms shrink fast; 30 is far past double precision. */
+	for (int i = 1; i <= 30; i++) {
+		frac += term;
+		term *= -x / i;
+	}
+	return r * frac;
+}
+
+/*
+ * erfc(x) for x >= 0: below 3, 1 - erf(x) with erf's series of positive
+ * terms, 2/sqrt(pi) e^-x^2 sum 2^n x^(2n+1) / (1 3 5 ... (2n+1)); from 3 on,
+ * the continued fraction e^-x^2 / sqrt(pi) / (x + 1/2 / (x + 1 / (x + 3/2 / ...)))
+ * evaluated from its tail.
+ */
+static double erfc_(double x)
+{
+	static const double two_over_sqrt_pi = 1.1283791670955126, inv_sqrt_pi = 0.5641895835477563;
+	double e = exp_neg(-x * x);
+
+	if (x < 3) {
+		double term = x, sum = x;
+
+		for (int n = 1; n < 200 && term > 1e-17 * sum; n++) {
+			term *= 2 * x * x / (2 * n + 1);
+			sum += term;
+		}
+		return 1 - two_over_sqrt_pi * e * sum;
+	}
+	{
+		double t = x;
+
+		for (int n = 60; n >= 1; n--)
+			t = x + (n / 2.0) / t;
+		return inv_sqrt_pi * e / t;
+	}
+}
+
+double cli_normal_sf(double z)
+{
+	static const double inv_sqrt2 = 0.7071067811865476;
+
+	return z >= 0 ? 0.5 * erfc_(z * inv_sqrt2) : 1 - 0.5 * erfc_(-z * inv_sqrt2);
+}
+
+struct ranked {
+	double v;
+	int side;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+}
+
+double cli_mann_whitney(const double *a, int na, const double *b, int nb, double *u)
+{
+	int n = na + nb;
+	struct ranked *all = malloc((size_t)n * sizeof(*all));
+	double r1 = 0, ties = 0, mu, sigma, u1, z;
+
+	if (!all)
+		return -1;
+	for (int i = 0; i < n; i++)
+		all[i] = (struct ranked){ i < na ? a[i] : b[i - na], i < na };
+	qsort(all, (size_t)n, sizeof(*all), cmp_ranked);
+	/* Midranks: a run of t equal values shares the mean of its ranks; sum t^3 - t for the correction. */
+	for (int i = 0; i < n;) {
+		int j = i;
+
+		while (j < n && all[j].v == all[i].v)
+			j++;
+		for (int k = i; k < j; k++)
+			r1 += all[k].side ? (i + 1 + j) / 2.0 : 0;
+		ties += (double)(j - i) * (j - i) * (j - i) - (j - i);
+		i = j;
+	}
+	free(all);
+	u1 = r1 - (double)na * (na + 1) / 2;
+	*u = u1;
+	mu = (double)na * nb / 2;
+	sigma = sqrt_((double)na * nb / 12 * ((n + 1) - ties / ((double)n * (n - 1))));
+	if (sigma <= 0)
+		return 1;
+	/* Two-sided: the larger U, less the continuity correction of one half. */
+	z = ((u1 > mu ? u1 : (double)na * nb - u1) - mu - 0.5) / sigma;
+	z = 2 * cli_normal_sf(z);
+	return z > 1 ? 1 : z;
+}
+
+bool cli_metric_match(const char *name, const char *pattern)
+{
+	size_t n = strcspn(name, ":");
+
+	return !strcmp(name, pattern) || (strlen(pattern) == n && !strncmp(name, pattern, n));
+}
+
+const struct cli_limit *cli_limit_find(const struct cli_limit *given, int nr, const char *metric)
+{
+	size_t nd = sizeof(defaults) / sizeof(defaults[0]);
+
+	for (int i = nr - 1; i >= 0; i--)
+		if (cli_metric_match(metric, given[i].name))
+			return &given[i];
+	for (size_t i = 0; i + 1 < nd; i++)
+		if (cli_metric_match(metric, defaults[i].name))
+			return &defaults[i];
+	return &defaults[nd - 1];
+}
+
+/* "ns", "us", "ms", "s" after an absolute time limit: its factor to ns; 0 for anything else. */
+static double time_unit(const char *s)
+{
+	return !strcmp(s, "ns") ? 1 : !strcmp(s, "us") ? 1e3 : !strcmp(s, "ms") ? 1e6 :
+	       !strcmp(s, "s") ? 1e9 : 0;
+}
+
+int cli_limit_parse(const char *arg, struct cli_limit *l, char *err, size_t errsz)
+{
+	const char *eq = strchr(arg, '='), *num;
+	char *end;
+	double f = 1;
+
+	memset(l, 0, sizeof(*l));
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(l->name)) {
+		snprintf(err, errsz, "--limit '%.80s': expected METRIC=+N%% or METRIC=+N "
+			 "(for example instructions=+0.5%%, time=+10%%, cycles=+200)", arg);
+		return -EINVAL;
+	}
+	memcpy(l->name, arg, (size_t)(eq - arg));
+	num = eq[1] == '+' ? eq + 2 : eq + 1;
+	errno = 0;
+	l->value = strtod(num, &end);
+	if (end == num || errno || l->value < 0 || l->value != l->value || l->value > 1e300) {
+		snprintf(err, errsz, "--limit '%.80s': the allowed increase must be a number >= 0, "
+			 "as in %s=+5%% or %s=+20", arg, l->name, l->name);
+		return -EINVAL;
+	}
+	l->relative = *end == '%';
+	if (l->relative)
+		end++;
+	else if (*end && !(f = time_unit(end))) {
+		snprintf(err, errsz, "--limit '%.80s': unknown unit '%.20s' (%% of the base, or for time "
+			 "ns, us, ms, s; counters take a plain number)", arg, end);
+		return -EINVAL;
+	}
+	if (*end && l->relative) {
+		snprintf(err, errsz, "--limit '%.80s': nothing may follow '%%'", arg);
+		return -EINVAL;
+	}
+	l->value *= f;
+	return 0;
+}
+
+static bool all_equal(const struct cli_series *s)
+{
+	for (int i = 1; i < s->n; i++)
+		if (s->v[i] != s->v[0])
+			return false;
+	return true;
+}
+
+static void judge_noisy(struct cli_result *r, const struct cli_series *base, const struct cli_series *new_,
+			double alpha)
+{
+	double u, min_delta = r->min_new - r->min_base;
+	/*
+	 * Noise on a busy machine only adds time: a run that was disturbed more
+	 * moves its median, not its least repetition. A real change moves both,
+	 * so both must pass the limit.
+	 */
+	bool up = r->delta > r->allowed && min_delta > r->allowed;
+	bool down = -r->delta > r->allowed && -min_delta > r->allowed;
+
+	if (base->n < CLI_COMPARE_MIN_REPS || new_->n < CLI_COMPARE_MIN_REPS) {
+		r->verdict = up || down ? CLI_UNSURE : CLI_SAME;
+		snprintf(r->why, sizeof(r->why), "noisy, %d and %d repetitions: the U test needs %d a side%s",
+			 base->n, new_->n, CLI_COMPARE_MIN_REPS,
+			 up || down ? "; beyond the limit but not judged: rerun with more repetitions" : "");
+		return;
+	}
+	r->p = cli_mann_whitney(new_->v, new_->n, base->v, base->n, &u);
+	if ((up || down) && r->p >= 0 && r->p < alpha) {
+		r->verdict = up ? CLI_REGRESSION : CLI_IMPROVEMENT;
+		snprintf(r->why, sizeof(r->why), "median and minimum beyond the limit (minimum %+.1f%%), "
+			 "significant (U test p=%.3g < %g)", r->min_base ? 100 * min_delta / r->min_base : 0, r->p, alpha);
+	} else if (up || down) {
+		r->verdict = CLI_SAME;
+		snprintf(r->why, sizeof(r->why), "beyond the limit but not significant (U test p=%.3g >= %g)",
+			 r->p, alpha);
+	} else {
+		r->verdict = CLI_SAME;
+		snprintf(r->why, sizeof(r->why), "%s within the limit (minimum %+.1f%%; U test p=%.3g)",
+			 r->delta > r->allowed || -r->delta > r->allowed ? "median beyond, minimum" : "median",
+			 r->min_base ? 100 * min_delta / r->min_base : 0, r->p);
+	}
+}
+
+void cli_compare_judge(const struct cli_series *base, const struct cli_series *new_,
+		       const struct cli_limit *limit, double alpha, struct cli_result *r)
+{
+	r->metric = new_->name;
+	r->limit = limit;
+	r->n_base = base->n;
+	r->n_new = new_->n;
+	r->base = cli_median(base->v, base->n);
+	r->new_ = cli_median(new_->v, new_->n);
+	r->delta = r->new_ - r->base;
+	r->min_base = base->v[0];
+	r->min_new = new_->v[0];
+	for (int i = 1; i < base->n; i++)
+		r->min_base = base->v[i] < r->min_base ? base->v[i] : r->min_base;
+	for (int i = 1; i < new_->n; i++)
+		r->min_new = new_->v[i] < r->min_new ? new_->v[i] : r->min_new;
+	r->rel = r->base != 0 ? r->delta / (r->base < 0 ? -r->base : r->base) : r->delta ? 1e300 * r->delta : 0;
+	r->allowed = limit->relative ? limit->value / 100 * (r->base < 0 ? -r->base : r->base) : limit->value;
+	r->exact = all_equal(base) && all_equal(new_);
+	r->p = -1;
+	if (!r->exact) {
+		judge_noisy(r, base, new_, alpha);
+		return;
+	}
+	r->verdict = r->delta > r->allowed ? CLI_REGRESSION : -r->delta > r->allowed ||
+		     (r->allowed == 0 && r->delta < 0) ? CLI_IMPROVEMENT : CLI_SAME;
+	snprintf(r->why, sizeof(r->why), "exact: every repetition equal on each side");
+}
+
+const char *cli_verdict_str(enum cli_verdict v)
+{
+	return v == CLI_REGRESSION ? "REGRESSION" : v == CLI_IMPROVEMENT ? "improvement" :
+	       v == CLI_UNSURE ? "unsure" : "same";
+}
