@@ -60,7 +60,7 @@ DOGFOOD_RERUNS ?= 20
 # samplecost, whose syscall paths are the kernel's).
 DOGFOOD_FILTER := ^(add_|load_|branch_|memcpy_|memset_|empty)
 # The gate: this command, then BASE NEW; exit 0 no regression, 1 a regression.
-DOGFOOD_COMPARE ?= $(O)/selfmon compare --limit instructions=+0%
+DOGFOOD_COMPARE ?= $(O)/selfmon compare --metric instructions --limit instructions=+0%
 DOGFOOD_INJECT_O := $(srctree)/build/arm64-vm-inject
 DOGFOOD_RUN := $(CHECK)/dogfood
 
