@@ -53,8 +53,10 @@ static int child_assert_then_skip_code(void *p)
 {
 	struct child_arg *a = p;
 
+	/* SKIP() leaves its reason there, in the 6.1 and the 6.12 harness alike. */
+	a->md->results->reason[0] = '\0';
 	child_assert(a->md, a);
-	return a->md->skip ? 42 : 0;
+	return a->md->results->reason[0] ? 42 : 0;
 }
 
 TEST(over_budget_the_assertion_fails_with_measured_budget_overhead_path_and_repetitions)
@@ -81,6 +83,8 @@ TEST(an_event_this_machine_lacks_skips_with_the_reason_or_fails_when_it_must_cou
 
 	unsetenv("SELFMON_EXPECT_USER_READ");
 	st = run_child(child_assert_then_skip_code, &a, out, sizeof(out));
+	/* The harness shares its results page with the child: the child's reason is not this test's. */
+	_metadata->results->reason[0] = '\0';
 	ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 42) TH_LOG("status %#x: %s", st, out);
 	EXPECT_NE(NULL, strstr(out, "cannot be measured here")) TH_LOG("%s", out);
 
