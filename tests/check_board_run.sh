@@ -34,6 +34,7 @@ fi
 
 cp "$wstatic" "$tmp/writer-static" && cp "$wdyn" "$tmp/writer-dynamic" && cp "$example" "$tmp/budget-example"
 start=$(date +%s)
+# shellcheck disable=SC2016 # a literal $HOME must arrive unexpanded
 "$run" --vm "$vm" --out "$tmp/out" --sysroot "$sysroot" --with "$tmp/writer-static" --with "$tmp/writer-dynamic" \
 	--with "$tmp/budget-example" \
 	"$here/runner/both.sh" 7 static.json "it's two words" '$HOME' >"$tmp/stdout" 2>"$tmp/stderr"

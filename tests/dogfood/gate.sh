@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 : >"$out"
 tap() { echo "$*" | tee -a "$out"; }
 
-runs=$(ls "$dir"/bench-*.json 2>/dev/null | wc -l)
+runs=$(find "$dir" -maxdepth 1 -name "bench-*.json" 2>/dev/null | wc -l)
 tap "# suite: the dogfood gate: $n board runs of the bench kernels against $base"
 tap "1..5"
 if [ "$runs" -eq "$n" ] && [ -s "$dir/inject.json" ]; then
