@@ -295,12 +295,16 @@ static int load_both(const struct compare_cli *cli, struct cli_report r[2])
 			return rc;
 		}
 	}
-	for (int i = 0; i < cli->nr_limits; i++)
-		if (check_metric(r, cli->limits[i].name, "--limit"))
+	for (int i = 0; i < cli->nr_limits + cli->nr_metrics; i++) {
+		bool lim = i < cli->nr_limits;
+
+		if (check_metric(r, lim ? cli->limits[i].name : cli->metrics[i - cli->nr_limits],
+				 lim ? "--limit" : "--metric")) {
+			cli_report_free(&r[0]);
+			cli_report_free(&r[1]);
 			return -EINVAL;
-	for (int i = 0; i < cli->nr_metrics; i++)
-		if (check_metric(r, cli->metrics[i], "--metric"))
-			return -EINVAL;
+		}
+	}
 	return 0;
 }
 

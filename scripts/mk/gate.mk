@@ -1,0 +1,20 @@
+# selfmon compare (the regression gate) in make check: end to end on the
+# host, every output format read back by its consumer, and the gate's short
+# form (self vs rerun: no alarm; a 50% slowdown: caught). Its unit tests
+# (tests/unit/test_compare*.c) and fuzz harness (tests/fuzz/fuzz_json.c) are
+# picked up by the existing wildcards. The long measurement of the gate's
+# figures is `make gate-resolution` (minutes; not in make check).
+.PHONY: check-run-compare gate-resolution
+
+check-run-compare: $(O)/selfmon
+	$(Q)mkdir -p $(CHECK)
+	$(Q)$(PYTHON) tests/check_compare.py $(O)/selfmon $(srctree) >$(CHECK)/host-compare.tap 2>&1 || true
+	$(Q)grep -E '^(not )?ok' $(CHECK)/host-compare.tap
+
+check-run-host: check-run-compare
+CHECK_TAPS += $(CHECK)/host-compare.tap
+
+GATE_TRIES ?= 20
+GATE_REPS ?= 15
+gate-resolution: $(O)/selfmon
+	$(Q)scripts/gate-resolution.sh $(O)/selfmon $(GATE_TRIES) $(GATE_REPS)

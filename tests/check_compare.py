@@ -1,0 +1,198 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""selfmon compare end to end on the host, as TAP (make check-run-compare).
+
+selfmon bench runs twice; compare reads both and every output format is read
+back by its own consumer: the JUnit XML by xml.etree, the lava-test-case
+lines by LAVA's own lava-test-case script and its dispatcher's parser (with
+names as lava/check.py cleans them), the JSON by json. Then the exit
+statuses of bad input, an exact comparison, and the gate's short form:
+a run against a rerun of itself raises no alarm, a 50% slowdown injected
+into a kernel (SELFMON_TEST_SLOWDOWN) is caught, each in most of 5 tries.
+
+Usage: check_compare.py SELFMON ROOT
+"""
+import importlib.util
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+LAVA_SHELL = "/usr/lib/python3/dist-packages/lava_dispatcher/lava_test_shell"
+BENCH = ["--format", "json", "--keep-noisy", "--repetitions", "9", "--warmup", "0"]
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, cond, text, note=""):
+        self.n += 1
+        self.failed += not cond
+        print("%sok %d - %s" % ("" if cond else "not ", self.n, text), flush=True)
+        if note and not cond:
+            print("# " + note.replace("\n", "\n# "), flush=True)
+        return cond
+
+
+def run(cmd, env=None):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=dict(os.environ, **(env or {})))
+
+
+def bench(selfmon, out, filt, slow=None):
+    p = run([selfmon, "bench"] + BENCH + ["--filter", filt, "--out", out],
+            {"SELFMON_TEST_SLOWDOWN": slow} if slow else None)
+    if p.returncode:
+        sys.exit("selfmon bench failed: %s" % p.stderr)
+
+
+def lava_clean(root):
+    spec = importlib.util.spec_from_file_location("lava_check", os.path.join(root, "lava/check.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.clean
+
+
+def check_lava(tap, lines, root, tmp):
+    """Each line runs LAVA's lava-test-case; its signal goes through the dispatcher's parser."""
+    sys.path.insert(0, "/usr/lib/python3/dist-packages")
+    if not os.path.isdir(LAVA_SHELL):
+        tap.n += 1
+        print("ok %d # SKIP lava-dispatcher is not installed (scripts/deps.sh lava installs it; "
+              "make check does)" % tap.n)
+        return
+    from lava_dispatcher.actions.test.shell import handle_testcase
+    from lava_dispatcher.connection import SignalMatch
+    clean = lava_clean(root)
+    bindir = os.path.join(tmp, "lava-bin")
+    os.makedirs(bindir, exist_ok=True)
+    # As lava-test-shell installs them: the interpreter line first, executable.
+    for name in ("lava-test-case", "lava-common-functions"):
+        with open(os.path.join(LAVA_SHELL, name)) as f:
+            text = f.read()
+        write(os.path.join(bindir, name), "#!/bin/sh\n" + text)
+        os.chmod(os.path.join(bindir, name), 0o755)
+    bad = []
+    for line in lines:
+        words = shlex.split(line)
+        name = words[1] if len(words) > 1 else ""
+        p = run(["sh", "-c", line], {"PATH": bindir + ":" + os.environ["PATH"],
+                                     "LAVA_RESULT_DIR": os.path.join(tmp, "lava-results")})
+        sig = p.stdout.strip()
+        try:
+            if p.returncode or not sig.startswith("<LAVA_SIGNAL_TESTCASE ") or not sig.endswith(">"):
+                raise ValueError("lava-test-case said %r (status %d)" % (p.stdout + p.stderr, p.returncode))
+            res = SignalMatch().match(handle_testcase(sig[1:-1].split()[1:]))
+            if res["test_case_id"] != name or name != clean(name):
+                raise ValueError("name %r, cleaned %r" % (name, clean(name)))
+            if res["result"] not in ("pass", "fail", "skip") or "measurement" not in res or not res.get("units"):
+                raise ValueError("result %r, measurement and units %r" % (res["result"], res))
+        except Exception as e:  # the dispatcher's own errors (TestError, JobError) included
+            bad.append("%s: %s" % (line, e))
+    tap.ok(lines and not bad, "%d lava-test-case lines pass LAVA's lava-test-case and its dispatcher's "
+           "parser, with measurements and units, names as lava/check.py cleans them" % len(lines),
+           "\n".join(bad[:5]))
+
+
+def check_formats(tap, selfmon, root, tmp, a, b):
+    p = run([selfmon, "compare", a, b])
+    rows = [l for l in p.stdout.splitlines() if l.startswith(("add_chain ", "empty "))]
+    tap.ok(p.returncode in (0, 1) and len(rows) == 4,
+           "selfmon compare of two bench runs: exit 0 or 1, a row per benchmark and metric (%d rows, exit %d)"
+           % (len(rows), p.returncode), p.stdout + p.stderr)
+    p = run([selfmon, "compare", "--format", "junit", a, b])
+    try:
+        root_el = ET.fromstring(p.stdout)
+        cases = root_el.findall("./testsuite/testcase")
+        fails = len(root_el.findall("./testsuite/testcase/failure"))
+        good = (root_el.tag == "testsuites" and len(cases) == 4 and
+                int(root_el.get("failures")) == fails and int(root_el.get("tests")) == 4 and
+                {c.get("classname") for c in cases} == {"add_chain", "empty"})
+        note = p.stdout
+    except ET.ParseError as e:
+        good, note = False, "%s\n%s" % (e, p.stdout)
+    tap.ok(good, "the JUnit XML parses (xml.etree): 4 testcases, its failures attribute counts its <failure>s",
+           note)
+    p = run([selfmon, "compare", "--format", "json", a, b])
+    try:
+        doc = json.loads(p.stdout)
+        good = doc["schema"] == "selfmon-compare" and len(doc["results"]) == 4 and \
+            doc["regressions"] == sum(r["verdict"] == "regression" for r in doc["results"])
+    except (ValueError, KeyError) as e:
+        good = False
+    tap.ok(good, "the JSON output parses, with a result per benchmark and metric", p.stdout[:2000])
+    p = run([selfmon, "compare", "--format", "lava", a, b])
+    check_lava(tap, p.stdout.splitlines(), root, tmp)
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def exact_report(path, insns):
+    its = [{"name": "k", "run_name": "k", "run_type": "iteration", "iterations": 100, "real_time": 5 + i,
+            "cpu_time": 5 + i, "time_unit": "ns", "instructions:u": insns} for i in range(3)]
+    write(path, json.dumps({"schema": "selfmon-report", "schema_version": 1, "context": {},
+                            "benchmarks": its}))
+
+
+def check_exits(tap, selfmon, tmp, a):
+    p = run([selfmon, "compare", a, os.path.join(tmp, "absent.json")])
+    tap.ok(p.returncode == 2 and "No such file or directory" in p.stderr and "absent.json" in p.stderr,
+           "a missing file: exit 2, named, with the cause", p.stderr)
+    write(os.path.join(tmp, "bad.json"), '{"benchmarks": [1, 2,]}')
+    p = run([selfmon, "compare", a, os.path.join(tmp, "bad.json")])
+    tap.ok(p.returncode == 2 and "line 1, column 22" in p.stderr, "malformed JSON: exit 2 with line and column",
+           p.stderr)
+    p = run([selfmon, "compare", "--limit", "cycles=+5%", a, a])
+    tap.ok(p.returncode == 2 and "no such metric" in p.stderr, "a limit on a metric of neither file: exit 2",
+           p.stderr)
+    exact_report(os.path.join(tmp, "e1.json"), 1000)
+    exact_report(os.path.join(tmp, "e2.json"), 1001)
+    p1 = run([selfmon, "compare", "--limit", "instructions=+0%", os.path.join(tmp, "e1.json"),
+              os.path.join(tmp, "e1.json")])
+    p2 = run([selfmon, "compare", "--limit", "instructions=+0%", os.path.join(tmp, "e1.json"),
+              os.path.join(tmp, "e2.json")])
+    tap.ok(p1.returncode == 0 and p2.returncode == 1 and "exact" in p2.stdout,
+           "exact counts at instructions=+0%%: equal passes (exit %d), one more instruction fails (exit %d)"
+           % (p1.returncode, p2.returncode), p2.stdout)
+
+
+def check_gate(tap, selfmon, tmp, tries=5):
+    """The gate on this noisy host: most of TRIES tries, so that one disturbed run does not decide."""
+    a, b = os.path.join(tmp, "ga.json"), os.path.join(tmp, "gb.json")
+    alarms = caught = 0
+    for _ in range(tries):
+        bench(selfmon, a, "^add_chain$")
+        bench(selfmon, b, "^add_chain$")
+        alarms += run([selfmon, "compare", a, b]).returncode == 1
+        bench(selfmon, b, "^add_chain$", "add_chain=50")
+        caught += run([selfmon, "compare", a, b]).returncode == 1
+    tap.ok(alarms <= tries // 2, "self vs rerun at the default limits: no alarm (%d alarms in %d tries)"
+           % (alarms, tries))
+    tap.ok(caught > tries // 2, "a 50%% slowdown of add_chain: caught (%d of %d tries)" % (caught, tries))
+
+
+def main():
+    selfmon, root = os.path.abspath(sys.argv[1]), sys.argv[2]
+    tap = Tap()
+    print("# suite: selfmon compare end to end")
+    print("1..10")
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
+        bench(selfmon, a, "^(add_chain|empty)$")
+        bench(selfmon, b, "^(add_chain|empty)$")
+        check_formats(tap, selfmon, root, tmp, a, b)
+        check_exits(tap, selfmon, tmp, a)
+        check_gate(tap, selfmon, tmp)
+    return 1 if tap.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
