@@ -252,3 +252,4 @@ include scripts/mk/embedded.mk
 include scripts/mk/install.mk
 include scripts/mk/relfiles.mk
 include scripts/mk/gate.mk
+include scripts/mk/runner.mk

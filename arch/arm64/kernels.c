@@ -12,6 +12,18 @@
 
 static volatile uint64_t sink;
 
+/*
+ * A test-only build (EXTRA_CFLAGS=-DSELFMON_TEST_INJECT_ADD_CHAIN, the dogfood
+ * gate of `make check`) retires one more instruction per add_chain iteration:
+ * the regression the gate must catch, by kernel and metric. Never in a
+ * shipped build.
+ */
+#ifdef SELFMON_TEST_INJECT_ADD_CHAIN
+#define INJECT_ADD_CHAIN "	nop\n"
+#else
+#define INJECT_ADD_CHAIN ""
+#endif
+
 const int selfmon_arch_kernel__insns[SELFMON_ARCH_KERNEL__NR] = {
 	[SELFMON_ARCH_KERNEL__ADD_CHAIN]	= 10,
 	[SELFMON_ARCH_KERNEL__ADD_INDEP]	= 10,
@@ -35,6 +47,7 @@ void selfmon_arch_kernel__add_chain(void *arg, uint64_t n)
 		"	add	%[a], %[a], #1\n"
 		"	add	%[a], %[a], #1\n"
 		"	add	%[a], %[a], #1\n"
+		INJECT_ADD_CHAIN
 		"	subs	%[n], %[n], #1\n"
 		"	b.ne	1b\n"
 		"2:\n"

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Budgets (<selfmon/budget.h>): the per-thread measurers behind
+ * SELFMON_MEASURE() and the verdicts of the test framework macros.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <selfmon/budget.h>
+
+/* Events one thread measures before the oldest measurer is closed. */
+#define BUDGET_CACHE	8
+
+struct selfmon_budget {
+	char event[SELFMON_EVENT_NAME_MAX];
+	pid_t pid;
+	struct selfmon_set *set;
+	struct selfmon_pages pages;
+	int reps;
+	int n[2];
+	double *v[2];
+	unsigned int slow;
+	int err;
+};
+
+static __thread struct selfmon_budget *cache[BUDGET_CACHE];
+/* 1: the last selfmon_budget__get() failed on the caller's input, not the machine. */
+static __thread int last_bad_input;
+
+static void budget_free(struct selfmon_budget *b, int close_set)
+{
+	if (!b)
+		return;
+	/* A forked child's copy: its pages belong to the parent's events. */
+	if (close_set)
+		selfmon_set__close(b->set);
+	free(b->v[0]);
+	free(b->v[1]);
+	free(b);
+}
+
+void selfmon_budget__close_all(void)
+{
+	for (int i = 0; i < BUDGET_CACHE; i++) {
+		budget_free(cache[i], cache[i] && cache[i]->pid == getpid());
+		cache[i] = NULL;
+	}
+}
+
+static int budget_reps(int *reps)
+{
+	const char *s = getenv("SELFMON_BUDGET_REPS");
+	char *end;
+	long v;
+
+	*reps = SELFMON_BUDGET_REPS_DEFAULT;
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 1 || v > SELFMON_BUDGET_REPS_MAX)
+		return selfmon_errmsg__set(-EINVAL, "SELFMON_BUDGET_REPS='%.32s': not a number of repetitions "
+					   "from 1 to %d; unset it for %d", s, SELFMON_BUDGET_REPS_MAX,
+					   SELFMON_BUDGET_REPS_DEFAULT);
+	*reps = (int)v;
+	return 0;
+}
+
+static struct selfmon_budget *budget_open(const char *event)
+{
+	struct selfmon_budget *b = calloc(1, sizeof(*b));
+	int err = -ENOMEM;
+
+	if (!b)
+		goto out;
+	err = budget_reps(&b->reps);
+	if (err) {
+		last_bad_input = 1;
+		goto out;
+	}
+	err = -ENOMEM;
+	b->v[0] = calloc((size_t)b->reps, sizeof(double));
+	b->v[1] = calloc((size_t)b->reps, sizeof(double));
+	if (!b->v[0] || !b->v[1])
+		goto out;
+	snprintf(b->event, sizeof(b->event), "%s", event);
+	b->pid = getpid();
+	b->set = selfmon_set__open(event, NULL);
+	if (!b->set) {
+		err = -errno;
+		/* A typo is the test's: it fails everywhere, never skips. */
+		last_bad_input = err == -SELFMON_ERRNO__SYNTAX;
+		goto out;
+	}
+	err = selfmon_set__enable(b->set);
+	if (!err)
+		err = selfmon_set__pages(b->set, &b->pages, 1);
+out:
+	if (err) {
+		budget_free(b, 1);
+		errno = -err;
+		return NULL;
+	}
+	return b;
+}
+
+struct selfmon_budget *selfmon_budget__get(const char *event)
+{
+	pid_t pid = getpid();
+	int i, slot = BUDGET_CACHE - 1;
+
+	last_bad_input = 0;
+	if (!event) {
+		last_bad_input = 1;
+		selfmon_errmsg__set(-EINVAL, "selfmon_budget__get: no event given");
+		errno = EINVAL;
+		return NULL;
+	}
+	for (i = 0; i < BUDGET_CACHE; i++) {
+		struct selfmon_budget *b = cache[i];
+
+		if (b && b->pid != pid) {
+			budget_free(b, 0);
+			cache[i] = b = NULL;
+		}
+		if (b && !strcmp(b->event, event))
+			return b;
+		if (!b && slot == BUDGET_CACHE - 1)
+			slot = i;
+	}
+	/* Full: the last slot's measurer makes room. */
+	if (cache[slot]) {
+		budget_free(cache[slot], 1);
+		cache[slot] = NULL;
+	}
+	cache[slot] = budget_open(event);
+	return cache[slot];
+}
+
+int selfmon_budget__start(struct selfmon_budget *b, const char *event, struct selfmon_measure *m)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->event, sizeof(m->event), "%s", event ? event : "(null)");
+	if (!b) {
+		m->err = errno ? -errno : -EINVAL;
+		m->bad_input = last_bad_input || !event;
+		snprintf(m->why, sizeof(m->why), "%s", *selfmon_errmsg() ? selfmon_errmsg()
+			 : selfmon_strerror(m->err));
+		return 0;
+	}
+	b->n[0] = b->n[1] = 0;
+	b->slow = 0;
+	b->err = 0;
+	m->reps = b->reps;
+	return b->reps;
+}
+
+const struct selfmon_pages *selfmon_budget__pages(const struct selfmon_budget *b)
+{
+	return &b->pages;
+}
+
+void selfmon_budget__add(struct selfmon_budget *b, int stmt, const struct selfmon_region *r)
+{
+	int w = !!stmt;
+
+	b->slow |= r->slow;
+	if (r->err && !b->err)
+		b->err = r->err;
+	if (b->n[w] < b->reps)
+		b->v[w][b->n[w]++] = (double)selfmon_region__delta(r, 0);
+}
+
+/* "instructions", "inst_retired" (any case, any PMU, any modifiers): counts that only noise adds to. */
+static int instruction_like(const char *event)
+{
+	char low[SELFMON_EVENT_NAME_MAX];
+	size_t i;
+
+	for (i = 0; event[i] && i < sizeof(low) - 1; i++)
+		low[i] = (char)tolower((unsigned char)event[i]);
+	low[i] = '\0';
+	return strstr(low, "instructions") || strstr(low, "inst_retired");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The minimum, or the median, of @n values (sorted in place). */
+static double summarize(double *v, int n, int min)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	if (min)
+		return v[0];
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int selfmon_budget__finish(struct selfmon_budget *b, struct selfmon_measure *m)
+{
+	enum selfmon_reason why = SELFMON_REASON_NONE;
+	int path;
+
+	if (b->err || !b->n[0] || b->n[0] != b->n[1]) {
+		m->err = b->err ? b->err : -EINVAL;
+		snprintf(m->why, sizeof(m->why), "a read of %s failed: %s", m->event, selfmon_strerror(m->err));
+		return m->err;
+	}
+	m->reps = b->n[1];
+	m->min_of_reps = instruction_like(b->event);
+	m->raw = summarize(b->v[1], b->n[1], m->min_of_reps);
+	m->overhead = summarize(b->v[0], b->n[0], m->min_of_reps);
+	m->clamped = selfmon_calib__empty(m->raw, m->overhead, 1, &m->value);
+	path = selfmon_set__path(b->set, 0, &why);
+	if (path == SELFMON_PATH_USER && b->slow)
+		why = SELFMON_REASON_INDEX;
+	m->path = b->slow ? SELFMON_PATH_SYSCALL : SELFMON_PATH_USER;
+	m->reason = m->path == SELFMON_PATH_SYSCALL ? why : SELFMON_REASON_NONE;
+	return 0;
+}
+
+static int expect_user_read(void)
+{
+	const char *s = getenv("SELFMON_EXPECT_USER_READ");
+
+	return s && !strcmp(s, "1");
+}
+
+/* The library needs no libm. */
+static double abs_(double v)
+{
+	return v < 0 ? -v : v;
+}
+
+/* Counts are integers; a median of an even number may end in .5. */
+static const char *num(char *buf, size_t size, double v)
+{
+	int whole = abs_(v) < 1e15 && v == (double)(long long)v;
+
+	snprintf(buf, size, whole ? "%.0f" : "%.1f", v);
+	return buf;
+}
+
+/* An error, or a path SELFMON_EXPECT_USER_READ=1 forbids: the verdict, else -1. */
+static int verdict_unmeasured(const struct selfmon_measure *m, char *msg, size_t size)
+{
+	int strict = expect_user_read();
+
+	if (m->err) {
+		snprintf(msg, size, "%s: cannot be measured here: %s%s", m->event, m->why,
+			 m->bad_input ? "" : strict ? " (SELFMON_EXPECT_USER_READ=1: this machine must count it)" : "");
+		return m->bad_input || strict ? SELFMON_VERDICT_FAIL : SELFMON_VERDICT_SKIP;
+	}
+	if (strict && m->path == SELFMON_PATH_SYSCALL && m->reason != SELFMON_REASON_SOFTWARE) {
+		snprintf(msg, size, "%s: read by read(2), not from user space: %s (SELFMON_EXPECT_USER_READ=1)",
+			 m->event, selfmon_reason__str(m->reason));
+		return SELFMON_VERDICT_FAIL;
+	}
+	return -1;
+}
+
+static void describe(const struct selfmon_measure *m, const char *budget, char *msg, size_t size)
+{
+	char v[32], raw[32], ov[32];
+
+	snprintf(msg, size,
+		 "%s: measured %s, budget %s; overhead subtracted %s (an empty measurement; %s with it)%s; "
+		 "read path %s%s%s; %s of %d repetitions",
+		 m->event, num(v, sizeof(v), m->value), budget, num(ov, sizeof(ov), m->overhead),
+		 num(raw, sizeof(raw), m->raw), m->clamped ? ", clamped to 0" : "",
+		 m->path == SELFMON_PATH_USER ? "user space (" SELFMON_ARCH_NAME ")" : "read(2)",
+		 m->path == SELFMON_PATH_USER ? "" : ": ",
+		 m->path == SELFMON_PATH_USER ? "" : selfmon_reason__str(m->reason),
+		 m->min_of_reps ? "minimum" : "median", m->reps);
+}
+
+int selfmon_measure__check_le(const struct selfmon_measure *m, double budget, char *msg, size_t size)
+{
+	char b[48], n[32];
+	int v = verdict_unmeasured(m, msg, size);
+
+	if (v >= 0)
+		return v;
+	snprintf(b, sizeof(b), "<= %s", num(n, sizeof(n), budget));
+	describe(m, b, msg, size);
+	return m->value <= budget ? SELFMON_VERDICT_PASS : SELFMON_VERDICT_FAIL;
+}
+
+int selfmon_measure__check_within(const struct selfmon_measure *m, double expected, double pct,
+				  char *msg, size_t size)
+{
+	char b[64], n[32];
+	int v = verdict_unmeasured(m, msg, size);
+
+	if (v >= 0)
+		return v;
+	if (!(pct >= 0)) {
+		snprintf(msg, size, "%s: within %g%%: a tolerance must be 0 or more percent", m->event, pct);
+		return SELFMON_VERDICT_FAIL;
+	}
+	snprintf(b, sizeof(b), "%s within %g%%", num(n, sizeof(n), expected), pct);
+	describe(m, b, msg, size);
+	return abs_(m->value - expected) <= abs_(expected) * pct / 100 ? SELFMON_VERDICT_PASS
+								       : SELFMON_VERDICT_FAIL;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Budgets in cmocka tests: one line per assertion, no set-up.
+ *
+ *	#include <selfmon/cmocka.h>
+ *
+ *	static void parse_stays_cheap(void **state)
+ *	{
+ *		SELFMON_ASSERT_BUDGET("instructions:u", 1200, parse(line));
+ *	}
+ *
+ * SELFMON_ASSERT_BUDGET(event, max, statement...) measures the statement as
+ * SELFMON_MEASURE() does (<selfmon/budget.h>: the empty measurement
+ * subtracted, the minimum of K repetitions for instruction-like events) and
+ * fails the test when the cost exceeds @max; SELFMON_ASSERT_WITHIN(event,
+ * expected, pct, statement...) when it is not within @pct percent of
+ * @expected. The failure message gives the measured cost, the budget, the
+ * overhead subtracted, the read path and the repetitions. Where the event
+ * cannot be counted (no PMU) the test is skipped, with the reason printed;
+ * with SELFMON_EXPECT_USER_READ=1 in the environment it fails instead.
+ * Link with libselfmon (pkg-config selfmon) and cmocka.
+ */
+#ifndef SELFMON_CMOCKA_H
+#define SELFMON_CMOCKA_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <selfmon/budget.h>
+
+#ifdef SELFMON_KSELFTEST_H
+#error "<selfmon/cmocka.h> and <selfmon/kselftest.h> define the same macros: include one"
+#endif
+
+/* The verdict of a check, as cmocka reports it. */
+#define SELFMON_CMOCKA_VERDICT_(verdict, msg)					\
+	do {									\
+		switch (verdict) {						\
+		case SELFMON_VERDICT_PASS:					\
+			break;							\
+		case SELFMON_VERDICT_SKIP:					\
+			print_message("skipped: %s\n", (msg));			\
+			skip();							\
+			break;							\
+		default:							\
+			fail_msg("%s", (msg));					\
+		}								\
+	} while (0)
+
+/** The cost of @statement in @event is at most @max (see above). */
+#define SELFMON_ASSERT_BUDGET(event, max, ...)					\
+	do {									\
+		struct selfmon_measure sm_m_;					\
+		char sm_msg_[640];						\
+		SELFMON_MEASURE(sm_m_, event, __VA_ARGS__);			\
+		SELFMON_CMOCKA_VERDICT_(selfmon_measure__check_le(&sm_m_, (max), sm_msg_, sizeof(sm_msg_)), sm_msg_); \
+	} while (0)
+
+/** The cost of @statement in @event is @expected, give or take @pct percent. */
+#define SELFMON_ASSERT_WITHIN(event, expected, pct, ...)				\
+	do {									\
+		struct selfmon_measure sm_m_;					\
+		char sm_msg_[640];						\
+		SELFMON_MEASURE(sm_m_, event, __VA_ARGS__);			\
+		SELFMON_CMOCKA_VERDICT_(selfmon_measure__check_within(&sm_m_, (expected), (pct), \
+								      sm_msg_, sizeof(sm_msg_)), sm_msg_); \
+	} while (0)
+
+#endif /* SELFMON_CMOCKA_H */
