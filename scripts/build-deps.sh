@@ -137,11 +137,14 @@ if [ ! -f "$out/.stamp" ]; then
 	rm -rf "$out/obj" "$out/lib" "$out/include" && mkdir -p "$out/obj"
 	echo "  LIBPERF $arch${SELFMON_LIBC:+ $SELFMON_LIBC} (Linux ${version:-?})"
 	# EXTRA_CFLAGS=-O2: libperf's own Makefile builds without optimisation.
+	# DESTDIR= : a `make install DESTDIR=...` of selfmon that builds libperf
+	# on the way passes its DESTDIR down (the environment, MAKEFLAGS), and
+	# libperf's install would put this build-local prefix under it.
 	# A section per function and datum: libperf.a and libapi.a are each one
 	# relocatable object, which a --gc-sections link (the minimal program)
 	# could otherwise only take whole (libapi's 37 KB of path buffers).
 	make -s -C "${src_perf:-$deps/src/tools/lib/perf}" ARCH="$arch" CROSS_COMPILE="$cross" CC="$cc" \
-		EXTRA_CFLAGS="-O2 -fPIC -ffunction-sections -fdata-sections" O="$out/obj/" prefix="$out" libdir="$out/lib" \
+		EXTRA_CFLAGS="-O2 -fPIC -ffunction-sections -fdata-sections" O="$out/obj/" prefix="$out" libdir="$out/lib" DESTDIR= \
 		install_lib install_headers >"$out/build.log" 2>&1 ||
 		{ cat "$out/build.log" >&2; die "libperf build failed for $arch from LINUX_SRC '$src' (Linux ${version:-?})"; }
 	# libperf.a calls into libapi; a static link needs both.
