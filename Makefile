@@ -263,13 +263,14 @@ deps:
 	$(Q)$(DEPS_SH) build $(if $(filter arm64,$(SRCARCH)),$(if $(CROSS_COMPILE),arm64)) \
 	  $(if $(filter musl,$(LIBC)),musl$(if $(filter arm64,$(SRCARCH)),-arm64))
 
-# probe exits 1 when this machine has no user-space reads: an answer, not a failure.
-# Then a short bench of the built-in kernels (readcost included).
+# One line for the build (its log kept; V=1 shows every command), then
+# scripts/run.sh: the probe, a short bench that fits a screen, what to try next.
+RUN_LOG := $(O)/run-build.log
 run: deps
-	$(Q)$(MAKE) -s --no-print-directory lib cli
-	$(Q)$(O)/selfmon probe; rc=$$?; [ $$rc -le 1 ]
-	$(Q)echo
-	$(Q)$(O)/selfmon bench --repetitions 5
+	@printf '  %-8s %s\n' BUILD '$(O:$(srctree)/%=%)/libselfmon.a and $(O:$(srctree)/%=%)/selfmon$(if $(filter 1,$(V)),, (V=1 shows every command))'
+	$(Q)mkdir -p $(O) && $(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory lib cli $(if $(filter 1,$(V)),,\
+	  >$(RUN_LOG) 2>&1 || { cat $(RUN_LOG); echo "make run: the build failed (above, and in $(RUN_LOG))" >&2; exit 1; })
+	$(Q)scripts/run.sh $(O:$(srctree)/%=%)/selfmon
 
 suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test $(1)/tests/selftests/*/*_test)
 CHECK := $(O)/check

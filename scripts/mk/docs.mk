@@ -15,3 +15,14 @@ check-run-install-docs:
 	$(Q)cat $(CHECK)/host-install-docs.tap
 check-run-variants: check-run-install-docs
 CHECK_TAPS += $(CHECK)/host-install-docs.tap
+
+# `make run` as a newcomer reads it (tests/check_run.sh): one build line, the
+# probe, a one-line-per-benchmark bench, what was dropped in one line, the
+# next commands; a screen in all.
+.PHONY: check-run-makerun
+check-run-makerun:
+	$(Q)mkdir -p $(CHECK)
+	$(Q)tests/check_run.sh $(CHECK)/host-makerun.tap O=$(O)
+	$(Q)cat $(CHECK)/host-makerun.tap
+check-run-variants: check-run-makerun
+CHECK_TAPS += $(CHECK)/host-makerun.tap
