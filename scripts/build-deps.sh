@@ -37,6 +37,27 @@ if [ "${1:-}" = "--id" ]; then
 	exit 0
 fi
 
+# scripts/kernel-doc, which makes the section 3 man pages from the public
+# headers' doc comments: into $DEPS/src/scripts/, beside the tools/
+# directories, for a deps folder made before it was taken too.
+# Usage: LINUX_SRC=PATH scripts/build-deps.sh --kernel-doc DEPS_DIR
+if [ "${1:-}" = "--kernel-doc" ]; then
+	deps=${2:?usage: build-deps.sh --kernel-doc DEPS_DIR} src=${LINUX_SRC:-/usr/src/linux-source-6.1.tar.xz}
+	kd="$deps/src/scripts/kernel-doc"
+	[ -f "$kd" ] && exit 0
+	mkdir -p "$deps/src/scripts"
+	echo "  EXTRACT $src (scripts/kernel-doc)"
+	if [ -d "$src" ]; then
+		cp "$src/scripts/kernel-doc" "$kd.tmp"
+	else
+		top=$(tar -tf "$src" 2>/dev/null | head -n 1 | cut -d/ -f1)
+		tar -xOf "$src" "$top/scripts/kernel-doc" >"$kd.tmp"
+	fi || { rm -f "$kd.tmp"; echo "build-deps: LINUX_SRC '$src' has no scripts/kernel-doc" >&2; exit 1; }
+	[ -s "$kd.tmp" ] || { rm -f "$kd.tmp"; echo "build-deps: LINUX_SRC '$src' has no scripts/kernel-doc" >&2; exit 1; }
+	mv "$kd.tmp" "$kd"
+	exit 0
+fi
+
 deps=$1 arch=$2 cross=${3:-}
 src=${LINUX_SRC:-/usr/src/linux-source-6.1.tar.xz}
 die() { echo "build-deps: $*" >&2; exit 1; }
@@ -62,7 +83,7 @@ fetch_src() {
 		miss=$(lacking "$src")
 		[ -z "$miss" ] || notkernel "$src" "it has no$miss"
 		echo "  COPY    $src (libperf, libapi, kselftest headers)"
-		(cd "$src" && tar -cf - $NEED tools/lib/*.c Makefile) | tar -xf - -C "$deps/src"
+		(cd "$src" && tar -cf - $NEED tools/lib/*.c Makefile $(ls scripts/kernel-doc 2>/dev/null)) | tar -xf - -C "$deps/src"
 		return
 	fi
 	[ -e "$src" ] || die "LINUX_SRC '$src': no such file or directory$([ "$src" != /usr/src/linux-source-6.1.tar.xz ] || echo " (scripts/deps.sh installs Debian's linux-source-6.1)")"
@@ -72,7 +93,7 @@ fetch_src() {
 	echo "  EXTRACT $src (libperf, libapi, kselftest headers)"
 	# One pass over the tarball (tar finds the compression): only these members.
 	set --
-	for n in $NEED tools/lib/'*.c' Makefile; do set -- "$@" "$top/$n"; done
+	for n in $NEED tools/lib/'*.c' Makefile scripts/kernel-doc; do set -- "$@" "$top/$n"; done
 	tar -xf "$src" -C "$deps/src" --strip-components=1 --wildcards "$@" 2>/dev/null || true
 	miss=$(lacking "$deps/src")
 	[ -z "$miss" ] || { rm -rf "$deps/src"; notkernel "$src" "its $top/ has no$miss"; }

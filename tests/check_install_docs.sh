@@ -49,6 +49,14 @@ while IFS= read -r cmd; do
 		else
 			notok "'$cmd' succeeded but installed no selfmon.pc under \$STAGING"
 		fi
+		# The man pages: selfmon(7), selfmon(1) and a page per function.
+		m3=$(find "$STAGING" -path '*/share/man/man3/*.3' | wc -l)
+		if [ -n "$(find "$STAGING" -path '*/share/man/man7/selfmon.7')" ] &&
+		   [ -n "$(find "$STAGING" -path '*/share/man/man1/selfmon.1')" ] && [ "$m3" -gt 0 ]; then
+			ok "'$cmd' installs the man pages (selfmon.7, selfmon.1, $m3 in section 3)"
+		else
+			notok "'$cmd' installs the man pages: selfmon.7, selfmon.1 and section 3 ($m3 pages)"
+		fi
 		# Nothing of the build's own folders may land under DESTDIR.
 		if find "$STAGING" -path "*$deps*" | grep -q .; then
 			notok "'$cmd' put its deps folder under DESTDIR: $(find "$STAGING" -path "*$deps*" | head -n 1)"

@@ -26,3 +26,43 @@ check-run-makerun:
 	$(Q)cat $(CHECK)/host-makerun.tap
 check-run-variants: check-run-makerun
 CHECK_TAPS += $(CHECK)/host-makerun.tap
+
+# ---- man pages ----
+# Section 3 from the public headers' doc comments by the kernel's
+# scripts/kernel-doc (scripts/mkman3.py: every public function gets a page,
+# those without are listed in man3/missing.txt); sections 1 and 7 are
+# docs/man/. `make man` builds them into $(O)/man; `make install` installs
+# them; check-run-man renders each with man --warnings.
+KERNEL_DOC := $(LINUX_DEPS)/src/scripts/kernel-doc
+MAN_O := $(O)/man
+MAN_HEADERS = $(wildcard include/selfmon/*.h)
+MAN_PAGES = $(wildcard docs/man/*.1 docs/man/*.7)
+mandir := $(prefix)/share/man
+
+$(KERNEL_DOC): | $(LIBPERF)/.stamp
+	$(Q)scripts/build-deps.sh --kernel-doc $(LINUX_DEPS)
+
+$(MAN_O)/.stamp: $(MAN_HEADERS) $(MAN_PAGES) scripts/mkman3.py $(KERNEL_DOC)
+	$(quiet) MAN $(MAN_O:$(srctree)/%=%)
+	$(Q)rm -rf $(MAN_O) && mkdir -p $(MAN_O)/man1 $(MAN_O)/man3 $(MAN_O)/man7
+	$(Q)$(PYTHON) scripts/mkman3.py $(KERNEL_DOC) $(MAN_O)/man3 $(VERSION) $(MAN_HEADERS) 2>$(MAN_O)/mkman3.log; \
+	  rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 3 ] || { cat $(MAN_O)/mkman3.log >&2; exit 1; }
+	$(Q)cp docs/man/*.1 $(MAN_O)/man1/ && cp docs/man/*.7 $(MAN_O)/man7/
+	$(Q)touch $@
+
+.PHONY: man install-man check-run-man
+man: $(MAN_O)/.stamp
+
+install: install-man
+install-man: $(MAN_O)/.stamp
+	$(Q)install -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3 $(DESTDIR)$(mandir)/man7
+	$(Q)install -m 644 $(MAN_O)/man1/*.1 $(DESTDIR)$(mandir)/man1/
+	$(Q)install -m 644 $(MAN_O)/man3/*.3 $(DESTDIR)$(mandir)/man3/
+	$(Q)install -m 644 $(MAN_O)/man7/*.7 $(DESTDIR)$(mandir)/man7/
+
+check-run-man: $(MAN_O)/.stamp
+	$(Q)mkdir -p $(CHECK)
+	$(Q)tests/check_man.sh $(CHECK)/host-man.tap $(MAN_O) $(O)/selfmon
+	$(Q)cat $(CHECK)/host-man.tap
+check-run-variants: check-run-man
+CHECK_TAPS += $(CHECK)/host-man.tap
