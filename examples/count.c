@@ -1,14 +1,11 @@
-/* Count the instructions of one region of code, read inline (rdpmc / mrs). */
+/*
+ * Count the instructions of one region of code, read inline (rdpmc / mrs).
+ * Without a hardware PMU: ./count task-clock
+ */
 #include <stdio.h>
 #include <selfmon/bench.h>
 
 static volatile unsigned long sink;
-
-static void work(void)
-{
-	for (unsigned long i = 0; i < 1000000; i++)
-		sink += i;
-}
 
 int main(int argc, char **argv)
 {
@@ -22,7 +19,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	selfmon_region__begin(&pages, &r);
-	work();
+	for (unsigned long i = 0; i < 1000000; i++)	/* the region */
+		sink += i;
 	selfmon_region__end(&pages, &r);
 	printf("%s: %llu, read by %s\n", event, (unsigned long long)selfmon_region__delta(&r, 0),
 	       r.slow ? "read(2)" : "the inline read");

@@ -66,3 +66,30 @@ check-run-man: $(MAN_O)/.stamp
 	$(Q)cat $(CHECK)/host-man.tap
 check-run-variants: check-run-man
 CHECK_TAPS += $(CHECK)/host-man.tap
+
+# ---- examples/: the README's tour, as a user builds and runs it ----
+# `make examples`: this tree installed into a staging folder, then each
+# examples/*.c built by this tree's compiler (the cross or musl one too)
+# against it through pkg-config (scripts/build-examples.sh) into
+# $(O)/examples. The test bundle carries them (bin/examples_test runs them
+# on the board); check-run-examples builds and runs them on the host and
+# checks the README's quotes of them.
+EXAMPLES_SRCS = $(wildcard examples/*.c)
+EXAMPLES_O := $(O)/examples
+EXAMPLES_STAGING := $(O)/examples-staging
+.PHONY: examples check-run-examples
+examples: lib cli
+	$(Q)rm -rf $(EXAMPLES_STAGING) $(EXAMPLES_O)
+	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(EXAMPLES_STAGING) prefix=/usr >/dev/null
+	$(Q)log=$$(scripts/build-examples.sh $(EXAMPLES_STAGING) $(EXAMPLES_O) '$(CC)' '$(LDFLAGS)' $(EXAMPLES_SRCS)); \
+	  rc=$$?; printf '%s\n' "$$log" | sed 's/^built /  EXAMPLE  /'; exit $$rc
+tests-bundle: examples
+
+check-run-examples:
+	$(Q)mkdir -p $(CHECK)
+	$(Q)rm -rf $(CHECK)/examples-staging
+	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(CHECK)/examples-staging prefix=/usr >/dev/null
+	$(Q)CC='$(CC)' tests/check_examples.sh $(CHECK)/host-examples.tap $(CHECK)/examples-staging $(CHECK)/examples README.md $(EXAMPLES_SRCS)
+	$(Q)cat $(CHECK)/host-examples.tap
+check-run-variants: check-run-examples
+CHECK_TAPS += $(CHECK)/host-examples.tap
