@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian 12 packages selfmon needs, and only the missing ones.
-# Packages come in sets by purpose (README, "Dependencies"):
+# Packages come in sets by purpose (docs/building.md, "Dependencies by purpose"):
 #   build   build and run selfmon on this machine: what `make run` installs
 #   tests   the host test suites of `make check`: clang and its runtimes,
 #           cmocka, musl, Google Benchmark's compare.py, pkg-config, cmake
