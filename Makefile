@@ -42,7 +42,7 @@ AUTOCONF := $(O)/include/generated/autoconf.h
 
 DEPS ?= $(srctree)/build/deps
 # The kernel source libperf, libapi and the kselftest headers come from: a
-# tree or a tarball of one (README, "Building"). Each source builds into a
+# tree or a tarball of one (docs/building.md, "LINUX_SRC"). Each source builds into a
 # directory of its own, named by scripts/build-deps.sh --id.
 LINUX_SRC ?= /usr/src/linux-source-6.1.tar.xz
 override LINUX_SRC := $(abspath $(LINUX_SRC))
@@ -135,7 +135,7 @@ $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H) | $(CMOCKA_STAMP)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # The installed library is one relocatable object in which only the functions
-# documented in the public headers stay global (README, "Hacking"): the
+# documented in the public headers stay global (docs/tests.md, "Conventions"): the
 # internal selfmon_<object>__<verb> names cannot clash with a user's or be
 # called by one. scripts/symbols.py lists them; tests/check_symbols.sh checks.
 PUBLIC_HEADERS := $(wildcard include/selfmon/*.h) arch/$(SRCARCH)/include/selfmon/arch.h
@@ -192,13 +192,14 @@ deps:
 	$(Q)$(DEPS_SH) build $(if $(filter arm64,$(SRCARCH)),$(if $(CROSS_COMPILE),arm64)) \
 	  $(if $(filter musl,$(LIBC)),musl$(if $(filter arm64,$(SRCARCH)),-arm64))
 
-# probe exits 1 when this machine has no user-space reads: an answer, not a failure.
-# Then a short bench of the built-in kernels (readcost included).
+# One line for the build (its log kept; V=1 shows every command), then
+# scripts/run.sh: the probe, a short bench that fits a screen, what to try next.
+RUN_LOG := $(O)/run-build.log
 run: deps
-	$(Q)$(MAKE) -s --no-print-directory lib cli
-	$(Q)$(O)/selfmon probe; rc=$$?; [ $$rc -le 1 ]
-	$(Q)echo
-	$(Q)$(O)/selfmon bench --repetitions 5
+	@printf '  %-8s %s\n' BUILD '$(O:$(srctree)/%=%)/libselfmon.a and $(O:$(srctree)/%=%)/selfmon$(if $(filter 1,$(V)),, (V=1 shows every command))'
+	$(Q)mkdir -p $(O) && $(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory lib cli $(if $(filter 1,$(V)),,\
+	  >$(RUN_LOG) 2>&1 || { cat $(RUN_LOG); echo "make run: the build failed (above, and in $(RUN_LOG))" >&2; exit 1; })
+	$(Q)scripts/run.sh $(O:$(srctree)/%=%)/selfmon
 
 suites = $(wildcard $(1)/tests/unit/test_* $(1)/tests/selftests/*_test $(1)/tests/selftests/*/*_test)
 CHECK := $(O)/check
@@ -253,3 +254,4 @@ include scripts/mk/install.mk
 include scripts/mk/relfiles.mk
 include scripts/mk/gate.mk
 include scripts/mk/runner.mk
+include scripts/mk/docs.mk

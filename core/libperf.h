@@ -4,7 +4,7 @@
 
 /*
  * The one place where libperf's API differs between the kernel sources
- * selfmon builds against (LINUX_SRC, README "Building"). What the libperf
+ * selfmon builds against (LINUX_SRC, docs/building.md). What the libperf
  * at hand offers is found by scripts/check-libperf.sh when it is built and
  * lands in <generated/libperf.h>; the rest of core/ calls the names here.
  */

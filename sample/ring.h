@@ -54,7 +54,7 @@ const void *selfmon_ring__copy_wrapped(struct selfmon_ring *ring, uint64_t off, 
  * record longer than the ring would be copied from beyond it.
  *
  * Inline, so that a caller's static @fn is inlined into the loop: the
- * per-record cost is a budget (README "Sampling"). The loop keeps
+ * per-record cost is a budget (docs/costs.md). The loop keeps
  * the ring's data and mask in locals: @fn could, for all the compiler
  * knows, change @ring, and they would be reloaded per record.
  * Return: the number of records handed to @fn.

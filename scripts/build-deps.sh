@@ -39,6 +39,27 @@ if [ "${1:-}" = "--id" ]; then
 	exit 0
 fi
 
+# scripts/kernel-doc, which makes the section 3 man pages from the public
+# headers' doc comments: into $DEPS/src/scripts/, beside the tools/
+# directories, for a deps folder made before it was taken too.
+# Usage: LINUX_SRC=PATH scripts/build-deps.sh --kernel-doc DEPS_DIR
+if [ "${1:-}" = "--kernel-doc" ]; then
+	deps=${2:?usage: build-deps.sh --kernel-doc DEPS_DIR} src=${LINUX_SRC:-/usr/src/linux-source-6.1.tar.xz}
+	kd="$deps/src/scripts/kernel-doc"
+	[ -f "$kd" ] && exit 0
+	mkdir -p "$deps/src/scripts"
+	echo "  EXTRACT $src (scripts/kernel-doc)"
+	if [ -d "$src" ]; then
+		cp "$src/scripts/kernel-doc" "$kd.tmp"
+	else
+		top=$(tar -tf "$src" 2>/dev/null | head -n 1 | cut -d/ -f1)
+		tar -xOf "$src" "$top/scripts/kernel-doc" >"$kd.tmp"
+	fi || { rm -f "$kd.tmp"; echo "build-deps: LINUX_SRC '$src' has no scripts/kernel-doc" >&2; exit 1; }
+	[ -s "$kd.tmp" ] || { rm -f "$kd.tmp"; echo "build-deps: LINUX_SRC '$src' has no scripts/kernel-doc" >&2; exit 1; }
+	mv "$kd.tmp" "$kd"
+	exit 0
+fi
+
 deps=$1 arch=$2 cross=${3:-}
 src=${LINUX_SRC:-/usr/src/linux-source-6.1.tar.xz}
 die() { echo "build-deps: $*" >&2; exit 1; }
@@ -64,7 +85,7 @@ fetch_src() {
 		miss=$(lacking "$src")
 		[ -z "$miss" ] || notkernel "$src" "it has no$miss"
 		echo "  COPY    $src (libperf, libapi, kselftest headers)"
-		(cd "$src" && tar -cf - $NEED tools/lib/*.c Makefile) | tar -xf - -C "$deps/src"
+		(cd "$src" && tar -cf - $NEED tools/lib/*.c Makefile $(ls scripts/kernel-doc 2>/dev/null)) | tar -xf - -C "$deps/src"
 		return
 	fi
 	[ -e "$src" ] || die "LINUX_SRC '$src': no such file or directory$([ "$src" != /usr/src/linux-source-6.1.tar.xz ] || echo " (scripts/deps.sh installs Debian's linux-source-6.1)")"
@@ -74,7 +95,7 @@ fetch_src() {
 	echo "  EXTRACT $src (libperf, libapi, kselftest headers)"
 	# One pass over the tarball (tar finds the compression): only these members.
 	set --
-	for n in $NEED tools/lib/'*.c' Makefile; do set -- "$@" "$top/$n"; done
+	for n in $NEED tools/lib/'*.c' Makefile scripts/kernel-doc; do set -- "$@" "$top/$n"; done
 	tar -xf "$src" -C "$deps/src" --strip-components=1 --wildcards "$@" 2>/dev/null || true
 	miss=$(lacking "$deps/src")
 	[ -z "$miss" ] || { rm -rf "$deps/src"; notkernel "$src" "its $top/ has no$miss"; }
@@ -139,11 +160,14 @@ if [ ! -f "$out/.stamp" ]; then
 	rm -rf "$out/obj" "$out/lib" "$out/include" && mkdir -p "$out/obj"
 	echo "  LIBPERF $arch${SELFMON_LIBC:+ $SELFMON_LIBC} (Linux ${version:-?})"
 	# EXTRA_CFLAGS=-O2: libperf's own Makefile builds without optimisation.
+	# DESTDIR= : a `make install DESTDIR=...` of selfmon that builds libperf
+	# on the way passes its DESTDIR down (the environment, MAKEFLAGS), and
+	# libperf's install would put this build-local prefix under it.
 	# A section per function and datum: libperf.a and libapi.a are each one
 	# relocatable object, which a --gc-sections link (the minimal program)
 	# could otherwise only take whole (libapi's 37 KB of path buffers).
 	make -s -C "${src_perf:-$deps/src/tools/lib/perf}" ARCH="$arch" CROSS_COMPILE="$cross" CC="$cc" \
-		EXTRA_CFLAGS="-O2 -fPIC -ffunction-sections -fdata-sections" O="$out/obj/" prefix="$out" libdir="$out/lib" \
+		EXTRA_CFLAGS="-O2 -fPIC -ffunction-sections -fdata-sections" O="$out/obj/" prefix="$out" libdir="$out/lib" DESTDIR= \
 		install_lib install_headers >"$out/build.log" 2>&1 ||
 		{ cat "$out/build.log" >&2; die "libperf build failed for $arch from LINUX_SRC '$src' (Linux ${version:-?})"; }
 	# libperf.a calls into libapi; a static link needs both.

@@ -8,7 +8,7 @@
 #        scripts/check-libperf.sh --list      the functions checked, one a line
 #
 # Each function with the first Linux release whose tools/lib/perf has it
-# (from the commits that added them; README, "Building"). libperf moved to
+# (from the commits that added them; docs/building.md). libperf moved to
 # tools/lib/perf in 5.5, so 5.5 stands for "since libperf has been there".
 set -eu
 

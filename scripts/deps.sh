@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian 12 packages selfmon needs, and only the missing ones.
-# Packages come in sets by purpose (README, "Dependencies"):
+# Packages come in sets by purpose (docs/building.md, "Dependencies by purpose"):
 #   build   build and run selfmon on this machine: what `make run` installs
 #   tests   the host test suites of `make check`: clang and its runtimes,
 #           cmocka, musl, Google Benchmark's compare.py, pkg-config, cmake
@@ -27,8 +27,9 @@ for what in "${@:-build}"; do
 	# recommended by clang (not installed with --no-install-recommends).
 	# cmake builds the static cmocka of the musl and board builds; pkg-config
 	# reads the staged selfmon.pc (cross install test); linux-perf's perf
-	# script and report read selfmon record's perf.data.
-	tests) add clang libclang-rt-14-dev libcmocka-dev musl-tools cmake pkg-config linux-perf
+	# script and report read selfmon record's perf.data; man-db and groff-base
+	# render the man pages (tests/check_man.sh).
+	tests) add clang libclang-rt-14-dev libcmocka-dev musl-tools cmake pkg-config linux-perf man-db groff-base
 	       # Google Benchmark's compare.py, which must read selfmon bench's JSON.
 	       add libbenchmark-tools python3-scipy ;;
 	host)  set -- build tests; for w; do want="$want $("$0" --list "$w")"; done ;;

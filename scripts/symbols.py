@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Symbol hygiene of libselfmon.a (README, "Hacking").
+"""Symbol hygiene of libselfmon.a (docs/tests.md, "Conventions").
 
 The rule: a global symbol of the installed libselfmon.a is a function
 declared in a public header (include/selfmon/*.h, arch/*/include/selfmon/

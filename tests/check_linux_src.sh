@@ -1,5 +1,5 @@
 #!/bin/sh
-# LINUX_SRC (README, "Building"): what scripts/build-deps.sh and
+# LINUX_SRC (docs/building.md): what scripts/build-deps.sh and
 # scripts/check-libperf.sh say about a source that will not do, how sources
 # are told apart, and that the build checks every libperf function selfmon
 # calls. TAP on stdout; exits 0 (failures are "not ok" lines).

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Symbol hygiene of the installed library, as TAP for the summary (README,
-# "Hacking"): scripts/symbols.py checks LIB against the public headers, then
+# Symbol hygiene of the installed library, as TAP for the summary (docs/tests.md,
+# "Conventions"): scripts/symbols.py checks LIB against the public headers, then
 # two self-tests show that the check can fail.
 # Usage: check_symbols.sh LIB RAW NM CC HEADER...
 set -u

@@ -59,9 +59,9 @@ struct selfmon_read_entry {
 };
 
 /**
- * A struct read_format (perf_event_open(2), "Reading results"): one value,
- * or with PERF_FORMAT_GROUP @nr of them, each of which
- * selfmon_record_read__entry() gives.
+ * struct selfmon_record_read - a struct read_format (perf_event_open(2),
+ * "Reading results"): one value, or with PERF_FORMAT_GROUP @nr of them, each
+ * of which selfmon_record_read__entry() gives.
  */
 struct selfmon_record_read {
 	uint64_t nr;			/**< values: 1 without PERF_FORMAT_GROUP */

@@ -131,8 +131,12 @@ int selfmon_sampler__enable(struct selfmon_sampler *s);
 int selfmon_sampler__disable(struct selfmon_sampler *s);
 
 /**
- * Called by selfmon_sampler__drain() for each record, in ring order; the
- * record is valid during the call only. Return non-zero to stop the drain.
+ * typedef selfmon_record_fn - what selfmon_sampler__drain() calls for each
+ * record, in ring order
+ * @rec: the record, valid during the call only
+ * @ctx: the drain's @ctx
+ *
+ * Return: 0 to go on, non-zero to stop the drain.
  */
 typedef int (*selfmon_record_fn)(const struct selfmon_record *rec, void *ctx);
 

@@ -22,6 +22,7 @@ bundle-copy:
 	$(Q)cp $(MIN) $(BUNDLE)/ && cp tests/bundle/min_test $(BUNDLE)/bin/
 	$(Q)cp -R tests/fixtures/sysfs $(BUNDLE)/fixtures
 	$(Q)mkdir -p $(BUNDLE)/lava && cp lava/selfmon-lava.sh $(BUNDLE)/lava/
+	$(Q)[ ! -d $(O)/examples ] || { cp -R $(O)/examples $(BUNDLE)/examples && cp tests/run_examples.sh $(BUNDLE)/bin/examples_test; }
 
 # ---- the emulated arm64 board (scripts/vm): real kernel, real mrs ----
 ARM64_O := $(srctree)/build/arm64-vm

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer harness: /proc/self/maps text (core/maps.c) through the reader
+ * libFuzzer harness: /proc/self/maps text (sample/maps.c) through the reader
  * of a whole file (selfmon_maps__read_file over fmemopen(3)) and each line
  * through selfmon_maps__parse_line(). The input is copied to a heap buffer
  * of exactly its size, so ASan sees any read past it.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The minimal selfmon program, whose static size `make size` reports and
- * `make check` holds to a budget (README, "Size"): open one event, enable
+ * `make check` holds to a budget (docs/building.md, "Size"): open one event, enable
  * it, read it twice inline through <selfmon/read.h>, print the difference.
  * It links the counting API only: no bench driver, no report writer, no CLI
  * (the link uses --gc-sections, and make check looks for their symbols).

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Build examples/*.c as a user of the installed library builds them: against
+# a `make install DESTDIR=STAGING prefix=/usr`, with the flags a (cross)
+# pkg-config gives for that sysroot, by the target's compiler.
+# Usage: scripts/build-examples.sh STAGING OUTDIR "CC [CC flags]" "LDFLAGS" SRC...
+# One line per example on stdout ("built NAME" or "failed NAME: why"); exit 1
+# when one failed. Beside each program, NAME.nopmu holds the arguments its
+# source gives for a machine without a hardware PMU ("Without a hardware
+# PMU: ./NAME ARGS" in its first comment), if any.
+set -u
+staging=$1 outdir=$2 cc=$3 ldflags=$4
+shift 4
+mkdir -p "$outdir" || exit 1
+export PKG_CONFIG_SYSROOT_DIR="$staging" PKG_CONFIG_LIBDIR="$staging/usr/lib/pkgconfig" PKG_CONFIG_PATH=
+if ! flags=$(pkg-config --cflags --libs --static selfmon 2>&1); then
+	echo "failed pkg-config: no selfmon.pc in $staging/usr/lib/pkgconfig: $flags"
+	exit 1
+fi
+rc=0
+for src in "$@"; do
+	name=$(basename "$src" .c)
+	# shellcheck disable=SC2086
+	if log=$($cc -std=c11 -Wall -Wextra -Werror "$src" $flags $ldflags -o "$outdir/$name" 2>&1); then
+		echo "built $name"
+	else
+		echo "failed $name: $(printf '%s\n' "$log" | head -n 5 | tr '\n' ' ')"
+		rc=1
+	fi
+	sed -n "s|^.*Without a hardware PMU: \./$name \(.*\)\$|\1|p" "$src" | head -n 1 >"$outdir/$name.nopmu"
+	[ -s "$outdir/$name.nopmu" ] || rm -f "$outdir/$name.nopmu"
+done
+exit $rc
