@@ -170,7 +170,7 @@ int selfmon_report__csv(FILE *f, const struct selfmon_report_context *ctx,
 /**
  * selfmon_report__table() - write @ctx's header and @nr entries as aligned
  * tables with a histogram of the times. Text from names and notes is made
- * safe for a terminal (control characters as \xNN).
+ * safe for a terminal (control characters shown as hexadecimal escapes).
  * Return: as selfmon_report__json().
  */
 int selfmon_report__table(FILE *f, const struct selfmon_report_context *ctx,

@@ -55,10 +55,10 @@ man: $(MAN_O)/.stamp
 
 install: install-man
 install-man: $(MAN_O)/.stamp
-	$(Q)install -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3 $(DESTDIR)$(mandir)/man7
-	$(Q)install -m 644 $(MAN_O)/man1/*.1 $(DESTDIR)$(mandir)/man1/
-	$(Q)install -m 644 $(MAN_O)/man3/*.3 $(DESTDIR)$(mandir)/man3/
-	$(Q)install -m 644 $(MAN_O)/man7/*.7 $(DESTDIR)$(mandir)/man7/
+	$(Q)install -d $(call shq,$(DESTDIR)$(mandir)/man1) $(call shq,$(DESTDIR)$(mandir)/man3) $(call shq,$(DESTDIR)$(mandir)/man7)
+	$(Q)install -m 644 $(MAN_O)/man1/*.1 $(call shq,$(DESTDIR)$(mandir)/man1/)
+	$(Q)install -m 644 $(MAN_O)/man3/*.3 $(call shq,$(DESTDIR)$(mandir)/man3/)
+	$(Q)install -m 644 $(MAN_O)/man7/*.7 $(call shq,$(DESTDIR)$(mandir)/man7/)
 
 check-run-man: $(MAN_O)/.stamp
 	$(Q)mkdir -p $(CHECK)
