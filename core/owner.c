@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <selfmon/selfmon.h>
@@ -66,7 +67,8 @@ static pid_t current_tid(void)
 	pid_t pid = this_process();
 
 	if (!selfmon_owner__tid || tid_pid != pid) {
-		selfmon_owner__tid = gettid();
+		/* The system call itself: musl's gettid() is its own cache, stale after a raw fork. */
+		selfmon_owner__tid = (pid_t)syscall(SYS_gettid);
 		tid_pid = pid;
 	}
 	return selfmon_owner__tid;

@@ -199,7 +199,8 @@ int selfmon_pin__acquire(pid_t tid, const struct selfmon_cluster *cl, const cpu_
 
 static bool thread_of_this_process(pid_t pid, pid_t tid)
 {
-	return pid == getpid() && (tid == gettid() || !syscall(SYS_tgkill, pid, tid, 0));
+	return pid == getpid() &&
+	       (tid == (pid_t)syscall(SYS_gettid) || !syscall(SYS_tgkill, pid, tid, 0));
 }
 
 void selfmon_pin__release(const struct selfmon_pin_hold *hold, bool restore)
@@ -223,6 +224,7 @@ void selfmon_pin__release(const struct selfmon_pin_hold *hold, bool restore)
 	 * kernel may give to a thread of another process.
 	 */
 	if (restore && e->restore && thread_of_this_process(e->hold.pid, e->hold.tid))
-		sched_setaffinity(e->hold.tid == gettid() ? 0 : e->hold.tid, sizeof(e->saved), &e->saved);
+		sched_setaffinity(e->hold.tid == (pid_t)syscall(SYS_gettid) ? 0 : e->hold.tid,
+				  sizeof(e->saved), &e->saved);
 	free(e);
 }

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Run each test program N times in a row and count the runs that fail: a
+# flaky test shows here before it blocks a landing at random.
+# Usage: tests/repeat.sh N PROGRAM...   Exit: 1 if any run failed.
+# e.g. tests/repeat.sh 20 build/tests/selftests/sample_test build/asan/tests/selftests/sample_test
+set -u
+n=$1
+shift
+fails=0
+i=0
+while [ "$i" -lt "$n" ]; do
+	i=$((i + 1))
+	for t in "$@"; do
+		out=$("$t" 2>&1)
+		rc=$?
+		if [ "$rc" -ne 0 ]; then
+			fails=$((fails + 1))
+			echo "run $i: $t: exit $rc"
+			printf '%s\n' "$out" | grep -E '^not ok|^# .*:[0-9]+:' | head -n 10 | sed 's/^/#   /'
+		fi
+	done
+done
+echo "$n runs of $# programs: $fails failed"
+[ "$fails" -eq 0 ]
