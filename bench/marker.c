@@ -52,14 +52,15 @@ void mk_say(const char *fmt, ...)
 	fprintf(stderr, "selfmon: markers: %s\n", msg);
 }
 
-const char *mk_quote(char *buf, size_t size, const char *s)
+/* @s with control bytes (and, for a quoted text, quotes and backslashes) as \xNN. */
+static const char *escape(char *buf, size_t size, const char *s, bool quoted)
 {
 	size_t o = 0;
 
 	for (; s && *s && o + 5 < size; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c < 0x20 || c >= 0x7f || c == '\'' || c == '\\')
+		if (c < 0x20 || c == 0x7f || (quoted && (c >= 0x80 || c == '\'' || c == '\\')))
 			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
 		else
 			buf[o++] = (char)c;
@@ -70,6 +71,17 @@ const char *mk_quote(char *buf, size_t size, const char *s)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+const char *mk_quote(char *buf, size_t size, const char *s)
+{
+	return escape(buf, size, s, true);
+}
+
+/* The library's last message, which may quote what the environment gave: no raw control bytes. */
+static const char *mk_errmsg(char *buf, size_t size)
+{
+	return escape(buf, size, selfmon_errmsg(), false);
 }
 
 /* ---- set-up: once per process, and again in a forked child ---- */
@@ -127,7 +139,9 @@ static void mk_at_exit(void)
 {
 	struct mk_thread *t, **pp;
 
-	mk_report_write();
+	/* A process that never reached a begin (a forked child, say) reports nothing. */
+	if (mk.threads)
+		mk_report_write();
 	/* The exited threads' counts go; live threads may still be running markers. */
 	pthread_mutex_lock(&mk.lock);
 	for (pp = &mk.threads; (t = *pp);) {
@@ -251,14 +265,14 @@ static struct selfmon_set *mk_open_set(void)
 {
 	struct selfmon_opts o = { .sz = sizeof(o) };
 	struct selfmon_set *set;
-	char q[96];
+	char q[96], e[320];
 
 	/* The host program's threads keep their affinity unless SELFMON_PIN says otherwise. */
 	o.pin = getenv("SELFMON_PIN") ? NULL : "none";
 	set = selfmon_set__open(mk.events, &o);
 	if (!set && !strcmp(mk.events, mk_default)) {
 		snprintf(mk.note, sizeof(mk.note), "no core PMU counts %s here (%.120s): counting %s; "
-			 "SELFMON_EVENTS names other events", mk_default, selfmon_errmsg(), mk_fallback);
+			 "SELFMON_EVENTS names other events", mk_default, mk_errmsg(e, sizeof(e)), mk_fallback);
 		mk_say("%s", mk.note);
 		snprintf(mk.events, sizeof(mk.events), "%s", mk_fallback);
 		set = selfmon_set__open(mk.events, &o);
@@ -266,7 +280,7 @@ static struct selfmon_set *mk_open_set(void)
 	if (!set) {
 		mk_say("cannot count SELFMON_EVENTS='%s': %s. Fix: name events this machine has (selfmon's "
 		       "event syntax, e.g. '{instructions:u,cycles:u}' or 'task-clock'), or unset it for the "
-		       "default; markers are off", mk_quote(q, sizeof(q), mk.events), selfmon_errmsg());
+		       "default; markers are off", mk_quote(q, sizeof(q), mk.events), mk_errmsg(e, sizeof(e)));
 		return NULL;
 	}
 	if (selfmon_set__nr(set) > MK_EVENTS) {
@@ -276,8 +290,8 @@ static struct selfmon_set *mk_open_set(void)
 		return NULL;
 	}
 	if (selfmon_set__enable(set)) {
-		mk_say("cannot start the counters of '%s': %s; markers are off", mk_quote(q, sizeof(q), mk.events),
-		       selfmon_errmsg());
+		mk_say("cannot start the counters of SELFMON_EVENTS='%s': %s; markers are off",
+		       mk_quote(q, sizeof(q), mk.events), mk_errmsg(e, sizeof(e)));
 		selfmon_set__close(set);
 		return NULL;
 	}
