@@ -416,26 +416,34 @@ enum selfmon_reason selfmon_counter__refusal(const struct selfmon_set *set,
 	return SELFMON_REASON_INDEX;
 }
 
-int selfmon_counter__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
+int selfmon_counter__read_kernel(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
 	struct selfmon_counter *c = &set->ctr[idx];
 	struct selfmon_count group[CONFIG_MAX_EVENTS];
 	int err;
 
+	if (c->leader < 0)
+		return selfmon_counter__read_syscall(c, count);
+	/* A member's read(2) is its group's: every member from one instant. */
+	err = selfmon_group__read(set, c->leader, group);
+	if (!err)
+		*count = group[idx - c->leader];
+	return err;
+}
+
+int selfmon_counter__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	struct selfmon_counter *c = &set->ctr[idx];
+	int err;
+
 	if (c->page && selfmon_page__read(c->page, count) == 0)
 		return 0;
-	if (c->leader >= 0) {
-		/* One member off its counter: the whole group is, read it as one. */
-		err = selfmon_group__read(set, c->leader, group);
-		if (!err)
-			*count = group[idx - c->leader];
-	} else {
-		err = selfmon_counter__read_syscall(c, count);
-		if (!err && c->page && c->reason == SELFMON_REASON_NONE) {
-			/* The gates were open but the page said no at this moment. */
-			count->reason = selfmon_counter__refusal(set, c);
-			c->fallbacks++;
-		}
+	/* One member off its counter: the whole group is, read it as one. */
+	err = selfmon_counter__read_kernel(set, idx, count);
+	if (!err && c->leader < 0 && c->page && c->reason == SELFMON_REASON_NONE) {
+		/* The gates were open but the page said no at this moment. */
+		count->reason = selfmon_counter__refusal(set, c);
+		c->fallbacks++;
 	}
 	return err;
 }

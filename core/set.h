@@ -58,7 +58,12 @@ struct selfmon_hot {
 	/* A lone counter without a page: its fd + 1, for a bare read(2); 0: none (or a child). */
 	int fd1;
 	int reason;		/* why such a counter is read by read(2) */
-	int pad;
+	/*
+	 * 1: a member of a group, read right after its leader: its times are
+	 * the leader's (the kernel schedules members with their leader), so
+	 * selfmon_set__read_all() reads its value alone.
+	 */
+	int member;
 };
 
 struct selfmon_set {
@@ -103,6 +108,11 @@ enum selfmon_reason selfmon_counter__refusal(const struct selfmon_set *set,
 					     const struct selfmon_counter *c);
 /* The raw count: the page if it allows, else read(2) (of the whole group). */
 int selfmon_counter__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count);
+/*
+ * The raw count of counter @idx by the kernel: its group's one read(2) when
+ * it is in a group, else its own. The one place that makes this choice.
+ */
+int selfmon_counter__read_kernel(struct selfmon_set *set, int idx, struct selfmon_count *count);
 
 /* What opening a set needs beyond the set itself. */
 struct open_ctx {
