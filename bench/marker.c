@@ -29,9 +29,10 @@ struct mk_global mk = { .lock = PTHREAD_MUTEX_INITIALIZER };
 static __thread struct mk_thread *mk_self;
 /* A thread whose counters could not open: every call returns at once. */
 static struct mk_thread mk_dead;
-static pthread_once_t mk_once = PTHREAD_ONCE_INIT;
 static pthread_key_t mk_key;
 static bool mk_key_ok;
+/* atexit() and pthread_atfork() are registered once per process, whatever mk__reset() does. */
+static bool mk_registered;
 
 /* The default where a core PMU counts; task-clock elsewhere. */
 static const char mk_default[] = "{instructions:u,cycles:u}";
@@ -155,27 +156,66 @@ static void mk_at_exit(void)
 	pthread_mutex_unlock(&mk.lock);
 }
 
-static void mk_init(void)
+/* What SELFMON_EVENTS says, once per process (again after mk__reset()). Caller holds mk.lock. */
+static void mk_init_locked(void)
 {
 	const char *ev = getenv("SELFMON_EVENTS");
 	char q[96];
+	int state = MK_STATE_OFF;
 
 	if (ev && !*ev) {
 		/* Off on purpose: nothing to say, nothing to report. */
-		mk.state = MK_STATE_OFF;
-		return;
-	}
-	if (ev && strlen(ev) >= sizeof(mk.events)) {
+	} else if (ev && strlen(ev) >= sizeof(mk.events)) {
 		mk_say("SELFMON_EVENTS='%s' is longer than %zu bytes: name fewer events; markers are off",
 		       mk_quote(q, sizeof(q), ev), sizeof(mk.events) - 1);
-		mk.state = MK_STATE_OFF;
-		return;
+	} else {
+		snprintf(mk.events, sizeof(mk.events), "%s", ev ? ev : mk_default);
+		if (!mk_registered) {
+			mk_key_ok = !pthread_key_create(&mk_key, mk_thread_exit);
+			pthread_atfork(mk_prepare, mk_parent, mk_child);
+			atexit(mk_at_exit);
+			mk_registered = true;
+		}
+		state = MK_STATE_ON;
 	}
-	snprintf(mk.events, sizeof(mk.events), "%s", ev ? ev : mk_default);
-	mk_key_ok = !pthread_key_create(&mk_key, mk_thread_exit);
-	pthread_atfork(mk_prepare, mk_parent, mk_child);
-	atexit(mk_at_exit);
-	mk.state = MK_STATE_ON;
+	__atomic_store_n(&mk.state, state, __ATOMIC_RELEASE);
+}
+
+static void mk_init(void)
+{
+	if (__builtin_expect(__atomic_load_n(&mk.state, __ATOMIC_ACQUIRE) != MK_STATE_NEW, 1))
+		return;
+	pthread_mutex_lock(&mk.lock);
+	if (mk.state == MK_STATE_NEW)
+		mk_init_locked();
+	pthread_mutex_unlock(&mk.lock);
+}
+
+static struct selfmon_marker_site mk_empty_site[2];
+
+void mk__reset(void)
+{
+	struct mk_thread *t, *next;
+
+	for (int i = 0; i < 2; i++)
+		mk_empty_site[i].marker = (struct selfmon_marker *)&mk_empty_site[i];
+	pthread_mutex_lock(&mk.lock);
+	for (t = mk.threads; t; t = next) {
+		next = t->next;
+		selfmon_set__close(t->set);
+		mk_thread_free(t);
+	}
+	mk.threads = NULL;
+	for (int i = 0; i < mk.nr_regions; i++)
+		free(mk.region[i]);
+	mk.nr_regions = 0;
+	mk.nr = 0;
+	mk.note[0] = mk.read_path[0] = '\0';
+	mk.state = MK_STATE_NEW;
+	pthread_mutex_unlock(&mk.lock);
+	mk_self = NULL;
+	if (mk_key_ok)
+		pthread_setspecific(mk_key, NULL);
 }
 
 /* ---- the registry of regions ---- */
@@ -231,7 +271,7 @@ static struct selfmon_marker *mk_resolve(struct selfmon_marker *m)
 
 	if (m->id >= 0)
 		return m;
-	pthread_once(&mk_once, mk_init);
+	mk_init();
 	m = mk.state == MK_STATE_ON ? mk_lookup(site->name) : NULL;
 	__atomic_store_n(&site->marker, m, __ATOMIC_RELAXED);
 	return m;
@@ -305,7 +345,7 @@ static struct mk_thread *mk_thread_get(void)
 {
 	struct mk_thread *t;
 
-	pthread_once(&mk_once, mk_init);
+	mk_init();
 	if (mk_self || mk.state != MK_STATE_ON)
 		return mk_self == &mk_dead || mk.state != MK_STATE_ON ? NULL : mk_self;
 	t = calloc(1, sizeof(*t));
@@ -446,7 +486,7 @@ static __attribute__((noinline, cold)) struct selfmon_marker *mk_named_slow(cons
 	struct selfmon_marker *m;
 	struct mk_thread *t;
 
-	pthread_once(&mk_once, mk_init);
+	mk_init();
 	if (mk.state != MK_STATE_ON || mk_self == &mk_dead)
 		return NULL;
 	m = mk_lookup(name);
@@ -575,7 +615,7 @@ void selfmon_marker__end(const char *name)
 		slow = mk_end_read(t, now, times);
 	m = t ? mk_cached_name(t, name) : NULL;
 	if (__builtin_expect(!m || t->slot[m->id].depth == 0, 0)) {
-		pthread_once(&mk_once, mk_init);
+		mk_init();
 		if (mk.state != MK_STATE_ON || t == &mk_dead)
 			return;
 		m = m ? m : mk_lookup(name);
@@ -590,10 +630,22 @@ void selfmon_marker__end(const char *name)
 
 #define MK_EMPTY "selfmon:empty pair"
 
+/* SELFMON_MARKER_BEGIN()/END()'s sites, here at file scope so that mk__reset() can unresolve them. */
+static struct selfmon_marker_site mk_empty_site[2] = {
+	{ (struct selfmon_marker *)&mk_empty_site[0], -1, MK_EMPTY },
+	{ (struct selfmon_marker *)&mk_empty_site[1], -1, MK_EMPTY },
+};
+
+/* The cached pair as the macros write it. */
 static __attribute__((noinline)) void mk_empty_cached(void)
 {
-	SELFMON_MARKER_BEGIN(MK_EMPTY);
-	SELFMON_MARKER_END(MK_EMPTY);
+	struct selfmon_marker *m = __atomic_load_n(&mk_empty_site[0].marker, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(m != 0, 1))
+		selfmon_marker__begin_at(m);
+	m = __atomic_load_n(&mk_empty_site[1].marker, __ATOMIC_RELAXED);
+	if (__builtin_expect(m != 0, 1))
+		selfmon_marker__end_at(m);
 }
 
 static __attribute__((noinline)) void mk_empty_named(void)
@@ -631,7 +683,7 @@ int mk_is_internal(const struct selfmon_marker *m)
 
 int selfmon_marker__report(void)
 {
-	pthread_once(&mk_once, mk_init);
+	mk_init();
 	if (mk.state == MK_STATE_NEW || !mk.threads)
 		return 1;
 	return mk_report_write();

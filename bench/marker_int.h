@@ -85,6 +85,13 @@ void mk_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* @s quoted for a message or a table: at most @size - 1 bytes, control bytes as \xNN. */
 const char *mk_quote(char *buf, size_t size, const char *s);
 
+/*
+ * Forget every region and thread, and read SELFMON_EVENTS again at the next
+ * marker: for a harness that runs many inputs in one process, one thread.
+ * Sites resolved before keep regions that are freed: only names, not sites.
+ */
+void mk__reset(void);
+
 /* marker_report.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT. */
 int mk_report_write(void);
 /* 1 for the library's own region (the empty pairs it measures): not reported. */
