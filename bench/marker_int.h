@@ -79,6 +79,28 @@ struct mk_global {
 enum { MK_STATE_NEW, MK_STATE_ON, MK_STATE_OFF };
 
 extern struct mk_global mk;
+/* A thread whose counters could not open: every call returns at once. */
+extern struct mk_thread mk_dead;
+
+/* marker_thread.c: the life cycle. */
+/* Read SELFMON_EVENTS and register the exit, fork and thread-exit hooks, once. */
+void mk_init(void);
+/* The region called @name, made if new; NULL (said once) for a bad name or a full registry. */
+struct selfmon_marker *mk_lookup(const char *name);
+/* A region, or the region a site names (resolved and kept in the site); NULL when off. */
+struct selfmon_marker *mk_resolve(struct selfmon_marker *m);
+/* Room for region @id in @t's slots. Return: 0 or -ENOMEM. */
+int mk_grow(struct mk_thread *t, long id);
+/* This thread's counters, opened at its first begin; NULL when markers are off for it. */
+struct mk_thread *mk_thread_get(void);
+
+/* marker.c: this thread's counters, and the empty pair. */
+struct mk_thread *mk_self_get(void);
+void mk_self_set(struct mk_thread *t);
+/* Measure @t's empty pairs of each form into @t->overhead. */
+void mk_calibrate(struct mk_thread *t);
+/* Unresolve the calibration's own sites (mk__reset()). */
+void mk_calibrate_reset(void);
 
 /* One message on stderr: "selfmon: markers: ...". */
 void mk_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
