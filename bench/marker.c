@@ -34,6 +34,9 @@ void mk_self_set(struct mk_thread *t)
 
 /* ---- reads ---- */
 
+/* A begin that could not read: the depth says so, and the end drops the pair. */
+#define MK_BAD	(1 << 20)
+
 /* Both ends by the set's own reads: the fallback, and every read of a multiplexed set. */
 static __attribute__((noinline)) int mk_read_slow(struct mk_thread *t, uint64_t *v, uint64_t *times)
 {
@@ -52,43 +55,41 @@ static __attribute__((noinline)) int mk_read_slow(struct mk_thread *t, uint64_t 
 	return slow;
 }
 
-/* Every counter into @v: inline through the pages. Return: 0 inline, 1 read(2), -1 failed. */
-static inline __attribute__((always_inline)) int mk_read(struct mk_thread *t, uint64_t *v, uint64_t *times)
+/*
+ * Every counter into @v through its page, inline. The page reads' barriers
+ * make the compiler load memory again after each read: what the loop needs
+ * is kept in locals. Return: 0, or 1 when a page refuses.
+ */
+static inline __attribute__((always_inline)) int mk_read_inline(const struct mk_thread *t, uint64_t *v)
 {
-	int i = 0;
+	const struct perf_event_mmap_page *const *pg = t->pg;
+	const int nr = t->nr;
 
-	if (__builtin_expect(t->all_user, 1))
-		for (; i < t->nr; i++)
-			if (selfmon_page__read_value(t->pg[i], &v[i]))
-				break;
-	if (__builtin_expect(i < t->nr, 0))
-		return mk_read_slow(t, v, times);
+	for (int i = 0; i < nr; i++)
+		if (__builtin_expect(selfmon_page__read_value(pg[i], &v[i]), 0))
+			return 1;
 	return 0;
 }
 
 /* ---- begin ---- */
 
-/* The begin of a region whose slot exists: only the outermost of nested begins counts. */
-static inline __attribute__((always_inline)) void mk_begin_slot(struct mk_thread *t, struct mk_slot *s, int form)
+/* The begin's read the long way: a refused page, or a multiplexed set (with times). */
+static __attribute__((noinline, cold)) void mk_begin_read(struct mk_thread *t, struct mk_slot *s)
 {
-	uint64_t times[2];
+	uint64_t times[2] = { 0, 0 };
 
-	if (__builtin_expect(s->depth++ != 0, 0))
-		return;
-	s->form = form;
-	if (__builtin_expect(t->timed, 0)) {
-		/* Unreadable: the end drops the pair. */
-		s->bad = mk_read_slow(t, s->begin, times) < 0;
-		s->begin_enabled = times[0];
-		s->begin_running = times[1];
-		return;
-	}
-	if (__builtin_expect(mk_read(t, s->begin, times) < 0, 0))
-		s->bad = 1;
+	if (mk_read_slow(t, s->begin, times) < 0)
+		s->depth += MK_BAD;
+	s->begin_enabled = times[0];
+	s->begin_running = times[1];
 }
 
-/* A site to resolve, a thread to open, or a slot to add. */
-static __attribute__((noinline, cold)) void mk_begin_slow(struct selfmon_marker *m, int form)
+/*
+ * The first begin of a site, of a thread, or of a region in a thread:
+ * resolve, open, make room, then begin again where every begin does, so
+ * that what follows the read is the same for this pair as for the others.
+ */
+static __attribute__((noinline, cold)) void mk_begin_slow(struct selfmon_marker *m)
 {
 	struct mk_thread *t;
 
@@ -96,7 +97,16 @@ static __attribute__((noinline, cold)) void mk_begin_slow(struct selfmon_marker 
 	t = m ? mk_thread_get() : NULL;
 	if (!t || ((unsigned long)m->id >= t->nr_slots && mk_grow(t, m->id)))
 		return;
-	mk_begin_slot(t, &t->slot[m->id], form);
+	selfmon_marker__begin_at(m);
+}
+
+/* Only the outermost of nested begins reads; the read is the last thing a begin does. */
+static inline __attribute__((always_inline)) void mk_begin_slot(struct mk_thread *t, struct mk_slot *s)
+{
+	if (__builtin_expect(s->depth++ != 0, 0))
+		return;
+	if (__builtin_expect(!t->fast || mk_read_inline(t, s->begin), 0))
+		mk_begin_read(t, s);
 }
 
 void selfmon_marker__begin_at(struct selfmon_marker *marker)
@@ -105,10 +115,10 @@ void selfmon_marker__begin_at(struct selfmon_marker *marker)
 	unsigned long id = (unsigned long)marker->id;
 
 	if (__builtin_expect(!t || id >= t->nr_slots, 0)) {
-		mk_begin_slow(marker, MK_CACHED);
+		mk_begin_slow(marker);
 		return;
 	}
-	mk_begin_slot(t, &t->slot[id], MK_CACHED);
+	mk_begin_slot(t, &t->slot[id]);
 }
 
 /* The region @name in @t's cache of names: its pointer, then its text (a buffer may be reused). */
@@ -148,7 +158,7 @@ void selfmon_marker__begin(const char *name)
 
 	if (__builtin_expect(!m, 0) && !(m = mk_named_slow(name, &t)))
 		return;
-	mk_begin_slot(t, &t->slot[m->id], MK_NAMED);
+	mk_begin_slot(t, &t->slot[m->id]);
 }
 
 /* ---- end ---- */
@@ -163,109 +173,120 @@ static __attribute__((noinline, cold)) void mk_unbalanced(struct mk_thread *t, s
 		       t ? (int)t->tid : (int)syscall(SYS_gettid));
 }
 
-/* A multiplexed leader: from now on both ends read with their times. */
-static __attribute__((noinline, cold)) void mk_go_timed(struct mk_thread *t)
-{
-	t->timed = 1;
-}
-
 /*
- * Add one pair to its slot: @now read at the end (@slow: 1 by read(2), -1
- * unread), less the begin and the cost of an empty pair of the begin's form.
+ * Add one pair to its slot: the raw difference of each event (the report
+ * subtracts the empty pair of the end's form, counted in @form's calls).
+ * @slow: 1 when an end read by read(2).
  */
 static inline __attribute__((always_inline)) void mk_account(struct mk_thread *t, struct mk_slot *s,
-							      const uint64_t *now, int slow, const uint64_t *times)
+							      const uint64_t *now, int form, int slow)
 {
-	const uint64_t *ovh;
+	const int nr = t->nr;
 
-	/* Callers send an end with no begin (depth 0) to mk_unbalanced(). */
-	if (__builtin_expect(--s->depth != 0, 0))
-		return;
-	if (__builtin_expect(slow < 0 || s->bad, 0)) {
-		s->bad = 0;
-		return;
-	}
-	ovh = t->overhead[s->form];
-	for (int i = 0; i < t->nr; i++) {
+	for (int i = 0; i < nr; i++) {
 		uint64_t d = now[i] - s->begin[i];
 
-		d = d > ovh[i] ? d - ovh[i] : 0;
 		s->sum[i] += d;
 		if (d < s->min[i])
 			s->min[i] = d;
 		if (d > s->max[i])
 			s->max[i] = d;
 	}
-	s->calls++;
+	s->calls[form]++;
 	if (__builtin_expect(slow != 0, 0))
 		s->fallbacks++;
-	if (__builtin_expect(t->timed, 0)) {
-		s->enabled += times[0] - s->begin_enabled;
-		s->running += times[1] - s->begin_running;
-	} else if (__builtin_expect(t->all_user && t->pg[0]->time_enabled != t->pg[0]->time_running, 0)) {
-		mk_go_timed(t);
-	}
 }
 
-/* The end's read, done first so that nothing after it counts in the region. */
-static inline __attribute__((always_inline)) int mk_end_read(struct mk_thread *t, uint64_t *now, uint64_t *times)
-{
-	if (__builtin_expect(t->timed, 0))
-		return mk_read_slow(t, now, times);
-	return mk_read(t, now, times);
-}
-
-/* A site to resolve, or an end with no slot: no begin in this thread. */
+/*
+ * Any end but the plain one: no counters here, a read the long way (a
+ * refused page, a multiplexed set), a site to resolve, an end of a nested
+ * begin, an unbalanced end, or a pair whose begin could not read. @now was
+ * read inline when @read is 0.
+ */
 static __attribute__((noinline, cold)) void mk_end_slow(struct mk_thread *t, struct selfmon_marker *m,
-							 const uint64_t *now, int slow, const uint64_t *times)
+							 uint64_t *now, int read, int form)
 {
+	uint64_t times[2] = { 0, 0 };
+	int slow = 0;
+	struct mk_slot *s;
+
+	if (t && t != &mk_dead && read)
+		slow = mk_read_slow(t, now, times);
 	m = mk_resolve(m);
-	if (!m || (t && t == &mk_dead))
+	if (!m || t == &mk_dead || (!t && mk.state != MK_STATE_ON))
 		return;
 	if (!t || (unsigned long)m->id >= t->nr_slots || t->slot[m->id].depth == 0) {
 		mk_unbalanced(t, m);
 		return;
 	}
-	mk_account(t, &t->slot[m->id], now, slow, times);
+	s = &t->slot[m->id];
+	if (--s->depth != 0 && s->depth != MK_BAD)
+		return;
+	if (s->depth == MK_BAD || slow < 0) {
+		s->depth = 0;
+		return;
+	}
+	mk_account(t, s, now, form, slow);
+	if (t->timed) {
+		s->enabled += times[0] - s->begin_enabled;
+		s->running += times[1] - s->begin_running;
+	} else if (t->fast && t->pg[0]->time_enabled != t->pg[0]->time_running) {
+		/* The leader was multiplexed: from now on both ends read with their times. */
+		t->timed = 1;
+		t->fast = 0;
+	}
+}
+
+/* The end of a plain pair, after its read: a slot at depth 1, in a thread that reads inline. */
+static inline __attribute__((always_inline)) void mk_end_slot(struct mk_thread *t, struct selfmon_marker *m,
+							       uint64_t *now, int form)
+{
+	unsigned long id = (unsigned long)m->id;
+	struct mk_slot *s;
+
+	if (__builtin_expect(id >= t->nr_slots || t->slot[id].depth != 1 ||
+			     t->pg[0]->time_enabled != t->pg[0]->time_running, 0)) {
+		mk_end_slow(t, m, now, 0, form);
+		return;
+	}
+	s = &t->slot[id];
+	s->depth = 0;
+	mk_account(t, s, now, form, 0);
 }
 
 void selfmon_marker__end_at(struct selfmon_marker *marker)
 {
 	struct mk_thread *t = mk_self;
-	uint64_t now[MK_EVENTS], times[2] = { 0, 0 };
-	unsigned long id;
-	int slow = -1;
+	uint64_t now[MK_EVENTS];
 
-	if (__builtin_expect(t != NULL, 1))
-		slow = mk_end_read(t, now, times);
-	id = (unsigned long)marker->id;
-	if (__builtin_expect(!t || id >= t->nr_slots || t->slot[id].depth == 0, 0)) {
-		mk_end_slow(t, marker, now, slow, times);
+	/* The read first: nothing after it counts in the region. */
+	if (__builtin_expect(!t || !t->fast || mk_read_inline(t, now), 0)) {
+		mk_end_slow(t, marker, now, 1, MK_CACHED);
 		return;
 	}
-	mk_account(t, &t->slot[id], now, slow, times);
+	mk_end_slot(t, marker, now, MK_CACHED);
 }
 
-void selfmon_marker__end(const char *name)
+void (selfmon_marker__end)(const char *name)
 {
 	struct mk_thread *t = mk_self;
-	uint64_t now[MK_EVENTS], times[2] = { 0, 0 };
+	uint64_t now[MK_EVENTS];
 	struct selfmon_marker *m;
-	int slow = -1;
+	int read = 1;
 
-	if (__builtin_expect(t != NULL, 1))
-		slow = mk_end_read(t, now, times);
+	if (__builtin_expect(t && t->fast, 1))
+		read = mk_read_inline(t, now);
 	m = t ? mk_cached_name(t, name) : NULL;
-	if (__builtin_expect(!m || t->slot[m->id].depth == 0, 0)) {
+	if (__builtin_expect(!m || read, 0)) {
 		mk_init();
 		if (mk.state != MK_STATE_ON || t == &mk_dead)
 			return;
 		m = m ? m : mk_lookup(name);
 		if (m)
-			mk_end_slow(t, m, now, slow, times);
+			mk_end_slow(t, m, now, read, MK_NAMED);
 		return;
 	}
-	mk_account(t, &t->slot[m->id], now, slow, times);
+	mk_end_slot(t, m, now, MK_NAMED);
 }
 
 /* ---- the cost of an empty pair, measured once per thread and subtracted ---- */
@@ -291,9 +312,11 @@ static __attribute__((noinline)) void mk_empty_cached(void)
 
 	if (__builtin_expect(m != 0, 1))
 		selfmon_marker__begin_at(m);
+	__asm__ __volatile__("");
 	m = __atomic_load_n(&mk_empty_site[1].marker, __ATOMIC_RELAXED);
 	if (__builtin_expect(m != 0, 1))
 		selfmon_marker__end_at(m);
+	__asm__ __volatile__("");
 }
 
 static __attribute__((noinline)) void mk_empty_named(void)
@@ -317,7 +340,7 @@ void mk_calibrate(struct mk_thread *t)
 			pair[f]();
 		pthread_mutex_lock(&mk.lock);
 		for (int i = 0; i < t->nr; i++)
-			t->overhead[f][i] = s->calls ? s->min[i] : 0;
+			t->overhead[f][i] = s->calls[f] ? s->min[i] : 0;
 		memset(s, 0, sizeof(*s));
 		memset(s->min, 0xff, sizeof(s->min));
 		pthread_mutex_unlock(&mk.lock);

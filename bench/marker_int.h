@@ -32,17 +32,15 @@ struct selfmon_marker {
 	int said_unbalanced;	/* said once: an end without a begin */
 };
 
-/* One region in one thread. */
+/* One region in one thread: raw differences; the report subtracts the empty pairs. */
 struct mk_slot {
 	uint64_t begin[MK_EVENTS];
 	uint64_t sum[MK_EVENTS], min[MK_EVENTS], max[MK_EVENTS];
-	uint64_t calls;
+	uint64_t calls[MK_FORMS];	/* pairs, by the form of their end */
 	uint64_t fallbacks;		/* ends of a pair that read by read(2) when pages exist */
 	uint64_t enabled, running;	/* summed over timed pairs (multiplexed counters) */
 	uint64_t begin_enabled, begin_running;
-	int depth;			/* open begins; only the outermost one counts */
-	int form;			/* enum mk_form of the outermost begin */
-	int bad;			/* the begin could not read: the pair is dropped */
+	int depth;			/* open begins (+ MK_BAD: the begin could not read) */
 };
 
 /* A thread's counters and regions. */
@@ -50,6 +48,7 @@ struct mk_thread {
 	unsigned long nr_slots;	/* first: the fast path's bounds */
 	struct mk_slot *slot;
 	int nr;			/* events */
+	int fast;		/* all_user and not timed: both ends read inline */
 	int all_user;		/* every counter has a page: try the inline reads */
 	int timed;		/* the leader was multiplexed: read with times */
 	int open;		/* pairs still open at the last report */

@@ -26,22 +26,38 @@ struct mk_row {
 	int threads;
 };
 
-static void row_add(struct mk_row *r, const struct mk_slot *s, int nr)
+static uint64_t sub0(uint64_t a, uint64_t b)
 {
-	if (!s->calls)
+	return a > b ? a - b : 0;
+}
+
+/*
+ * Add @t's pairs of one region to @r, less @t's empty pair of each pair's
+ * form; a region ended in both forms takes the smaller one off its min and
+ * max (and each form's off its sum).
+ */
+static void row_add(struct mk_row *r, const struct mk_thread *t, const struct mk_slot *s)
+{
+	uint64_t calls = s->calls[MK_CACHED] + s->calls[MK_NAMED];
+
+	if (!calls)
 		return;
 	if (!r->calls)
 		memset(r->min, 0xff, sizeof(r->min));
-	r->calls += s->calls;
+	r->calls += calls;
 	r->fallbacks += s->fallbacks;
 	r->enabled += s->enabled;
 	r->running += s->running;
-	for (int i = 0; i < nr; i++) {
-		r->sum[i] += s->sum[i];
-		if (s->min[i] < r->min[i])
-			r->min[i] = s->min[i];
-		if (s->max[i] > r->max[i])
-			r->max[i] = s->max[i];
+	for (int i = 0; i < mk.nr; i++) {
+		uint64_t oc = t->overhead[MK_CACHED][i], on = t->overhead[MK_NAMED][i];
+		uint64_t o = !s->calls[MK_NAMED] ? oc : !s->calls[MK_CACHED] ? on : oc < on ? oc : on;
+		uint64_t min = sub0(s->min[i], o), max = sub0(s->max[i], o);
+
+		r->sum[i] += sub0(s->sum[i], s->calls[MK_CACHED] * oc + s->calls[MK_NAMED] * on);
+		if (min < r->min[i])
+			r->min[i] = min;
+		if (max > r->max[i])
+			r->max[i] = max;
 	}
 	r->threads++;
 }
@@ -52,7 +68,7 @@ static void region_total(int id, struct mk_row *r)
 	memset(r, 0, sizeof(*r));
 	for (const struct mk_thread *t = mk.threads; t; t = t->next)
 		if ((unsigned long)id < t->nr_slots)
-			row_add(r, &t->slot[id], mk.nr);
+			row_add(r, t, &t->slot[id]);
 }
 
 static double per_call(const struct mk_row *r, int i)
@@ -76,7 +92,7 @@ static int open_pairs(void)
 
 	for (const struct mk_thread *t = mk.threads; t; t = t->next)
 		for (unsigned long i = 0; i < t->nr_slots; i++)
-			n += t->slot[i].depth > 0;
+			n += t->slot[i].depth > 0 && t->slot[i].depth < (1 << 20);
 	return n;
 }
 
@@ -136,9 +152,9 @@ static int report_table(FILE *f)
 		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
 			struct mk_row one = { 0 };
 
-			if ((unsigned long)id >= t->nr_slots || !t->slot[id].calls)
+			if ((unsigned long)id >= t->nr_slots || !(t->slot[id].calls[MK_CACHED] + t->slot[id].calls[MK_NAMED]))
 				continue;
-			row_add(&one, &t->slot[id], mk.nr);
+			row_add(&one, t, &t->slot[id]);
 			snprintf(label, sizeof(label), "  thread %d%s", (int)t->tid, t->exited ? " (exited)" : "");
 			table_row(f, label, &one);
 		}
@@ -202,9 +218,9 @@ static int report_csv(FILE *f)
 		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
 			struct mk_row one = { 0 };
 
-			if ((unsigned long)id >= t->nr_slots || !t->slot[id].calls)
+			if ((unsigned long)id >= t->nr_slots || !(t->slot[id].calls[MK_CACHED] + t->slot[id].calls[MK_NAMED]))
 				continue;
-			row_add(&one, &t->slot[id], mk.nr);
+			row_add(&one, t, &t->slot[id]);
 			csv_rows(f, mk.region[id]->name, t->tid, &one, t);
 		}
 	}
@@ -349,9 +365,9 @@ static int report_json(FILE *f)
 		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
 			struct mk_row one = { 0 };
 
-			if ((unsigned long)id >= t->nr_slots || !t->slot[id].calls)
+			if ((unsigned long)id >= t->nr_slots || !(t->slot[id].calls[MK_CACHED] + t->slot[id].calls[MK_NAMED]))
 				continue;
-			row_add(&one, &t->slot[id], mk.nr);
+			row_add(&one, t, &t->slot[id]);
 			json_entry(f, &first, family, mk.region[id]->name, t, &one);
 		}
 		family++;

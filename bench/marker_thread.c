@@ -102,6 +102,7 @@ static void mk_thread_exit(void *arg)
 	selfmon_set__close(t->set);
 	t->set = NULL;
 	t->all_user = 0;
+	t->fast = 0;
 	t->exited = 1;
 	pthread_mutex_unlock(&mk.lock);
 	mk_self_set(NULL);
@@ -373,6 +374,7 @@ struct mk_thread *mk_thread_get(void)
 		snprintf(mk.read_path, sizeof(mk.read_path), "%s%s", t->all_user ? "inline" : "read(2): ",
 			 t->all_user ? "" : selfmon_reason__str(why));
 	}
+	t->fast = t->all_user;
 	t->next = mk.threads;
 	mk.threads = t;
 	pthread_mutex_unlock(&mk.lock);

@@ -270,12 +270,17 @@ static __attribute__((noinline)) int read_all_checked(struct selfmon_set *set, s
 int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
 {
 	uint64_t enabled = 0, running = 0;
+	const struct selfmon_hot *hot;
 	struct selfmon_count now;
+	unsigned int nr;
 
 	if (__builtin_expect(!set || !counts || selfmon_owner__tid != set->owner.tid, 0))
 		return read_all_checked(set, counts);
-	for (unsigned int i = 0; i < (unsigned int)set->nr; i++) {
-		const struct selfmon_hot *h = &set->hot[i];
+	/* In locals: the page reads' barriers would load them again for each counter. */
+	hot = set->hot;
+	nr = (unsigned int)set->nr;
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct selfmon_hot *h = &hot[i];
 
 		if (__builtin_expect(!h->page, 0))
 			return read_all_checked(set, counts);

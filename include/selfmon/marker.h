@@ -54,6 +54,12 @@ void selfmon_marker__begin(const char *name);
 
 /** selfmon_marker__end() - end region @name in this thread, as begun by selfmon_marker__begin(). */
 void selfmon_marker__end(const char *name);
+/*
+ * Never a tail call (see SELFMON_MARKER__AT below): the code between the
+ * begin's read and this read is then the same as in the empty pair the
+ * library subtracts. (selfmon_marker__end) is the function itself.
+ */
+#define selfmon_marker__end(name) do { (selfmon_marker__end)(name); __asm__ __volatile__(""); } while (0)
 
 /**
  * selfmon_marker__begin_at() - selfmon_marker__begin() of a resolved region
@@ -74,10 +80,12 @@ void selfmon_marker__end_at(struct selfmon_marker *marker);
 int selfmon_marker__report(void);
 
 /*
- * The cached form: a static per call site holds its region, so that a
- * pair costs the two reads and little else; with markers off, a load and
- * a branch. The first use resolves the site (and stores NULL when markers
- * are off).
+ * The cached form: a static per call site holds its region; with markers
+ * off a pair costs a load and a branch at each end. The first use resolves
+ * the site (and stores NULL when markers are off). The empty asm keeps the
+ * call out of tail position, so that the code between a begin's read and
+ * its end's read is the same at every site as in the empty pair the
+ * library measures and subtracts.
  */
 #define SELFMON_MARKER__AT(fn, name)							\
 	do {										\
@@ -87,6 +95,8 @@ int selfmon_marker__report(void);
 			__atomic_load_n(&selfmon_marker__site_.marker, __ATOMIC_RELAXED);	\
 		if (__builtin_expect(selfmon_marker__m_ != 0, 1))			\
 			fn(selfmon_marker__m_);						\
+		/* Never a tail call: every site's code around the calls alike. */	\
+		__asm__ __volatile__("");						\
 	} while (0)
 
 /** Begin region @name (a string constant) with the cached form. */
