@@ -213,9 +213,8 @@ static int scenario_on_demand(void)
 	/* On demand, then at exit in JSON again: the file holds the last one. */
 	if (selfmon_marker__report())
 		return 1;
-	unsetenv("SELFMON_FORMAT");
-	setenv("SELFMON_OUTPUT", "/dev/stderr", 1);
-	setenv("SELFMON_FORMAT", "csv", 1);
+	/* At exit, CSV again, to stderr. */
+	unsetenv("SELFMON_OUTPUT");
 	return 0;
 }
 
