@@ -109,6 +109,27 @@ const char *selfmon_samplecost__name(enum selfmon_samplecost_kind kind);
 /* Records the readers have handed out so far (a check that they read). */
 uint64_t selfmon_samplecost__records(const struct selfmon_samplecost *sc);
 
+/* ---- markercost.c: a marker pair beside its bare reads ---- */
+
+enum selfmon_markercost_kind {
+	SELFMON_MARKERCOST_EMPTY,	/* the loop alone: subtracted */
+	SELFMON_MARKERCOST_INLINE,	/* the 4 bare inline reads of a pair with 2 events */
+	SELFMON_MARKERCOST_CACHED,	/* SELFMON_MARKER_BEGIN/END */
+	SELFMON_MARKERCOST_NAMED,	/* selfmon_marker__begin/end by name */
+	SELFMON_MARKERCOST_READ_ALL,	/* selfmon_set__read_all of the 2-event group */
+	SELFMON_MARKERCOST__NR,
+};
+
+struct selfmon_markercost;
+
+/* Open the 2-event group the bare reads read. Return: the object, or NULL with errno. */
+struct selfmon_markercost *selfmon_markercost__open(void);
+void selfmon_markercost__close(struct selfmon_markercost *mc);
+/* Whether both events have an inline read here. */
+bool selfmon_markercost__inline_ok(const struct selfmon_markercost *mc);
+selfmon_bench_fn selfmon_markercost__body(enum selfmon_markercost_kind kind);
+const char *selfmon_markercost__name(enum selfmon_markercost_kind kind);
+
 /* ---- options.c: `selfmon bench` command line ---- */
 
 enum selfmon_bench_format { SELFMON_FORMAT_TABLE, SELFMON_FORMAT_CSV, SELFMON_FORMAT_JSON };
