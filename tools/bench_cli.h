@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What `selfmon bench` is made of beyond the public <selfmon/bench.h>: the
- * built-in kernels, the read-cost bodies, option parsing and the writers.
+ * built-in kernels, the read-cost bodies and option parsing.
  * The CLI's own code, not the library's: it is built into the internal,
  * not-installed archive libselfmon-cli.a that the CLI and the tests link,
  * and uses only the public <selfmon/...> API.
@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <selfmon/bench.h>
+#include <selfmon/report.h>
 
 /* ---- kernels.c ---- */
 
@@ -154,64 +155,6 @@ struct selfmon_bench_cli {
  */
 int selfmon_bench_cli__parse(int argc, char **argv, struct selfmon_bench_cli *cli, char *err, size_t errsz);
 
-/* ---- report.c: table, CSV and JSON ---- */
-
-struct selfmon_report_entry {
-	struct selfmon_bench_result *res;
-	const char *what;
-	double expected_insns;	/* < 0: none stated */
-	const char *skipped;	/* not measured, and why; res unused */
-	int nr_extra;
-	struct { char name[40]; double value; } extra[4];
-};
-
-struct selfmon_report_cache {
-	const char *type;	/* "Data", "Instruction", "Unified" */
-	int level;
-	long size;		/* bytes */
-	int num_sharing;
-};
-
-struct selfmon_report_context {
-	char date[64], host_name[256], executable[512];
-	int num_cpus;
-	double mhz_per_cpu;
-	bool cpu_scaling_enabled;
-	int nr_caches;
-	struct selfmon_report_cache caches[8];
-	const char *build_type;		/* "release" or "debug" */
-	const char *arch, *version, *events, *note, *pinned;
-	bool hardware;			/* hardware counters counted */
-	enum selfmon_calib calibration;
-	bool serialize;
-	const char *read_path;		/* "inline" / "read(2): <why>" */
-};
-
-/* Fill what the machine says: date, host, CPUs, MHz, caches, scaling. */
-void selfmon_report__context_fill(struct selfmon_report_context *ctx);
-
-/* JSON string with escapes (quotes, backslash, control characters as \uXXXX). */
-void selfmon_json__string(FILE *f, const char *s);
-/* JSON number: shortest exact form of integral values, %.9g else; null when not finite. */
-void selfmon_json__number(FILE *f, double v);
-/* CSV field: quoted (with doubled quotes) when it holds a comma, quote or line break. */
-void selfmon_csv__field(FILE *f, const char *s);
-
-/* Derived metrics of @res from its medians: IPC, branch/cache miss rates, ns/iter. */
-struct selfmon_derived {
-	int nr;
-	struct { const char *name; double value; } m[4];
-};
-void selfmon_report__derived(const struct selfmon_bench_result *res, struct selfmon_derived *d);
-
-int selfmon_report__json(FILE *f, const struct selfmon_report_context *ctx,
-			 const struct selfmon_report_entry *e, int nr);
-int selfmon_report__csv(FILE *f, const struct selfmon_report_context *ctx,
-			const struct selfmon_report_entry *e, int nr);
-int selfmon_report__table(FILE *f, const struct selfmon_report_context *ctx,
-			  const struct selfmon_report_entry *e, int nr);
-/* The table's block for one entry (printed as soon as it is measured). */
-void selfmon_report__table_entry(FILE *f, const struct selfmon_report_entry *e);
-void selfmon_report__table_header(FILE *f, const struct selfmon_report_context *ctx);
+/* The writers are the library's: <selfmon/report.h>. */
 
 #endif

@@ -150,7 +150,7 @@ static void print_formats(const struct probe *p, int pmu, int nr, FILE *f, bool 
 			continue;
 		if (json) {
 			fprintf(f, "%s", i ? ", " : "");
-			selfmon_json__string(f, fm.name);
+			selfmon_report__json_string(f, fm.name);
 			fprintf(f, ": {\"field\": \"%s\", \"mask\": \"0x%llx\"}", fm.field,
 				(unsigned long long)fm.mask);
 		} else {
@@ -286,7 +286,7 @@ static void print_text(const struct probe *p)
 static void jstr(const char *s)
 {
 	if (s)
-		selfmon_json__string(stdout, s);
+		selfmon_report__json_string(stdout, s);
 	else
 		fputs("null", stdout);
 }

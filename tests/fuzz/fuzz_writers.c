@@ -9,7 +9,8 @@
  *  - the table has no control character but the newline: nothing from the
  *    input reaches a terminal raw.
  *
- * The CLI's sources are compiled in: the harness links with libselfmon alone.
+ * The writers are the library's (<selfmon/report.h>): the harness links with
+ * libselfmon alone.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -18,9 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "../../tools/cli.c"
-#include "../../tools/report.c"
+#include <selfmon/report.h>
 #include "../selftests/json_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -127,6 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct selfmon_report_entry e[2];
 	struct selfmon_bench_result res[2];
 	double samples[2][SELFMON_BENCH_MAX_COLS * 4];
+	struct selfmon_report_col cols[2][SELFMON_BENCH_MAX_COLS];
 	struct jval root;
 	char err[160];
 	char *out;
@@ -184,6 +186,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int i = 0; i < e[k].nr_extra; i++) {
 			text(&in, e[k].extra[i].name, sizeof(e[k].extra[i].name));
 			e[k].extra[i].value = number(&in);
+		}
+		/* The same numbers as an entry given by columns (statistics computed by the writer). */
+		if (byte(&in) & 1) {
+			for (int c = 0; c < r->nr_cols; c++)
+				cols[k][c] = (struct selfmon_report_col){ .name = r->col[c].name,
+					.unit = r->col[c].unit, .values = &samples[k][c * r->kept] };
+			e[k].res = NULL;
+			e[k].name = r->name;
+			e[k].kept = r->kept;
+			e[k].nr_cols = r->nr_cols;
+			e[k].cols = cols[k];
 		}
 	}
 

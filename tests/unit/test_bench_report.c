@@ -31,10 +31,10 @@ static void json_strings_escape_quotes_backslashes_and_control_characters(void *
 	char *s = NULL;
 
 	(void)state;
-	CAPTURE(s, selfmon_json__string(f, "a\"b\\c\nd\te\x01"));
+	CAPTURE(s, selfmon_report__json_string(f, "a\"b\\c\nd\te\x01"));
 	assert_string_equal(s, "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
 	free(s);
-	CAPTURE(s, selfmon_json__string(f, NULL));
+	CAPTURE(s, selfmon_report__json_string(f, NULL));
 	assert_string_equal(s, "\"\"");
 	free(s);
 }
@@ -44,10 +44,10 @@ static void json_numbers_are_exact_integers_or_null_when_not_finite(void **state
 	char *s = NULL;
 
 	(void)state;
-	CAPTURE(s, (selfmon_json__number(f, 10), fputc(' ', f), selfmon_json__number(f, -3),
-		    fputc(' ', f), selfmon_json__number(f, 0.5), fputc(' ', f),
-		    selfmon_json__number(f, 0.0 / 0.0), fputc(' ', f), selfmon_json__number(f, 1e300 * 1e10),
-		    fputc(' ', f), selfmon_json__number(f, 1e20)));
+	CAPTURE(s, (selfmon_report__json_number(f, 10), fputc(' ', f), selfmon_report__json_number(f, -3),
+		    fputc(' ', f), selfmon_report__json_number(f, 0.5), fputc(' ', f),
+		    selfmon_report__json_number(f, 0.0 / 0.0), fputc(' ', f), selfmon_report__json_number(f, 1e300 * 1e10),
+		    fputc(' ', f), selfmon_report__json_number(f, 1e20)));
 	assert_string_equal(s, "10 -3 0.5 null null 1e+20");
 	free(s);
 }
@@ -62,8 +62,8 @@ static void json_numbers_beyond_long_long_are_written_without_an_undefined_cast(
 	char *s = NULL;
 
 	(void)state;
-	CAPTURE(s, (selfmon_json__number(f, 8.12719e+228), fputc(' ', f), selfmon_json__number(f, -1e19),
-		    fputc(' ', f), selfmon_json__number(f, 9.3e18)));
+	CAPTURE(s, (selfmon_report__json_number(f, 8.12719e+228), fputc(' ', f), selfmon_report__json_number(f, -1e19),
+		    fputc(' ', f), selfmon_report__json_number(f, 9.3e18)));
 	assert_string_equal(s, "8.12719e+228 -1e+19 9.3e+18");
 	free(s);
 }
@@ -73,9 +73,9 @@ static void csv_fields_are_quoted_only_when_they_must_be(void **state)
 	char *s = NULL;
 
 	(void)state;
-	CAPTURE(s, (selfmon_csv__field(f, "plain"), fputc('|', f), selfmon_csv__field(f, "a,b"),
-		    fputc('|', f), selfmon_csv__field(f, "say \"hi\""), fputc('|', f),
-		    selfmon_csv__field(f, "two\nlines")));
+	CAPTURE(s, (selfmon_report__csv_field(f, "plain"), fputc('|', f), selfmon_report__csv_field(f, "a,b"),
+		    fputc('|', f), selfmon_report__csv_field(f, "say \"hi\""), fputc('|', f),
+		    selfmon_report__csv_field(f, "two\nlines")));
 	assert_string_equal(s, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"");
 	free(s);
 }
@@ -223,17 +223,18 @@ static void the_table_histogram_draws_finite_times_and_skips_nan_and_infinity(vo
 static void derived_metrics_need_both_events_and_a_nonzero_denominator(void **state)
 {
 	struct selfmon_bench_result res;
-	struct selfmon_derived d;
+	struct selfmon_report_entry e = { .res = &res, .expected_insns = -1 };
+	struct selfmon_report_derived d;
 
 	(void)state;
 	fake_result(&res, "x");
-	selfmon_report__derived(&res, &d);
+	selfmon_report__derived(&e, &d);
 	assert_int_equal(d.nr, 2);
 	assert_string_equal(d.m[0].name, "IPC");
 	assert_true(d.m[0].value == 2);
 	assert_string_equal(d.m[1].name, "ns_per_iteration");
 	res.col[3].st.median = 0;
-	selfmon_report__derived(&res, &d);
+	selfmon_report__derived(&e, &d);
 	assert_int_equal(d.nr, 1);
 }
 
