@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The markers' report: per region, the totals over threads, then each
- * thread; as a table, CSV, or JSON in the layout `selfmon bench --format
- * json` writes (Google Benchmark's: "context" and "benchmarks", one entry a
- * region and one a region in a thread, counters as extra numeric fields), so
- * that the same comparison reads both.
+ * thread; as a table, CSV, or JSON written by <selfmon/report.h>, the
+ * schema of `selfmon bench --format json` (one entry a region, one a region
+ * in a thread), so that selfmon compare reads both.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/utsname.h>
 
+#include <selfmon/report.h>
 #include <selfmon/selfmon.h>
 #include "marker_int.h"
 
@@ -227,153 +226,144 @@ static int report_csv(FILE *f)
 	return 0;
 }
 
-/* ---- JSON ---- */
+/* ---- JSON: the schema of selfmon bench, through <selfmon/report.h> ---- */
 
-static void json_string(FILE *f, const char *s)
+/* One entry's storage: its name, and per column its one value (the per-call figure). */
+struct mk_json_entry {
+	char name[SELFMON_MARKER_NAME_MAX + 32];
+	double v[1 + 3 * MK_EVENTS];
+	struct selfmon_report_col col[1 + 3 * MK_EVENTS];
+};
+
+/*
+ * A region's row (@t NULL: the totals; else one thread's) as a report
+ * entry of one repetition of @r->calls iterations: column 0 the time per
+ * call (task-clock's, where it is counted; 0 otherwise), then per event the
+ * mean per call and its min and max ("<event>_min", "<event>_max"); the
+ * fallbacks, times and the number of threads as extras, which land in the
+ * median entry.
+ */
+static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, const char *region,
+		       const struct mk_thread *t, const struct mk_row *r,
+		       char (*names)[2][SELFMON_EVENT_NAME_MAX + 8])
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
+	static const char *const extra[] = { "region_threads", "read_fallbacks", "time_enabled", "time_running" };
+	const double ev[] = { r->threads, r->fallbacks, r->enabled, r->running };
+	int c = 1;
 
-static void json_kv(FILE *f, const char *k, const char *v, bool comma)
-{
-	fputs("    ", f);
-	json_string(f, k);
-	fputs(": ", f);
-	json_string(f, v);
-	fputs(comma ? ",\n" : "\n", f);
-}
-
-/* The context selfmon bench writes, with the markers' own fields. */
-static void json_context(FILE *f)
-{
-	const struct mk_thread *t0 = first_thread();
-	char date[64], host[256] = "unknown", exe[512];
-	struct utsname u;
-	time_t now = time(NULL);
-	struct tm tm;
-	ssize_t n;
-
-	localtime_r(&now, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", &tm);
-	gethostname(host, sizeof(host) - 1);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	if (uname(&u))
-		snprintf(u.machine, sizeof(u.machine), "unknown");
-	fputs("  \"context\": {\n", f);
-	json_kv(f, "date", date, true);
-	json_kv(f, "host_name", host, true);
-	json_kv(f, "executable", exe, true);
-	fprintf(f, "    \"num_cpus\": %ld,\n    \"mhz_per_cpu\": 0,\n    \"cpu_scaling_enabled\": false,\n"
-		"    \"caches\": [],\n", sysconf(_SC_NPROCESSORS_ONLN));
-	json_kv(f, "library_build_type", "release", true);
-	json_kv(f, "selfmon_version", selfmon_version(), true);
-	json_kv(f, "selfmon_arch", u.machine, true);
-	json_kv(f, "selfmon_events", mk.events, true);
-	fprintf(f, "    \"selfmon_hardware_counters\": %s,\n", t0 && t0->all_user ? "true" : "false");
-	json_kv(f, "selfmon_note", mk.note, true);
-	json_kv(f, "selfmon_read_path", mk.read_path, true);
-	json_kv(f, "selfmon_pinned", "", true);
-	fputs("    \"selfmon_serialize\": false,\n", f);
-	json_kv(f, "selfmon_calibration", "empty", true);
-	fprintf(f, "    \"selfmon_marker_pid\": %d,\n    \"selfmon_marker_open_pairs\": %d,\n",
-		(int)getpid(), open_pairs());
-	fputs("    \"selfmon_marker_empty_pair\": {", f);
-	for (int i = 0; t0 && i < mk.nr; i++) {
-		fputs(i ? ", " : "", f);
-		json_string(f, mk.event_name[i]);
-		fprintf(f, ": {\"cached\": %llu, \"by_name\": %llu}", (unsigned long long)t0->overhead[MK_CACHED][i],
-			(unsigned long long)t0->overhead[MK_NAMED][i]);
-	}
-	fputs("}\n  },\n", f);
-}
-
-/* One entry: a region's totals (@t NULL) or one thread's, as a one-repetition run. */
-static void json_entry(FILE *f, bool *first, int family, const char *region, const struct mk_thread *t,
-		       const struct mk_row *r)
-{
-	char name[SELFMON_MARKER_NAME_MAX + 32], key[96];
-	double tc = -1;
-
-	for (int i = 0; i < mk.nr; i++)
-		if (!strncmp(mk.event_name[i], "task-clock", 10))
-			tc = per_call(r, i);
 	if (t)
-		snprintf(name, sizeof(name), "%s/thread:%d", region, (int)t->tid);
+		snprintf(j->name, sizeof(j->name), "%s/thread:%d", region, (int)t->tid);
 	else
-		snprintf(name, sizeof(name), "%s", region);
-	fputs(*first ? "\n    {\n" : ",\n    {\n", f);
-	*first = false;
-	fputs("      \"name\": ", f);
-	json_string(f, name);
-	fprintf(f, ",\n      \"family_index\": %d,\n      \"per_family_instance_index\": %d,\n", family,
-		t ? 1 : 0);
-	fputs("      \"run_name\": ", f);
-	json_string(f, name);
-	fprintf(f, ",\n      \"run_type\": \"iteration\",\n      \"repetitions\": 1,\n"
-		"      \"repetition_index\": 0,\n      \"threads\": %d,\n      \"iterations\": %llu,\n",
-		r->threads, (unsigned long long)r->calls);
-	/* Times per call in ns where task-clock counts them; no time otherwise. */
-	fprintf(f, "      \"real_time\": %.3f,\n      \"cpu_time\": %.3f,\n      \"time_unit\": \"ns\"",
-		tc < 0 ? 0 : tc, tc < 0 ? 0 : tc);
+		snprintf(j->name, sizeof(j->name), "%s", region);
+	j->v[0] = 0;
+	j->col[0] = (struct selfmon_report_col){ .name = "time", .unit = "ns", .values = &j->v[0] };
 	for (int i = 0; i < mk.nr; i++) {
-		fputs(",\n      ", f);
-		json_string(f, mk.event_name[i]);
-		fprintf(f, ": %.3f", per_call(r, i));
-		snprintf(key, sizeof(key), "%s_sum", mk.event_name[i]);
-		fputs(",\n      ", f);
-		json_string(f, key);
-		fprintf(f, ": %llu", (unsigned long long)r->sum[i]);
-		snprintf(key, sizeof(key), "%s_min", mk.event_name[i]);
-		fputs(",\n      ", f);
-		json_string(f, key);
-		fprintf(f, ": %llu", (unsigned long long)r->min[i]);
-		snprintf(key, sizeof(key), "%s_max", mk.event_name[i]);
-		fputs(",\n      ", f);
-		json_string(f, key);
-		fprintf(f, ": %llu", (unsigned long long)r->max[i]);
+		if (!strcmp(mk.event_name[i], "task-clock"))
+			j->v[0] = per_call(r, i);
+		j->v[c] = per_call(r, i);
+		j->col[c] = (struct selfmon_report_col){ .name = mk.event_name[i], .values = &j->v[c] };
+		c++;
+		j->v[c] = (double)r->min[i];
+		j->col[c] = (struct selfmon_report_col){ .name = names[i][0], .values = &j->v[c] };
+		c++;
+		j->v[c] = (double)r->max[i];
+		j->col[c] = (struct selfmon_report_col){ .name = names[i][1], .values = &j->v[c] };
+		c++;
 	}
-	fprintf(f, ",\n      \"calls\": %llu,\n      \"read_fallbacks\": %llu,\n      \"time_enabled\": %llu,\n"
-		"      \"time_running\": %llu\n    }", (unsigned long long)r->calls, (unsigned long long)r->fallbacks,
-		(unsigned long long)r->enabled, (unsigned long long)r->running);
+	memset(e, 0, sizeof(*e));
+	e->name = j->name;
+	e->iterations = r->calls;
+	e->repetitions = e->kept = 1;
+	e->nr_cols = c;
+	e->cols = j->col;
+	e->expected_insns = -1;
+	for (int k = 0; k < 4; k++) {
+		snprintf(e->extra[k].name, sizeof(e->extra[k].name), "%s", extra[k]);
+		e->extra[k].value = ev[k];
+	}
+	e->nr_extra = 4;
 }
 
-static int report_json(FILE *f)
+/* Rows of the report: every region with calls, then each of its threads. */
+static int json_rows(struct selfmon_report_entry *e, struct mk_json_entry *j, int max,
+		     char (*names)[2][SELFMON_EVENT_NAME_MAX + 8])
 {
-	bool first = true;
-	int family = 0;
+	int n = 0;
 
-	fputs("{\n", f);
-	json_context(f);
-	fputs("  \"benchmarks\": [", f);
 	for (int id = 0; id < mk.nr_regions; id++) {
 		struct mk_row r;
 
 		region_total(id, &r);
-		if (!r.calls || mk_is_internal(mk.region[id]))
+		if (!r.calls || mk_is_internal(mk.region[id]) || n >= max)
 			continue;
-		json_entry(f, &first, family, mk.region[id]->name, NULL, &r);
-		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
+		json_entry(&e[n], &j[n], mk.region[id]->name, NULL, &r, names);
+		n++;
+		for (const struct mk_thread *t = mk.threads; t && n < max; t = t->next) {
 			struct mk_row one = { 0 };
 
 			if ((unsigned long)id >= t->nr_slots || !(t->slot[id].calls[MK_CACHED] + t->slot[id].calls[MK_NAMED]))
 				continue;
 			row_add(&one, t, &t->slot[id]);
-			json_entry(f, &first, family, mk.region[id]->name, t, &one);
+			json_entry(&e[n], &j[n], mk.region[id]->name, t, &one, names);
+			n++;
 		}
-		family++;
 	}
-	fputs("\n  ]\n}\n", f);
-	return 0;
+	return n;
+}
+
+static int report_json(FILE *f)
+{
+	static char names[MK_EVENTS][2][SELFMON_EVENT_NAME_MAX + 8];
+	const struct mk_thread *t0 = first_thread(), *t;
+	struct selfmon_report_context ctx;
+	struct selfmon_report_entry *e;
+	struct mk_json_entry *j;
+	char note[sizeof(mk.note) + 512];
+	struct utsname u;
+	int max = 0, n, err, o;
+
+	for (t = mk.threads; t; t = t->next)
+		max++;
+	max = (max + 1) * mk.nr_regions;
+	e = calloc((size_t)max + 1, sizeof(*e));
+	j = calloc((size_t)max + 1, sizeof(*j));
+	if (!e || !j) {
+		free(e);
+		free(j);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < mk.nr; i++) {
+		snprintf(names[i][0], sizeof(names[i][0]), "%s_min", mk.event_name[i]);
+		snprintf(names[i][1], sizeof(names[i][1]), "%s_max", mk.event_name[i]);
+	}
+	n = json_rows(e, j, max, names);
+	memset(&ctx, 0, sizeof(ctx));
+	selfmon_report__context_fill(&ctx);
+	if (uname(&u))
+		snprintf(u.machine, sizeof(u.machine), "unknown");
+	/* The empty pair each call was reduced by, and what else the reader must know, in the note. */
+	o = snprintf(note, sizeof(note), "markers of pid %d; empty pair subtracted per call:", (int)getpid());
+	for (int i = 0; t0 && i < mk.nr && o < (int)sizeof(note); i++)
+		o += snprintf(note + o, sizeof(note) - (size_t)o, " %s %llu (cached) %llu (by name)%s",
+			      mk.event_name[i], (unsigned long long)t0->overhead[MK_CACHED][i],
+			      (unsigned long long)t0->overhead[MK_NAMED][i], i + 1 < mk.nr ? "," : "");
+	if (o < (int)sizeof(note))
+		o += snprintf(note + o, sizeof(note) - (size_t)o, "; open pairs (a begin without its end yet): %d",
+			      open_pairs());
+	if (mk.note[0] && o < (int)sizeof(note))
+		snprintf(note + o, sizeof(note) - (size_t)o, "; %s", mk.note);
+	ctx.arch = u.machine;
+	ctx.version = selfmon_version();
+	ctx.events = mk.events;
+	ctx.note = note;
+	ctx.pinned = "";
+	ctx.hardware = t0 && t0->all_user;
+	ctx.calibration = SELFMON_CALIB_EMPTY;
+	ctx.read_path = mk.read_path;
+	err = selfmon_report__json(f, &ctx, e, n);
+	free(e);
+	free(j);
+	return err;
 }
 
 /* ---- where and how ---- */
