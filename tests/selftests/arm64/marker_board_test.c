@@ -382,6 +382,36 @@ TEST(nested_regions_are_exact_the_outer_holds_the_inner_pair_whole)
 	json_free(&root);
 }
 
+/*
+ * More events than the PMU has counters: the kernel multiplexes them, and a
+ * region then reports the times its counters were enabled and running
+ * (read with their times from the moment the leader was seen multiplexed).
+ */
+TEST(a_multiplexed_region_reports_its_counters_running_less_than_enabled)
+{
+	const struct jval *m;
+	struct jval root = { 0 };
+	char err[160];
+
+	EXACT_USER_OR_SKIP();
+	setenv("SELFMON_EVENTS", "instructions:u,instructions:u,instructions:u,instructions:u,"
+	       "instructions:u,instructions:u,instructions:u,instructions:u", 1);
+	for (int i = 0; i < 20; i++) {
+		SELFMON_MARKER_BEGIN("multiplexed");
+		loop3(2000000);
+		SELFMON_MARKER_END("multiplexed");
+	}
+	ASSERT_EQ(0, report_json(&root, err, sizeof(err))) TH_LOG("%s", err);
+	m = median(&root, "multiplexed");
+	ASSERT_NE(NULL, m);
+	TH_LOG("multiplexed: enabled %.0f ns, running %.0f ns over the timed pairs",
+	       num(m, "time_enabled"), num(m, "time_running"));
+	EXPECT_GT(num(m, "time_running"), 0);
+	EXPECT_LT(num(m, "time_running"), num(m, "time_enabled"));
+	EXPECT_EQ(20, num(json_bench(&root, "multiplexed"), "iterations"));
+	json_free(&root);
+}
+
 /* ---- the set's own reads ---- */
 
 static __attribute__((noinline)) void loop_read_all(void *arg, int n)
