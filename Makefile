@@ -255,3 +255,4 @@ include scripts/mk/relfiles.mk
 include scripts/mk/gate.mk
 include scripts/mk/runner.mk
 include scripts/mk/docs.mk
+include scripts/mk/markers.mk

@@ -4,6 +4,7 @@
  * paranoid fallbacks, and read by its page or by read(2).
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,8 +286,13 @@ static bool perf_fd_id(int fd, uint64_t *id)
 	return !strcmp(target, "anon_inode:[perf_event]") && !ioctl(fd, PERF_EVENT_IOC_ID, id);
 }
 
-/* Give each counter of @set with id @ids[i] the fd that answers to it. */
-static int match_fds(struct selfmon_set *set, const uint64_t *ids)
+/*
+ * Give each counter of @set with id @ids[i] the fd that answers to it, and
+ * mark every fd of the set (@all, @nr_all ids) close-on-exec: libperf opens
+ * them without PERF_FLAG_FD_CLOEXEC, and a program that execs must not hand
+ * its counters to the next one.
+ */
+static int match_fds(struct selfmon_set *set, const uint64_t *ids, const uint64_t *all, int nr_all)
 {
 	DIR *dir = opendir("/proc/self/fd");
 	struct dirent *d;
@@ -302,6 +308,9 @@ static int match_fds(struct selfmon_set *set, const uint64_t *ids)
 		for (int i = 0; i < set->nr; i++)
 			if (ids[i] == id && wants_fd(&set->ctr[i], i))
 				set->ctr[i].fd = fd;
+		for (int i = 0; i < nr_all; i++)
+			if (all[i] == id)
+				fcntl(fd, F_SETFD, FD_CLOEXEC);
 	}
 	closedir(dir);
 	return 0;
@@ -317,17 +326,24 @@ static int match_fds(struct selfmon_set *set, const uint64_t *ids)
  */
 int selfmon_counter__find_fds(struct selfmon_set *set)
 {
-	uint64_t ids[CONFIG_MAX_EVENTS] = { 0 };
+	uint64_t ids[CONFIG_MAX_EVENTS] = { 0 }, all[CONFIG_MAX_EVENTS * SELFMON_MAX_CLUSTERS];
 	struct perf_counts_values v;
-	int err, n = 0;
+	int err, nr_all = 0;
 
 	for (int i = 0; i < set->nr; i++) {
-		if (!wants_fd(&set->ctr[i], i) || perf_evsel__read(set->ctr[i].evsel, 0, 0, &v))
-			continue;
-		ids[i] = v.id;
-		n++;
+		const struct selfmon_counter *c = &set->ctr[i];
+
+		for (int k = -1; k < c->nr_more; k++) {
+			struct perf_evsel *e = k < 0 ? c->evsel : c->more[k];
+
+			if (!e || perf_evsel__read(e, 0, 0, &v))
+				continue;
+			all[nr_all++] = v.id;
+			if (k < 0 && wants_fd(c, i))
+				ids[i] = v.id;
+		}
 	}
-	err = n ? match_fds(set, ids) : 0;
+	err = nr_all ? match_fds(set, ids, all, nr_all) : 0;
 	for (int i = 0; i < set->nr && !err; i++) {
 		const struct selfmon_counter *c = &set->ctr[i];
 
@@ -390,26 +406,34 @@ int selfmon_counter__read_syscall(struct selfmon_counter *c, struct selfmon_coun
 	return 0;
 }
 
-int selfmon_counter__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
+int selfmon_counter__read_kernel(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
 	struct selfmon_counter *c = &set->ctr[idx];
 	struct selfmon_count group[CONFIG_MAX_EVENTS];
 	int err;
 
+	if (c->leader < 0)
+		return selfmon_counter__read_syscall(c, count);
+	/* A member's read(2) is its group's: every member from one instant. */
+	err = selfmon_group__read(set, c->leader, group);
+	if (!err)
+		*count = group[idx - c->leader];
+	return err;
+}
+
+int selfmon_counter__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	struct selfmon_counter *c = &set->ctr[idx];
+	int err;
+
 	if (c->page && selfmon_page__read(c->page, count) == 0)
 		return 0;
-	if (c->leader >= 0) {
-		/* One member off its counter: the whole group is, read it as one. */
-		err = selfmon_group__read(set, c->leader, group);
-		if (!err)
-			*count = group[idx - c->leader];
-	} else {
-		err = selfmon_counter__read_syscall(c, count);
-		if (!err && c->page && c->reason == SELFMON_REASON_NONE) {
-			/* The gates were open but the page said no at this moment. */
-			count->reason = selfmon_refusal__why(set, c);
-			c->fallbacks++;
-		}
+	/* One member off its counter: the whole group is, read it as one. */
+	err = selfmon_counter__read_kernel(set, idx, count);
+	if (!err && c->leader < 0 && c->page && c->reason == SELFMON_REASON_NONE) {
+		/* The gates were open but the page said no at this moment. */
+		count->reason = selfmon_refusal__why(set, c);
+		c->fallbacks++;
 	}
 	return err;
 }

@@ -25,6 +25,11 @@ int selfmon_counter__read_syscall(struct selfmon_counter *c, struct selfmon_coun
 int selfmon_counter__find_fds(struct selfmon_set *set);
 /* The raw count: the page if it allows, else read(2) (of the whole group). */
 int selfmon_counter__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count);
+/*
+ * The raw count of counter @idx by the kernel: its group's one read(2) when
+ * it is in a group, else its own. The one place that makes this choice.
+ */
+int selfmon_counter__read_kernel(struct selfmon_set *set, int idx, struct selfmon_count *count);
 
 /* What opening a set needs beyond the set itself. */
 struct open_ctx {

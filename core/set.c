@@ -223,6 +223,7 @@ static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx 
 		}
 		if (set->hot_wiped)
 			set->hot[i].page = set->ctr[i].page;
+		set->hot[i].member = c->leader >= 0 && c->leader != i;
 	}
 	return err;
 }

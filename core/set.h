@@ -60,7 +60,12 @@ struct selfmon_hot {
 	/* A lone counter without a page: its fd + 1, for a bare read(2); 0: none (or a child). */
 	int fd1;
 	int reason;		/* why such a counter is read by read(2) */
-	int pad;
+	/*
+	 * 1: a member of a group, read right after its leader: its times are
+	 * the leader's (the kernel schedules members with their leader), so
+	 * selfmon_set__read_all() reads its value alone.
+	 */
+	int member;
 };
 
 struct selfmon_set {

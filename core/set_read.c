@@ -144,7 +144,8 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 	return 0;
 }
 
-int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
+static __attribute__((noinline)) int read_raw_checked(struct selfmon_set *set, int idx,
+						      struct selfmon_count *count)
 {
 	int err = selfmon_set__check(set, idx, __func__);
 
@@ -155,9 +156,22 @@ int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count
 	return selfmon_counter__read_raw(set, idx, count);
 }
 
+/* As selfmon_set__read(), less the baseline: the same checks, the same inline page read. */
+int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	const struct selfmon_hot *h;
+
+	if (__builtin_expect(!set || !count || (unsigned int)idx >= (unsigned int)set->nr ||
+			     selfmon_owner__tid != set->owner.tid, 0))
+		return read_raw_checked(set, idx, count);
+	h = &set->hot[(unsigned int)idx];
+	if (__builtin_expect(!h->page || selfmon_page__read_steady(h->page, count), 0))
+		return read_raw_checked(set, idx, count);
+	return 0;
+}
+
 int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
-	struct selfmon_counter *c;
 	int err;
 
 	err = selfmon_set__check(set, idx, __func__);
@@ -165,15 +179,7 @@ int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_c
 		return err;
 	if (!count)
 		return selfmon__err(-EINVAL, "selfmon_set__read_syscall: count is NULL");
-	c = &set->ctr[idx];
-	if (c->leader >= 0) {
-		struct selfmon_count group[CONFIG_MAX_EVENTS];
-
-		err = selfmon_group__read(set, c->leader, group);
-		*count = group[idx - c->leader];
-	} else {
-		err = selfmon_counter__read_syscall(c, count);
-	}
+	err = selfmon_counter__read_kernel(set, idx, count);
 	if (!err)
 		rebase(set, idx, count);
 	return err;
@@ -251,7 +257,8 @@ int selfmon_set__read_raw_all(struct selfmon_set *set, struct selfmon_count *cou
 	return err ? err : read_all_raw(set, counts);
 }
 
-int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
+/* Every counter the long way: a page that refuses, read(2), a child, another thread, an error. */
+static __attribute__((noinline)) int read_all_checked(struct selfmon_set *set, struct selfmon_count *counts)
 {
 	int err;
 
@@ -263,6 +270,46 @@ int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
 	for (int i = 0; i < set->nr && !err; i++)
 		rebase(set, i, &counts[i]);
 	return err;
+}
+
+/*
+ * Inline, every counter by its page: a lone counter or a leader with its
+ * times, a group member by its value alone with its leader's times (as
+ * read_group_raw() gives them). One refusal reads them all the long way, so
+ * that a group never mixes members on counters with members off them.
+ */
+int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
+{
+	uint64_t enabled = 0, running = 0;
+	const struct selfmon_hot *hot;
+	struct selfmon_count now;
+	unsigned int nr;
+
+	if (__builtin_expect(!set || !counts || selfmon_owner__tid != set->owner.tid, 0))
+		return read_all_checked(set, counts);
+	/* In locals: the page reads' barriers would load them again for each counter. */
+	hot = set->hot;
+	nr = (unsigned int)set->nr;
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct selfmon_hot *h = &hot[i];
+
+		if (__builtin_expect(!h->page, 0))
+			return read_all_checked(set, counts);
+		if (h->member) {
+			if (__builtin_expect(selfmon_page__read_value(h->page, &now.value), 0))
+				return read_all_checked(set, counts);
+		} else {
+			if (__builtin_expect(selfmon_page__read_steady(h->page, &now), 0))
+				return read_all_checked(set, counts);
+			enabled = now.enabled - h->base.enabled;
+			running = now.running - h->base.running;
+		}
+		counts[i].value = now.value - h->base.value;
+		counts[i].enabled = enabled;
+		counts[i].running = running;
+		store_user_flags(&counts[i]);
+	}
+	return 0;
 }
 
 int selfmon_set__reset(struct selfmon_set *set)

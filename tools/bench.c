@@ -91,6 +91,10 @@ static void list(const struct run *r)
 		printf("%-20s %-13s %s\n", "readcost", "-",
 		       "one counter read: selfmon inline vs libperf perf_evsel__read vs read(2) "
 		       "vs selfmon_set__read");
+	if (wanted(r, "markercost"))
+		printf("%-20s %-13s %s\n", "markercost", "-",
+		       "a marker pair, cached and by name, beside the 4 bare inline reads of 2 events, "
+		       "and selfmon_set__read_all of them");
 	if (wanted(r, "samplecost"))
 		printf("%-20s %-13s %s\n", "samplecost", "-",
 		       "one sample read: selfmon_sampler__drain (parse included) vs libperf's "
@@ -416,6 +420,58 @@ out:
 }
 
 /*
+ * A marker pair beside the bare inline reads it makes and read_all of the
+ * same two events, each less the loop alone (tools/markercost.c).
+ */
+static int run_markercost(struct run *r)
+{
+	struct selfmon_report_entry *e[CLI_MARKERCOST__NR] = { 0 };
+	struct cli_markercost *mc = cli_markercost__open();
+	struct selfmon_bench *b = NULL;
+	struct selfmon_bench_opts o;
+	struct selfmon_opts so;
+	int err = 0;
+
+	bench_opts_from(r, &o, READCOST_EVENTS, &so);
+	if (!mc || !(b = selfmon_bench__open(&o))) {
+		err = -errno;
+		fprintf(stderr, "selfmon bench: markercost: %s\n", cli_errmsg(err));
+		goto out;
+	}
+	if (r->cli.format == CLI_FORMAT_TABLE)
+		fprintf(r->out, "\nmarkercost: a marker pair (events: SELFMON_EVENTS or the default) beside the "
+			"4 inline reads of 2 events; the loop alone is subtracted\n");
+	for (int k = 0; k < CLI_MARKERCOST__NR && !err; k++) {
+		if (!(e[k] = next_entry(r))) {
+			err = -E2BIG;
+			break;
+		}
+		snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_markercost__name(k));
+		if (k == CLI_MARKERCOST_INLINE && !cli_markercost__inline_ok(mc)) {
+			e[k]->skipped = "no inline read of both events here";
+			emit(r, e[k]);
+			continue;
+		}
+		progress(r, cli_markercost__name(k));
+		err = selfmon_bench__run(b, cli_markercost__name(k), cli_markercost__body(k), mc, e[k]->res);
+		if (err) {
+			progress_done(r);
+			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+			break;
+		}
+		if (k != CLI_MARKERCOST_EMPTY)
+			subtract_loop(e[k]->res, e[CLI_MARKERCOST_EMPTY]->res);
+		if (k != CLI_MARKERCOST_EMPTY && k != CLI_MARKERCOST_INLINE && !e[CLI_MARKERCOST_INLINE]->skipped)
+			add_ratio(e[k], e[CLI_MARKERCOST_INLINE]->res, "instructions:u", "instructions_vs_inline_reads");
+		emit(r, e[k]);
+	}
+out:
+	selfmon_bench__close(b);
+	cli_markercost__close(mc);
+	return err;
+}
+
+/*
  * One sample read from a ring, selfmon's drain against libperf's loop over
  * the same records (tools/samplecost.c); the publishing loop alone is
  * subtracted. Counted by the readcost events where they open, else timed.
@@ -533,6 +589,8 @@ int cmd_bench(int argc, char **argv)
 	if (wanted(r, "readcost") && run_readcost(r))
 		goto out;
 	if (wanted(r, "samplecost") && run_samplecost(r))
+		goto out;
+	if (wanted(r, "markercost") && run_markercost(r))
 		goto out;
 	if (r->cli.format == CLI_FORMAT_JSON)
 		rc = selfmon_report__json(r->out, &r->ctx, r->e, r->nr);

@@ -170,6 +170,27 @@ struct perf_evsel;
  */
 void cli_evlist__close_mapped(struct perf_evlist *evlist, struct perf_evsel *evsel);
 
+/* ---- markercost.c: a marker pair beside its bare reads ---- */
+
+enum cli_markercost_kind {
+	CLI_MARKERCOST_EMPTY,		/* the loop alone: subtracted */
+	CLI_MARKERCOST_INLINE,		/* the 4 bare inline reads of a pair with 2 events */
+	CLI_MARKERCOST_CACHED,		/* SELFMON_MARKER_BEGIN/END */
+	CLI_MARKERCOST_NAMED,		/* selfmon_marker__begin/end by name */
+	CLI_MARKERCOST_READ_ALL,	/* selfmon_set__read_all of the 2-event group */
+	CLI_MARKERCOST__NR,
+};
+
+struct cli_markercost;
+
+/* Open the 2-event group the bare reads read. Return: the object, or NULL with errno. */
+struct cli_markercost *cli_markercost__open(void);
+void cli_markercost__close(struct cli_markercost *mc);
+/* Whether both events have an inline read here. */
+bool cli_markercost__inline_ok(const struct cli_markercost *mc);
+selfmon_bench_fn cli_markercost__body(enum cli_markercost_kind kind);
+const char *cli_markercost__name(enum cli_markercost_kind kind);
+
 /* ---- bench_options.c: `selfmon bench` command line ---- */
 
 enum cli_bench_format { CLI_FORMAT_TABLE, CLI_FORMAT_CSV, CLI_FORMAT_JSON };

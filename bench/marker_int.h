@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Markers inside the library: the regions, each thread's counts, and what
+ * the report (marker_report.c) reads of them. The front end is marker.c.
+ */
+#ifndef SELFMON_BENCH_MARKER_INT_H
+#define SELFMON_BENCH_MARKER_INT_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <selfmon/marker.h>
+
+/* Most events the markers count; most regions of one process. */
+#define MK_EVENTS	8
+#define MK_REGIONS	256
+
+/* How a pair was begun: its empty-pair cost differs (calls, lookups). */
+enum mk_form { MK_CACHED, MK_NAMED, MK_FORMS };
+
+/*
+ * A region: struct selfmon_marker. @id sits where a struct
+ * selfmon_marker_site keeps -1, so that the fast path's one bounds check on
+ * the id also sends a site that is not yet resolved the long way.
+ */
+struct selfmon_marker {
+	void *tag;		/* NULL: a site's first word is its own address */
+	long id;		/* index in the registry */
+	char name[SELFMON_MARKER_NAME_MAX + 1];
+	int said_unbalanced;	/* said once: an end without a begin */
+};
+
+/* One region in one thread: raw differences; the report subtracts the empty pairs. */
+struct mk_slot {
+	uint64_t begin[MK_EVENTS];
+	uint64_t sum[MK_EVENTS], min[MK_EVENTS], max[MK_EVENTS];
+	uint64_t calls[MK_FORMS];	/* pairs, by the form of their end */
+	uint64_t fallbacks;		/* ends of a pair that read by read(2) when pages exist */
+	uint64_t enabled, running;	/* summed over timed pairs (multiplexed counters) */
+	uint64_t begin_enabled, begin_running;
+	int depth;			/* open begins (+ MK_BAD: the begin could not read) */
+};
+
+/* A thread's counters and regions. */
+struct mk_thread {
+	unsigned long nr_slots;	/* first: the fast path's bounds */
+	struct mk_slot *slot;
+	int nr;			/* events */
+	int fast;		/* all_user and not timed: both ends read inline */
+	int all_user;		/* every counter has a page: try the inline reads */
+	int timed;		/* the leader was multiplexed: read with times */
+	int open;		/* pairs still open at the last report */
+	const struct perf_event_mmap_page *pg[MK_EVENTS];
+	struct selfmon_set *set;
+	pid_t tid;
+	int exited;
+	uint64_t overhead[MK_FORMS][MK_EVENTS];	/* empty pair, subtracted */
+	struct { const char *ptr; struct selfmon_marker *m; } cache[16];	/* by name */
+	struct mk_thread *next;
+};
+
+/* The markers' shared state; marker.c owns it. */
+struct mk_global {
+	pthread_mutex_t lock;
+	int state;			/* MK_STATE_* */
+	char events[256];		/* as opened */
+	char note[256];			/* said once at the first open; in the report */
+	char read_path[160];		/* "inline", or "read(2): why", of the first thread */
+	int nr;				/* events */
+	char event_name[MK_EVENTS][64];
+	struct selfmon_marker *region[MK_REGIONS];
+	int nr_regions;
+	struct mk_thread *threads;	/* every thread of this process that counted */
+};
+
+enum { MK_STATE_NEW, MK_STATE_ON, MK_STATE_OFF };
+
+extern struct mk_global mk;
+/* A thread whose counters could not open: every call returns at once. */
+extern struct mk_thread mk_dead;
+
+/* marker_thread.c: the life cycle. */
+/* Read SELFMON_EVENTS and register the exit, fork and thread-exit hooks, once. */
+void mk_init(void);
+/* The region called @name, made if new; NULL (said once) for a bad name or a full registry. */
+struct selfmon_marker *mk_lookup(const char *name);
+/* A region, or the region a site names (resolved and kept in the site); NULL when off. */
+struct selfmon_marker *mk_resolve(struct selfmon_marker *m);
+/* Room for region @id in @t's slots. Return: 0 or -ENOMEM. */
+int mk_grow(struct mk_thread *t, long id);
+/* This thread's counters, opened at its first begin; NULL when markers are off for it. */
+struct mk_thread *mk_thread_get(void);
+
+/* marker.c: this thread's counters, and the empty pair. */
+struct mk_thread *mk_self_get(void);
+void mk_self_set(struct mk_thread *t);
+/* Measure @t's empty pairs of each form into @t->overhead. */
+void mk_calibrate(struct mk_thread *t);
+/* Unresolve the calibration's own sites (mk__reset()). */
+void mk_calibrate_reset(void);
+
+/* One message on stderr: "selfmon: markers: ...". */
+void mk_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* @s quoted for a message or a table: at most @size - 1 bytes, control bytes as \xNN. */
+const char *mk_quote(char *buf, size_t size, const char *s);
+
+/*
+ * Forget every region and thread, and read SELFMON_EVENTS again at the next
+ * marker: for a harness that runs many inputs in one process, one thread.
+ * Sites resolved before keep regions that are freed: only names, not sites.
+ */
+void mk__reset(void);
+
+/* marker_report.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT. */
+int mk_report_write(void);
+/* 1 for the library's own region (the empty pairs it measures): not reported. */
+int mk_is_internal(const struct selfmon_marker *m);
+/* The report in @format ("table", "csv", "json") to @f; the caller holds mk.lock. */
+int mk_report_to(FILE *f, const char *format);
+
+#endif

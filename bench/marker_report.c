@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The markers' report: per region, the totals over threads, then each
+ * thread; as a table, CSV, or JSON written by <selfmon/report.h>, the
+ * schema of `selfmon bench --format json` (one entry a region, one a region
+ * in a thread), so that selfmon compare reads both.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+#include <selfmon/report.h>
+#include <selfmon/selfmon.h>
+#include "marker_int.h"
+
+/* One region's counts: a thread's, or the sum over threads. */
+struct mk_row {
+	uint64_t calls, fallbacks, enabled, running;
+	uint64_t sum[MK_EVENTS], min[MK_EVENTS], max[MK_EVENTS];
+	int threads;
+};
+
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/*
+ * Add @t's pairs of one region to @r, less @t's empty pair of each pair's
+ * form; a region ended in both forms takes the smaller one off its min and
+ * max (and each form's off its sum).
+ */
+static void row_add(struct mk_row *r, const struct mk_thread *t, const struct mk_slot *s)
+{
+	uint64_t calls = s->calls[MK_CACHED] + s->calls[MK_NAMED];
+
+	if (!calls)
+		return;
+	if (!r->calls)
+		memset(r->min, 0xff, sizeof(r->min));
+	r->calls += calls;
+	r->fallbacks += s->fallbacks;
+	r->enabled += s->enabled;
+	r->running += s->running;
+	for (int i = 0; i < mk.nr; i++) {
+		uint64_t oc = t->overhead[MK_CACHED][i], on = t->overhead[MK_NAMED][i];
+		uint64_t o = !s->calls[MK_NAMED] ? oc : !s->calls[MK_CACHED] ? on : oc < on ? oc : on;
+		uint64_t min = sub0(s->min[i], o), max = sub0(s->max[i], o);
+
+		r->sum[i] += sub0(s->sum[i], s->calls[MK_CACHED] * oc + s->calls[MK_NAMED] * on);
+		if (min < r->min[i])
+			r->min[i] = min;
+		if (max > r->max[i])
+			r->max[i] = max;
+	}
+	r->threads++;
+}
+
+/* The totals of region @id over every thread of the process. */
+static void region_total(int id, struct mk_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (const struct mk_thread *t = mk.threads; t; t = t->next)
+		if ((unsigned long)id < t->nr_slots)
+			row_add(r, t, &t->slot[id]);
+}
+
+static double per_call(const struct mk_row *r, int i)
+{
+	return r->calls ? (double)r->sum[i] / (double)r->calls : 0;
+}
+
+/* The first thread's empty pair, which the header states (each thread subtracts its own). */
+static const struct mk_thread *first_thread(void)
+{
+	const struct mk_thread *t = mk.threads;
+
+	while (t && t->next)
+		t = t->next;
+	return t;
+}
+
+static int open_pairs(void)
+{
+	int n = 0;
+
+	for (const struct mk_thread *t = mk.threads; t; t = t->next)
+		for (unsigned long i = 0; i < t->nr_slots; i++)
+			n += t->slot[i].depth > 0 && t->slot[i].depth < (1 << 20);
+	return n;
+}
+
+/* ---- table ---- */
+
+static void table_row(FILE *f, const char *label, const struct mk_row *r)
+{
+	fprintf(f, "%-28s %8llu", label, (unsigned long long)r->calls);
+	for (int i = 0; i < mk.nr; i++)
+		fprintf(f, " %14.1f %10llu %10llu", per_call(r, i), (unsigned long long)r->min[i],
+			(unsigned long long)r->max[i]);
+	fprintf(f, " %8llu", (unsigned long long)r->fallbacks);
+	if (r->enabled != r->running)
+		fprintf(f, "  ran %.1f%% of the time enabled", r->enabled ? 100.0 * (double)r->running /
+			(double)r->enabled : 0.0);
+	fputc('\n', f);
+}
+
+static void table_header(FILE *f)
+{
+	const struct mk_thread *t0 = first_thread();
+	char q[96];
+
+	fprintf(f, "selfmon markers: pid %d, events %s (reads: %s)\n", (int)getpid(),
+		mk_quote(q, sizeof(q), mk.events), mk.read_path);
+	if (mk.note[0])
+		fprintf(f, "  note: %s\n", mk.note);
+	fputs("  an empty pair's count is subtracted from each call:", f);
+	for (int i = 0; t0 && i < mk.nr; i++)
+		fprintf(f, "%s %s %llu (cached), %llu (by name)", i ? ";" : "", mk_quote(q, sizeof(q), mk.event_name[i]),
+			(unsigned long long)t0->overhead[MK_CACHED][i], (unsigned long long)t0->overhead[MK_NAMED][i]);
+	fputc('\n', f);
+	fprintf(f, "%-28s %8s", "region / thread", "calls");
+	for (int i = 0; i < mk.nr; i++)
+		fprintf(f, " %14.14s %10s %10s", mk_quote(q, sizeof(q), mk.event_name[i]), "min", "max");
+	fprintf(f, " %8s\n", "read(2)");
+	fprintf(f, "%-28s %8s", "", "");
+	for (int i = 0; i < mk.nr; i++)
+		fprintf(f, " %14s %10s %10s", "per call", "", "");
+	fputc('\n', f);
+}
+
+static int report_table(FILE *f)
+{
+	char label[96], q[80];
+	int open = open_pairs();
+
+	table_header(f);
+	for (int id = 0; id < mk.nr_regions; id++) {
+		struct mk_row r;
+
+		region_total(id, &r);
+		if (!r.calls || mk_is_internal(mk.region[id]))
+			continue;
+		snprintf(label, sizeof(label), "%s", mk_quote(q, sizeof(q), mk.region[id]->name));
+		table_row(f, label, &r);
+		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
+			struct mk_row one = { 0 };
+
+			if ((unsigned long)id >= t->nr_slots || !(t->slot[id].calls[MK_CACHED] + t->slot[id].calls[MK_NAMED]))
+				continue;
+			row_add(&one, t, &t->slot[id]);
+			snprintf(label, sizeof(label), "  thread %d%s", (int)t->tid, t->exited ? " (exited)" : "");
+			table_row(f, label, &one);
+		}
+	}
+	if (open)
+		fprintf(f, "  %d pair%s still open (a begin without its end yet): not counted\n", open,
+			open == 1 ? "" : "s");
+	return 0;
+}
+
+/* ---- CSV ---- */
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row *r,
+		     const struct mk_thread *t)
+{
+	for (int i = 0; i < mk.nr; i++) {
+		csv_field(f, region);
+		fputc(',', f);
+		if (tid >= 0)
+			fprintf(f, "%ld", tid);
+		else
+			fputs("all", f);
+		fputc(',', f);
+		csv_field(f, mk.event_name[i]);
+		fprintf(f, ",%llu,%llu,%.3f,%llu,%llu,", (unsigned long long)r->calls,
+			(unsigned long long)r->sum[i], per_call(r, i), (unsigned long long)r->min[i],
+			(unsigned long long)r->max[i]);
+		if (t)
+			fprintf(f, "%llu", (unsigned long long)t->overhead[MK_CACHED][i]);
+		fprintf(f, ",%llu,%llu,%llu\n", (unsigned long long)r->fallbacks,
+			(unsigned long long)r->enabled, (unsigned long long)r->running);
+	}
+}
+
+static int report_csv(FILE *f)
+{
+	fputs("region,thread,event,calls,sum,per_call,min,max,empty_pair,read_fallbacks,time_enabled,"
+	      "time_running\n", f);
+	for (int id = 0; id < mk.nr_regions; id++) {
+		struct mk_row r;
+
+		region_total(id, &r);
+		if (!r.calls || mk_is_internal(mk.region[id]))
+			continue;
+		csv_rows(f, mk.region[id]->name, -1, &r, NULL);
+		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
+			struct mk_row one = { 0 };
+
+			if ((unsigned long)id >= t->nr_slots || !(t->slot[id].calls[MK_CACHED] + t->slot[id].calls[MK_NAMED]))
+				continue;
+			row_add(&one, t, &t->slot[id]);
+			csv_rows(f, mk.region[id]->name, t->tid, &one, t);
+		}
+	}
+	return 0;
+}
+
+/* ---- JSON: the schema of selfmon bench, through <selfmon/report.h> ---- */
+
+/* One entry's storage: its name, and per column its one value (the per-call figure). */
+struct mk_json_entry {
+	char name[SELFMON_MARKER_NAME_MAX + 32];
+	double v[1 + 3 * MK_EVENTS];
+	struct selfmon_report_col col[1 + 3 * MK_EVENTS];
+};
+
+/*
+ * A region's row (@t NULL: the totals; else one thread's) as a report
+ * entry of one repetition of @r->calls iterations: column 0 the time per
+ * call (task-clock's, where it is counted; 0 otherwise), then per event the
+ * mean per call and its min and max ("<event>_min", "<event>_max"); the
+ * fallbacks, times and the number of threads as extras, which land in the
+ * median entry.
+ */
+static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, const char *region,
+		       const struct mk_thread *t, const struct mk_row *r,
+		       char (*names)[2][SELFMON_EVENT_NAME_MAX + 8])
+{
+	static const char *const extra[] = { "region_threads", "read_fallbacks", "time_enabled", "time_running" };
+	const double ev[] = { r->threads, r->fallbacks, r->enabled, r->running };
+	int c = 1;
+
+	if (t)
+		snprintf(j->name, sizeof(j->name), "%s/thread:%d", region, (int)t->tid);
+	else
+		snprintf(j->name, sizeof(j->name), "%s", region);
+	j->v[0] = 0;
+	j->col[0] = (struct selfmon_report_col){ .name = "time", .unit = "ns", .values = &j->v[0] };
+	for (int i = 0; i < mk.nr; i++) {
+		if (!strcmp(mk.event_name[i], "task-clock"))
+			j->v[0] = per_call(r, i);
+		j->v[c] = per_call(r, i);
+		j->col[c] = (struct selfmon_report_col){ .name = mk.event_name[i], .values = &j->v[c] };
+		c++;
+		j->v[c] = (double)r->min[i];
+		j->col[c] = (struct selfmon_report_col){ .name = names[i][0], .values = &j->v[c] };
+		c++;
+		j->v[c] = (double)r->max[i];
+		j->col[c] = (struct selfmon_report_col){ .name = names[i][1], .values = &j->v[c] };
+		c++;
+	}
+	memset(e, 0, sizeof(*e));
+	e->name = j->name;
+	e->iterations = r->calls;
+	e->repetitions = e->kept = 1;
+	e->nr_cols = c;
+	e->cols = j->col;
+	e->expected_insns = -1;
+	for (int k = 0; k < 4; k++) {
+		snprintf(e->extra[k].name, sizeof(e->extra[k].name), "%s", extra[k]);
+		e->extra[k].value = ev[k];
+	}
+	e->nr_extra = 4;
+}
+
+/* Rows of the report: every region with calls, then each of its threads. */
+static int json_rows(struct selfmon_report_entry *e, struct mk_json_entry *j, int max,
+		     char (*names)[2][SELFMON_EVENT_NAME_MAX + 8])
+{
+	int n = 0;
+
+	for (int id = 0; id < mk.nr_regions; id++) {
+		struct mk_row r;
+
+		region_total(id, &r);
+		if (!r.calls || mk_is_internal(mk.region[id]) || n >= max)
+			continue;
+		json_entry(&e[n], &j[n], mk.region[id]->name, NULL, &r, names);
+		n++;
+		for (const struct mk_thread *t = mk.threads; t && n < max; t = t->next) {
+			struct mk_row one = { 0 };
+
+			if ((unsigned long)id >= t->nr_slots || !(t->slot[id].calls[MK_CACHED] + t->slot[id].calls[MK_NAMED]))
+				continue;
+			row_add(&one, t, &t->slot[id]);
+			json_entry(&e[n], &j[n], mk.region[id]->name, t, &one, names);
+			n++;
+		}
+	}
+	return n;
+}
+
+static int report_json(FILE *f)
+{
+	static char names[MK_EVENTS][2][SELFMON_EVENT_NAME_MAX + 8];
+	const struct mk_thread *t0 = first_thread(), *t;
+	struct selfmon_report_context ctx;
+	struct selfmon_report_entry *e;
+	struct mk_json_entry *j;
+	char note[sizeof(mk.note) + 512];
+	struct utsname u;
+	int max = 0, n, err, o;
+
+	for (t = mk.threads; t; t = t->next)
+		max++;
+	max = (max + 1) * mk.nr_regions;
+	e = calloc((size_t)max + 1, sizeof(*e));
+	j = calloc((size_t)max + 1, sizeof(*j));
+	if (!e || !j) {
+		free(e);
+		free(j);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < mk.nr; i++) {
+		snprintf(names[i][0], sizeof(names[i][0]), "%s_min", mk.event_name[i]);
+		snprintf(names[i][1], sizeof(names[i][1]), "%s_max", mk.event_name[i]);
+	}
+	n = json_rows(e, j, max, names);
+	memset(&ctx, 0, sizeof(ctx));
+	selfmon_report__context_fill(&ctx);
+	if (uname(&u))
+		snprintf(u.machine, sizeof(u.machine), "unknown");
+	/* The empty pair each call was reduced by, and what else the reader must know, in the note. */
+	o = snprintf(note, sizeof(note), "markers of pid %d; empty pair subtracted per call:", (int)getpid());
+	for (int i = 0; t0 && i < mk.nr && o < (int)sizeof(note); i++)
+		o += snprintf(note + o, sizeof(note) - (size_t)o, " %s %llu (cached) %llu (by name)%s",
+			      mk.event_name[i], (unsigned long long)t0->overhead[MK_CACHED][i],
+			      (unsigned long long)t0->overhead[MK_NAMED][i], i + 1 < mk.nr ? "," : "");
+	if (o < (int)sizeof(note))
+		o += snprintf(note + o, sizeof(note) - (size_t)o, "; open pairs (a begin without its end yet): %d",
+			      open_pairs());
+	if (mk.note[0] && o < (int)sizeof(note))
+		snprintf(note + o, sizeof(note) - (size_t)o, "; %s", mk.note);
+	ctx.arch = u.machine;
+	ctx.version = selfmon_version();
+	ctx.events = mk.events;
+	ctx.note = note;
+	ctx.pinned = "";
+	ctx.hardware = t0 && t0->all_user;
+	ctx.calibration = SELFMON_CALIB_EMPTY;
+	ctx.read_path = mk.read_path;
+	err = selfmon_report__json(f, &ctx, e, n);
+	free(e);
+	free(j);
+	return err;
+}
+
+/* ---- where and how ---- */
+
+int mk_report_to(FILE *f, const char *format)
+{
+	int err;
+
+	if (!strcmp(format, "json"))
+		err = report_json(f);
+	else if (!strcmp(format, "csv"))
+		err = report_csv(f);
+	else
+		err = report_table(f);
+	fflush(f);
+	return err ? err : ferror(f) ? -EIO : 0;
+}
+
+/* $SELFMON_FORMAT, else the extension of $SELFMON_OUTPUT, else a table. */
+static const char *report_format(const char *out)
+{
+	const char *fmt = getenv("SELFMON_FORMAT"), *dot = out ? strrchr(out, '.') : NULL;
+	char q[96];
+
+	if (fmt && (!strcmp(fmt, "table") || !strcmp(fmt, "csv") || !strcmp(fmt, "json")))
+		return fmt;
+	if (fmt && *fmt)
+		mk_say("SELFMON_FORMAT='%s' is not a format: use table, csv or json; writing a table",
+		       mk_quote(q, sizeof(q), fmt));
+	if (dot && (!strcmp(dot, ".json") || !strcmp(dot, ".csv")))
+		return dot + 1;
+	return "table";
+}
+
+int mk_report_write(void)
+{
+	const char *out = getenv("SELFMON_OUTPUT");
+	FILE *f = stderr;
+	char q[96];
+	int err, fd = -1;
+
+	if (out && *out) {
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!f) {
+			err = errno;
+			if (fd >= 0)
+				close(fd);
+			mk_say("cannot write the report to SELFMON_OUTPUT='%s': %s. Fix: name a file in a "
+			       "writable directory; the report goes to stderr", mk_quote(q, sizeof(q), out),
+			       strerror(err));
+			f = stderr;
+		}
+	}
+	pthread_mutex_lock(&mk.lock);
+	err = mk_report_to(f, report_format(f == stderr ? NULL : out));
+	pthread_mutex_unlock(&mk.lock);
+	if (f != stderr && fclose(f) && !err)
+		err = -errno;
+	if (err)
+		mk_say("the report could not be written in full: %s", strerror(-err));
+	return err;
+}

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Markers' life cycle: SELFMON_EVENTS read once, the registry of region
+ * names, each thread's set opened at its first begin (the public set API: a
+ * set belongs to the thread that opened it), a thread's exit (its counts
+ * stay for the report), fork (the child starts empty) and exit (the
+ * report). The hot paths are in marker.c.
+ *
+ * Nothing here may harm the host program: every failure is one message on
+ * stderr, and the call returns as if markers were off.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include <selfmon/marker.h>
+#include <selfmon/read.h>
+#include <selfmon/selfmon.h>
+#include "marker_int.h"
+
+struct mk_global mk = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+struct mk_thread mk_dead;
+static pthread_key_t mk_key;
+static bool mk_key_ok;
+/* atexit() and pthread_atfork() are registered once per process, whatever mk__reset() does. */
+static bool mk_registered;
+
+/* The default where a core PMU counts; task-clock elsewhere. */
+static const char mk_default[] = "{instructions:u,cycles:u}";
+static const char mk_fallback[] = "task-clock";
+
+void mk_say(const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	/* One write, so that threads' messages do not interleave. */
+	fprintf(stderr, "selfmon: markers: %s\n", msg);
+}
+
+/* @s with control bytes (and, for a quoted text, quotes and backslashes) as \xNN. */
+static const char *escape(char *buf, size_t size, const char *s, bool quoted)
+{
+	size_t o = 0;
+
+	for (; s && *s && o + 5 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f || (quoted && (c >= 0x80 || c == '\'' || c == '\\')))
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
+		else
+			buf[o++] = (char)c;
+	}
+	if (s && *s && o + 4 <= size) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+const char *mk_quote(char *buf, size_t size, const char *s)
+{
+	return escape(buf, size, s, true);
+}
+
+/* The library's last message, which may quote what the environment gave: no raw control bytes. */
+static const char *mk_errmsg(char *buf, size_t size)
+{
+	return escape(buf, size, selfmon_errmsg(), false);
+}
+
+/* ---- set-up: once per process, and again in a forked child ---- */
+
+static void mk_thread_free(struct mk_thread *t)
+{
+	free(t->slot);
+	free(t);
+}
+
+/* Thread exit: its counts stay for the report; its counters close here, in their thread. */
+static void mk_thread_exit(void *arg)
+{
+	struct mk_thread *t = arg;
+
+	if (!t || t == &mk_dead)
+		return;
+	pthread_mutex_lock(&mk.lock);
+	selfmon_set__close(t->set);
+	t->set = NULL;
+	t->all_user = 0;
+	t->fast = 0;
+	t->exited = 1;
+	pthread_mutex_unlock(&mk.lock);
+	mk_self_set(NULL);
+}
+
+/* A forked child starts with no regions of its parent's and counts with counters of its own. */
+static void mk_prepare(void)
+{
+	pthread_mutex_lock(&mk.lock);
+}
+
+static void mk_parent(void)
+{
+	pthread_mutex_unlock(&mk.lock);
+}
+
+static void mk_child(void)
+{
+	struct mk_thread *t = mk.threads, *next;
+
+	mk.threads = NULL;
+	for (; t; t = next) {
+		next = t->next;
+		selfmon_set__close(t->set);
+		mk_thread_free(t);
+	}
+	mk_self_set(NULL);
+	if (mk_key_ok)
+		pthread_setspecific(mk_key, NULL);
+	pthread_mutex_unlock(&mk.lock);
+}
+
+static void mk_at_exit(void)
+{
+	struct mk_thread *t, **pp;
+
+	/* A process that never reached a begin (a forked child, say) reports nothing. */
+	if (mk.threads)
+		mk_report_write();
+	/* The exited threads' counts go; live threads may still be running markers. */
+	pthread_mutex_lock(&mk.lock);
+	for (pp = &mk.threads; (t = *pp);) {
+		if (t->exited) {
+			*pp = t->next;
+			mk_thread_free(t);
+		} else {
+			pp = &t->next;
+		}
+	}
+	pthread_mutex_unlock(&mk.lock);
+}
+
+/* What SELFMON_EVENTS says, once per process (again after mk__reset()). Caller holds mk.lock. */
+static void mk_init_locked(void)
+{
+	const char *ev = getenv("SELFMON_EVENTS");
+	char q[96];
+	int state = MK_STATE_OFF;
+
+	if (ev && !*ev) {
+		/* Off on purpose: nothing to say, nothing to report. */
+	} else if (ev && strlen(ev) >= sizeof(mk.events)) {
+		mk_say("SELFMON_EVENTS='%s' is longer than %zu bytes: name fewer events; markers are off",
+		       mk_quote(q, sizeof(q), ev), sizeof(mk.events) - 1);
+	} else {
+		snprintf(mk.events, sizeof(mk.events), "%s", ev ? ev : mk_default);
+		if (!mk_registered) {
+			mk_key_ok = !pthread_key_create(&mk_key, mk_thread_exit);
+			pthread_atfork(mk_prepare, mk_parent, mk_child);
+			atexit(mk_at_exit);
+			mk_registered = true;
+		}
+		state = MK_STATE_ON;
+	}
+	__atomic_store_n(&mk.state, state, __ATOMIC_RELEASE);
+}
+
+void mk_init(void)
+{
+	if (__builtin_expect(__atomic_load_n(&mk.state, __ATOMIC_ACQUIRE) != MK_STATE_NEW, 1))
+		return;
+	pthread_mutex_lock(&mk.lock);
+	if (mk.state == MK_STATE_NEW)
+		mk_init_locked();
+	pthread_mutex_unlock(&mk.lock);
+}
+
+void mk__reset(void)
+{
+	struct mk_thread *t, *next;
+
+	mk_calibrate_reset();
+	pthread_mutex_lock(&mk.lock);
+	for (t = mk.threads; t; t = next) {
+		next = t->next;
+		selfmon_set__close(t->set);
+		mk_thread_free(t);
+	}
+	mk.threads = NULL;
+	for (int i = 0; i < mk.nr_regions; i++)
+		free(mk.region[i]);
+	mk.nr_regions = 0;
+	mk.nr = 0;
+	mk.note[0] = mk.read_path[0] = '\0';
+	mk.state = MK_STATE_NEW;
+	pthread_mutex_unlock(&mk.lock);
+	mk_self_set(NULL);
+	if (mk_key_ok)
+		pthread_setspecific(mk_key, NULL);
+}
+
+/* ---- the registry of regions ---- */
+
+/* The region called @name, made if new; NULL (said once) for a bad name or a full registry. */
+struct selfmon_marker *mk_lookup(const char *name)
+{
+	static int said_null, said_long, said_full;
+	struct selfmon_marker *m = NULL;
+	char q[96];
+	size_t len;
+
+	if (!name) {
+		if (!__atomic_exchange_n(&said_null, 1, __ATOMIC_RELAXED))
+			mk_say("a region name is NULL: give every marker a string; those markers are ignored");
+		return NULL;
+	}
+	len = strnlen(name, SELFMON_MARKER_NAME_MAX + 1);
+	if (len > SELFMON_MARKER_NAME_MAX || !len) {
+		if (!__atomic_exchange_n(&said_long, 1, __ATOMIC_RELAXED))
+			mk_say("region name '%s' is %s: use 1 to %d bytes; markers with it are ignored",
+			       mk_quote(q, sizeof(q), name), len ? "too long" : "empty", SELFMON_MARKER_NAME_MAX);
+		return NULL;
+	}
+	pthread_mutex_lock(&mk.lock);
+	for (int i = 0; i < mk.nr_regions && !m; i++)
+		if (!strcmp(mk.region[i]->name, name))
+			m = mk.region[i];
+	if (!m && mk.nr_regions < MK_REGIONS) {
+		m = calloc(1, sizeof(*m));
+		if (m) {
+			memcpy(m->name, name, len + 1);
+			m->id = mk.nr_regions;
+			mk.region[mk.nr_regions++] = m;
+		}
+	}
+	pthread_mutex_unlock(&mk.lock);
+	if (!m && !__atomic_exchange_n(&said_full, 1, __ATOMIC_RELAXED))
+		mk_say("region '%s' not counted: %s; markers with new names are ignored",
+		       mk_quote(q, sizeof(q), name), mk.nr_regions >= MK_REGIONS ?
+		       "more than " "256" " regions: use fewer names" : "out of memory");
+	return m;
+}
+
+/*
+ * The region a site names, resolved at its first use and kept in the site:
+ * NULL when markers are off or the name is bad, which the macros then skip
+ * with a load and a branch. Threads resolving one site store the same value.
+ */
+struct selfmon_marker *mk_resolve(struct selfmon_marker *m)
+{
+	struct selfmon_marker_site *site = (struct selfmon_marker_site *)m;
+
+	if (m->id >= 0)
+		return m;
+	mk_init();
+	m = mk.state == MK_STATE_ON ? mk_lookup(site->name) : NULL;
+	__atomic_store_n(&site->marker, m, __ATOMIC_RELAXED);
+	return m;
+}
+
+/* ---- a thread's counters ---- */
+
+/* Room for region @id in @t's slots; the report may read them meanwhile. Return: 0 or -ENOMEM. */
+int mk_grow(struct mk_thread *t, long id)
+{
+	unsigned long nr = ((unsigned long)id | 15) + 1;
+	struct mk_slot *s;
+
+	pthread_mutex_lock(&mk.lock);
+	s = realloc(t->slot, nr * sizeof(*s));
+	if (s) {
+		memset(&s[t->nr_slots], 0, (nr - t->nr_slots) * sizeof(*s));
+		for (unsigned long i = t->nr_slots; i < nr; i++)
+			memset(s[i].min, 0xff, sizeof(s[i].min));
+		t->slot = s;
+		t->nr_slots = nr;
+	}
+	pthread_mutex_unlock(&mk.lock);
+	if (!s)
+		mk_say("out of memory for region %ld in thread %d: it is not counted there", id, (int)t->tid);
+	return s ? 0 : -ENOMEM;
+}
+
+/* Open this thread's set on mk.events (the default falls back to task-clock). Caller holds mk.lock. */
+static struct selfmon_set *mk_open_set(void)
+{
+	struct selfmon_opts o = { .sz = sizeof(o) };
+	struct selfmon_set *set;
+	char q[96], e[320];
+
+	/* The host program's threads keep their affinity unless SELFMON_PIN says otherwise. */
+	o.pin = getenv("SELFMON_PIN") ? NULL : "none";
+	set = selfmon_set__open(mk.events, &o);
+	if (!set && !strcmp(mk.events, mk_default)) {
+		snprintf(mk.note, sizeof(mk.note), "no core PMU counts %s here (%.120s): counting %s; "
+			 "SELFMON_EVENTS names other events", mk_default, mk_errmsg(e, sizeof(e)), mk_fallback);
+		mk_say("%s", mk.note);
+		snprintf(mk.events, sizeof(mk.events), "%s", mk_fallback);
+		set = selfmon_set__open(mk.events, &o);
+	}
+	if (!set) {
+		mk_say("cannot count SELFMON_EVENTS='%s': %s. Fix: name events this machine has (selfmon's "
+		       "event syntax, e.g. '{instructions:u,cycles:u}' or 'task-clock'), or unset it for the "
+		       "default; markers are off", mk_quote(q, sizeof(q), mk.events), mk_errmsg(e, sizeof(e)));
+		return NULL;
+	}
+	if (selfmon_set__nr(set) > MK_EVENTS) {
+		mk_say("SELFMON_EVENTS='%s' has %d events, markers count at most %d: name fewer; markers are off",
+		       mk_quote(q, sizeof(q), mk.events), selfmon_set__nr(set), MK_EVENTS);
+		selfmon_set__close(set);
+		return NULL;
+	}
+	if (selfmon_set__enable(set)) {
+		mk_say("cannot start the counters of SELFMON_EVENTS='%s': %s; markers are off",
+		       mk_quote(q, sizeof(q), mk.events), mk_errmsg(e, sizeof(e)));
+		selfmon_set__close(set);
+		return NULL;
+	}
+	return set;
+}
+
+/* This thread's counters, opened at its first begin; NULL when markers are off for it. */
+struct mk_thread *mk_thread_get(void)
+{
+	struct mk_thread *t = mk_self_get();
+
+	mk_init();
+	if (t || mk.state != MK_STATE_ON)
+		return t == &mk_dead || mk.state != MK_STATE_ON ? NULL : t;
+	t = calloc(1, sizeof(*t));
+	pthread_mutex_lock(&mk.lock);
+	if (t && mk.state == MK_STATE_ON)
+		t->set = mk_open_set();
+	if (!t || !t->set) {
+		/* Every thread would fail alike: off for all, said once. */
+		if (t)
+			mk.state = MK_STATE_OFF;
+		pthread_mutex_unlock(&mk.lock);
+		if (!t)
+			mk_say("out of memory: this thread's markers are off");
+		free(t);
+		mk_self_set(&mk_dead);
+		return NULL;
+	}
+	t->tid = (pid_t)syscall(SYS_gettid);
+	t->nr = selfmon_set__nr(t->set);
+	mk.nr = t->nr;
+	t->all_user = 1;
+	for (int i = 0; i < t->nr; i++) {
+		snprintf(mk.event_name[i], sizeof(mk.event_name[i]), "%s", selfmon_set__name(t->set, i));
+		t->pg[i] = selfmon_set__page(t->set, i);
+		if (!t->pg[i])
+			t->all_user = 0;
+	}
+	if (!mk.read_path[0]) {
+		enum selfmon_reason why = SELFMON_REASON_NONE;
+
+		selfmon_set__path(t->set, 0, &why);
+		snprintf(mk.read_path, sizeof(mk.read_path), "%s%s", t->all_user ? "inline" : "read(2): ",
+			 t->all_user ? "" : selfmon_reason__str(why));
+	}
+	t->fast = t->all_user;
+	t->next = mk.threads;
+	mk.threads = t;
+	pthread_mutex_unlock(&mk.lock);
+	if (mk_key_ok)
+		pthread_setspecific(mk_key, t);
+	mk_self_set(t);
+	mk_calibrate(t);
+	return t;
+}
+
