@@ -181,6 +181,22 @@ static int note_missing(char ***list, int *nr, const char *bench, const char *me
 	return 0;
 }
 
+/*
+ * Exact counts per iteration hold a fixed cost divided by the iteration
+ * count L (what calibration leaves): runs that grew L differently differ
+ * by a fraction of an instruction. Say so where that may be the change.
+ */
+static void hint_iterations(struct cli_result *r, const struct cli_bench *b, const struct cli_bench *nb)
+{
+	size_t n = strlen(r->why);
+
+	if ((b->iterations == nb->iterations && !b->iterations_vary && !nb->iterations_vary) ||
+	    n + 1 >= sizeof(r->why))
+		return;
+	snprintf(r->why + n, sizeof(r->why) - n, "; the runs differ in iterations (%.0f and %.0f): "
+		 "fix them with selfmon bench --iterations N", b->iterations, nb->iterations);
+}
+
 /* One benchmark present on both sides: each metric of the base that NEW has too. */
 static int compare_bench(const struct compare_cli *cli, struct cli_compare *c, const struct cli_cmp_bench *b,
 			 const struct cli_cmp_bench *nb)
@@ -208,6 +224,8 @@ static int compare_bench(const struct compare_cli *cli, struct cli_compare *c, c
 			memset(res, 0, sizeof(*res));
 			res->bench = b->name;
 			cli_compare_judge(s, o, cli_limit_find(cli->limits, cli->nr_limits, s->name), cli->alpha, res);
+			if (res->exact && res->verdict != CLI_SAME)
+				hint_iterations(res, b, nb);
 		}
 	}
 	return 0;

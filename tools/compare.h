@@ -30,6 +30,8 @@ struct cli_cmp_bench {
 	char *name;
 	struct cli_series *m;
 	int nr_m;
+	double iterations;	/* of its first repetition; 0: not stated */
+	bool iterations_vary;	/* its repetitions ran different iteration counts */
 };
 
 struct cli_report {
@@ -77,7 +79,7 @@ struct cli_result {
 	int n_base, n_new;
 	double p;		/* the U test's two-sided p-value; < 0: not run */
 	enum cli_verdict verdict;
-	char why[160];
+	char why[256];
 };
 
 /* Median of @n values (a copy is sorted). */

@@ -115,6 +115,16 @@ static int need_number(const struct cli_json *o, const char *key, const char *be
 	return 0;
 }
 
+static void note_iterations(struct cli_bench *b, const struct cli_json *it)
+{
+	double n = it && it->type == CLI_JSON_NUMBER ? it->num : 0;
+
+	if (b->nr_m && b->m[0].n == 1)
+		b->iterations = n;
+	else if (n != b->iterations)
+		b->iterations_vary = true;
+}
+
 /* One iteration object: its times and counters go to its benchmark's series. */
 static int load_iteration(struct cli_report *r, const struct cli_json *o, int i, char *err, size_t errsz)
 {
@@ -138,6 +148,7 @@ static int load_iteration(struct cli_report *r, const struct cli_json *o, int i,
 	b = add_bench(r, name);
 	if (!b || add_value(b, "time", real * f) || add_value(b, "cpu_time", cpu * f))
 		return -ENOMEM;
+	note_iterations(b, cli_json_get(o, "iterations"));
 	for (int k = 0; k < o->nr; k++) {
 		const struct cli_json *m = &o->kid[k];
 

@@ -353,6 +353,36 @@ static void benchmarks_on_one_side_only_are_listed_and_exit_2(void **state)
 	assert_int_equal(compare("base.json", "new.json", "--allow-missing", NULL), 0);
 }
 
+/* Exact per-iteration counts of runs with different iteration counts differ by fixed cost / L: say so. */
+static void an_exact_change_between_runs_of_different_iterations_names_the_fix(void **state)
+{
+	char path[128], text[4096] = "";
+	FILE *f;
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/it%d.json", dir, k);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs("{\"benchmarks\": [", f);
+		for (int i = 0; i < 3; i++)
+			fprintf(f, "%s{\"run_name\": \"m\", \"iterations\": %d, \"real_time\": 1, \"cpu_time\": 1, "
+				"\"instructions:u\": %g}", i ? ", " : "", k ? 1250 : 1000, k ? 281.0064 : 281.008);
+		fputs("]}", f);
+		fclose(f);
+	}
+	assert_int_equal(compare("it1.json", "it0.json", "--limit", "instructions=+0%"), 1);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+	fclose(f);
+	assert_non_null(strstr(text, "the runs differ in iterations (1250 and 1000): fix them with selfmon bench "
+				   "--iterations N"));
+	/* the same iterations: no such hint */
+	assert_int_equal(compare("it0.json", "it0.json", "--limit", "instructions=+0%"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +399,7 @@ int main(void)
 		cmocka_unit_test(exit_0_without_a_regression_1_with_one),
 		cmocka_unit_test(exit_2_for_a_missing_file_malformed_json_or_an_unknown_metric),
 		cmocka_unit_test(benchmarks_on_one_side_only_are_listed_and_exit_2),
+		cmocka_unit_test(an_exact_change_between_runs_of_different_iterations_names_the_fix),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
