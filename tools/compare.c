@@ -186,7 +186,7 @@ static int note_missing(char ***list, int *nr, const char *bench, const char *me
  * count L (what calibration leaves): runs that grew L differently differ
  * by a fraction of an instruction. Say so where that may be the change.
  */
-static void hint_iterations(struct cli_result *r, const struct cli_bench *b, const struct cli_bench *nb)
+static void hint_iterations(struct cli_result *r, const struct cli_cmp_bench *b, const struct cli_cmp_bench *nb)
 {
 	size_t n = strlen(r->why);
 

@@ -115,7 +115,7 @@ static int need_number(const struct cli_json *o, const char *key, const char *be
 	return 0;
 }
 
-static void note_iterations(struct cli_bench *b, const struct cli_json *it)
+static void note_iterations(struct cli_cmp_bench *b, const struct cli_json *it)
 {
 	double n = it && it->type == CLI_JSON_NUMBER ? it->num : 0;
 
