@@ -41,6 +41,9 @@ if [ ! -s "$bl_dtb" ] || [ "$here/mkdtb-biglittle.sh" -nt "$bl_dtb" ] ||
 	"$here/mkdtb-biglittle.sh" "$bl_smp" "$bl_dtb" || rm -f "$bl_dtb"
 fi
 
+# A boot runs the whole bundle under TCG with icount: about 3 minutes on an
+# idle core, more on a loaded one. The limit catches a hang, not a slow host.
+boot_timeout=${SELFMON_BOOT_TIMEOUT:-600}
 status=0
 # board cpu expect_long smp machine-opts dtb extra-append [image initramfs]
 boot() {
@@ -55,7 +58,7 @@ boot() {
 		echo "vm: $name: no device tree $dtb (mkdtb-biglittle.sh failed above)" >"$log"
 		rc=1
 	else
-		"$here/run.sh" --cpu "$cpu" --smp "$smp" --timeout 240 \
+		"$here/run.sh" --cpu "$cpu" --smp "$smp" --timeout "$boot_timeout" \
 			--machine-opts "$mopts" ${dtb:+--dtb "$dtb"} \
 			--append "${extra:+$extra }selfmon.expect_user_read=1 selfmon.expect_long=$long" \
 			"$image" "$cpio" "$log" >/dev/null || rc=$?
