@@ -250,3 +250,4 @@ include scripts/mk/lava.mk
 include scripts/mk/reliability.mk
 include scripts/mk/embedded.mk
 include scripts/mk/install.mk
+include scripts/mk/lint.mk

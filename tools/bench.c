@@ -246,7 +246,10 @@ static int run_kernels(struct run *r)
 		const struct cli_kernel *k = &cli_kernels[i];
 		struct selfmon_report_entry *e;
 
-		if (!wanted(r, k->name) || !(e = next_entry(r)))
+		if (!wanted(r, k->name))
+			continue;
+		e = next_entry(r);
+		if (!e)
 			continue;
 		progress(r, k->name);
 		e->what = k->what;
@@ -418,8 +421,11 @@ static int run_samplecost(struct run *r)
 	int err = 0;
 
 	bench_opts_from(r, &o, READCOST_EVENTS, &so);
-	if (sc && !(b = selfmon_bench__open(&o)))
-		err = -errno;
+	if (sc) {
+		b = selfmon_bench__open(&o);
+		if (!b)
+			err = -errno;
+	}
 	if (!sc || err) {
 		err = err ? err : -errno;
 		fprintf(stderr, "selfmon bench: samplecost: %s\n", cli_errmsg(err));
@@ -430,7 +436,8 @@ static int run_samplecost(struct run *r)
 			"by %s; the loop alone is subtracted\n",
 			selfmon_bench__nr_events(b) ? READCOST_EVENTS " (as they open)" : "time only");
 	for (int k = 0; k < CLI_SAMPLECOST__NR && !err; k++) {
-		if (!(e[k] = next_entry(r))) {
+		e[k] = next_entry(r);
+		if (!e[k]) {
 			err = -E2BIG;
 			break;
 		}
@@ -508,8 +515,8 @@ int cmd_bench(int argc, char **argv)
 		ret = 0;
 		goto out;
 	}
-	r->out = stdout;
-	if (r->cli.out && !(r->out = fopen(r->cli.out, "w"))) {
+	r->out = r->cli.out ? fopen(r->cli.out, "w") : stdout;
+	if (!r->out) {
 		fprintf(stderr, "selfmon bench: --out %s: %s\n", cli_text(r->cli.out), strerror(errno));
 		goto out;
 	}
