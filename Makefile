@@ -256,3 +256,4 @@ include scripts/mk/gate.mk
 include scripts/mk/runner.mk
 include scripts/mk/docs.mk
 include scripts/mk/markers.mk
+include scripts/mk/lint.mk

@@ -101,7 +101,8 @@ static int apply_all_modifiers(const char *own, const char *extra, struct selfmo
 	if (a + b >= sizeof(all))
 		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': too many modifiers", ev->name);
 	memcpy(all, own, a);
-	memcpy(all + a, extra, b + 1);
+	memcpy(all + a, extra, b);
+	all[a + b] = '\0';
 	return apply_modifiers(all, ev);
 }
 

@@ -41,8 +41,11 @@ static const char *printable(const char *name, char *buf, size_t size)
 {
 	size_t i;
 
-	for (i = 0; name[i] && i + 1 < size; i++)
-		buf[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
+	for (i = 0; name[i] && i + 1 < size; i++) {
+		buf[i] = name[i];
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+			buf[i] = '?';
+	}
 	buf[i] = '\0';
 	return buf;
 }
@@ -252,9 +255,11 @@ const struct selfmon_pmu *selfmon_pmus__by_type(const struct selfmon_pmus *pmus,
 
 const struct selfmon_pmu *selfmon_pmus__default_core(const struct selfmon_pmus *pmus)
 {
-	const struct selfmon_pmu *p;
+	const struct selfmon_pmu *p = selfmon_pmus__find(pmus, "cpu");
 
-	if ((p = selfmon_pmus__find(pmus, "cpu")) || (p = selfmon_pmus__find(pmus, "cpu_core")))
+	if (!p)
+		p = selfmon_pmus__find(pmus, "cpu_core");
+	if (p)
 		return p;
 	for (int i = 0; i < pmus->nr; i++)
 		if (pmus->pmu[i].core)

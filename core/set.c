@@ -103,6 +103,7 @@ static int open_options(const char *events, const struct selfmon_opts *opts, str
 static int open_machine(const struct selfmon_opts *opts, struct open_ctx *ctx,
 			struct selfmon_pmus *pmus, struct selfmon_topology *topo)
 {
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): OPTS_HAS sizes a pointer field, on purpose */
 	const struct selfmon_machine *m = OPTS_HAS(opts, machine) ? opts->machine : NULL;
 	int err;
 

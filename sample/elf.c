@@ -86,7 +86,7 @@ static int read_loads(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, const 
 		return bad(what, "program headers (e_phoff %llu, %u of %u bytes) lie outside its "
 			   "%zu bytes", what, (unsigned long long)eh->e_phoff, eh->e_phnum,
 			   eh->e_phentsize, len);
-	for (unsigned i = 0; i < eh->e_phnum; i++) {
+	for (unsigned int i = 0; i < eh->e_phnum; i++) {
 		Elf64_Phdr ph;
 
 		memcpy(&ph, b + eh->e_phoff + (uint64_t)i * sizeof(ph), sizeof(ph));

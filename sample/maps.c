@@ -47,7 +47,7 @@ int selfmon_maps__parse_line(char *line, struct selfmon_map *m)
 {
 	char perms[5], *path;
 	unsigned long long start, end, pgoff, ino;
-	unsigned maj, min;
+	unsigned int maj, min;
 	int n = 0, deleted;
 
 	if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu%n", &start, &end, perms, &pgoff, &maj,

@@ -213,7 +213,9 @@ struct selfmon_perfdata *selfmon_perfdata__open(const char *path, const struct s
 		goto out;
 	}
 	pd = calloc(1, sizeof(*pd));
-	if (!pd || !(pd->path = strdup(path))) {
+	if (pd)
+		pd->path = strdup(path);
+	if (!pd || !pd->path) {
 		err = selfmon__err(-ENOMEM, "perf.data '%s': no memory", path);
 		goto out;
 	}

@@ -37,7 +37,7 @@ int selfmon_record__read_format(struct selfmon_cursor *c, struct selfmon_record_
 	if (err)
 		return err;
 	if (f & PERF_FORMAT_GROUP)
-		return selfmon_cursor__array(c, r->nr, 8 * r->stride, (const void **)&r->entries,
+		return selfmon_cursor__array(c, r->nr, 8 * (size_t)r->stride, (const void **)&r->entries,
 					     "read_format.values");
 	if (f & PERF_FORMAT_ID)
 		err = selfmon_cursor__u64(c, &r->single.id, "read_format.id");

@@ -363,10 +363,16 @@ struct selfmon_sampler *selfmon_sampler__attach(void *map, size_t map_len,
 		err = selfmon__err(-EINVAL, "selfmon_sampler__attach: a mapping of %zu bytes is not "
 				   "one page and 2^n data pages of %zu bytes (perf_event_open(2), "
 				   "\"MMAP layout\"): pass the length given to mmap(2)", map_len, page);
-	else if (!(err = selfmon_ring__check_access(map, map_len)) && !(s = calloc(1, sizeof(*s))))
-		err = selfmon__err(-ENOMEM, "out of memory");
 	if (!err)
-		err = selfmon_ring__init(&s->ring, map, map_len);
+		err = selfmon_ring__check_access(map, map_len);
+	if (err)
+		goto out;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		err = selfmon__err(-ENOMEM, "out of memory");
+		goto out;
+	}
+	err = selfmon_ring__init(&s->ring, map, map_len);
 	if (err)
 		goto out;
 	s->ring_fd = -1;

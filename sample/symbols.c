@@ -223,7 +223,7 @@ int selfmon_symbols__lookup(const struct selfmon_symbols *sy, uint64_t addr,
 	if (selfmon_elf__vaddr(&f->elf, addr - m->start + m->pgoff, &sym->file_addr))
 		return selfmon__err(-ENOENT, "%#llx: offset %#llx of '%s' is in no PT_LOAD segment",
 				    (unsigned long long)addr,
-				    (unsigned long long)(addr - m->start + m->pgoff), f->path);
+				    (unsigned long long)addr - m->start + m->pgoff, f->path);
 	k = selfmon_elf__lookup(&f->elf, sym->file_addr);
 	if (k < 0)
 		return selfmon__err(-ENOENT, "%#llx (%#llx in '%s'): no function symbol holds it%s",

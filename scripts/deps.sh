@@ -7,6 +7,7 @@
 #   board   the emulated arm64 board: cross compilers (glibc and musl),
 #           arm64 cmocka, QEMU, cpio, dtc
 #   lava    LAVA's dispatcher (make check-lava)
+#   lint    make lint: checkpatch (perl), cppcheck, clang-tidy (in tests too)
 #   musl, musl-arm64   musl for `make LIBC=musl` (x86_64, arm64)
 # Older names stay: host (= build tests), arm64 and vm (the board's halves).
 # Usage: scripts/deps.sh [SET]...   (no argument: build)
@@ -31,7 +32,11 @@ for what in "${@:-build}"; do
 	# render the man pages (tests/check_man.sh).
 	tests) add clang libclang-rt-14-dev libcmocka-dev musl-tools cmake pkg-config linux-perf man-db groff-base
 	       # Google Benchmark's compare.py, which must read selfmon bench's JSON.
-	       add libbenchmark-tools python3-scipy ;;
+	       add libbenchmark-tools python3-scipy
+	       set -- lint; for w; do want="$want $("$0" --list "$w")"; done ;;
+	# make lint: the kernel's checkpatch.pl (perl, from linux-source-6.1),
+	# cppcheck, clang-tidy.
+	lint)  add perl linux-source-6.1 xz-utils cppcheck clang-tidy ;;
 	host)  set -- build tests; for w; do want="$want $("$0" --list "$w")"; done ;;
 	arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 cmake musl-dev:arm64 ;;
 	# linux-source-6.12: the libperf of the board's second kernel line.
@@ -42,7 +47,7 @@ for what in "${@:-build}"; do
 	# LAVA's dispatcher (lava-run) and what rendering a device needs; git
 	# for the definition referenced from a repository.
 	lava)  add lava-dispatcher python3-jinja2 python3-yaml git ;;
-	*) echo "deps.sh: unknown set '$what' (build, tests, board, lava, musl, musl-arm64; host, arm64, vm)" >&2; exit 2 ;;
+	*) echo "deps.sh: unknown set '$what' (build, tests, board, lava, lint, musl, musl-arm64; host, arm64, vm)" >&2; exit 2 ;;
 	esac
 done
 if [ "$list" = 1 ]; then

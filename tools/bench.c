@@ -256,7 +256,10 @@ static int run_kernels(struct run *r)
 		selfmon_bench_fn fn;
 		void *arg;
 
-		if (!wanted(r, k->name) || !(e = next_entry(r)))
+		if (!wanted(r, k->name))
+			continue;
+		e = next_entry(r);
+		if (!e)
 			continue;
 		progress(r, k->name);
 		e->what = k->what;
@@ -486,8 +489,11 @@ static int run_samplecost(struct run *r)
 	int err = 0;
 
 	bench_opts_from(r, &o, READCOST_EVENTS, &so);
-	if (sc && !(b = selfmon_bench__open(&o)))
-		err = -errno;
+	if (sc) {
+		b = selfmon_bench__open(&o);
+		if (!b)
+			err = -errno;
+	}
 	if (!sc || err) {
 		err = err ? err : -errno;
 		fprintf(stderr, "selfmon bench: samplecost: %s\n", cli_errmsg(err));
@@ -498,7 +504,8 @@ static int run_samplecost(struct run *r)
 			"by %s; the loop alone is subtracted\n",
 			selfmon_bench__nr_events(b) ? READCOST_EVENTS " (as they open)" : "time only");
 	for (int k = 0; k < CLI_SAMPLECOST__NR && !err; k++) {
-		if (!(e[k] = next_entry(r))) {
+		e[k] = next_entry(r);
+		if (!e[k]) {
 			err = -E2BIG;
 			break;
 		}
@@ -577,8 +584,11 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	}
 	r->out = stdout;
-	if (r->cli.out && !(r->out = cli_outfile_open("selfmon bench", r->cli.out, &r->out_tmp)))
-		goto out;
+	if (r->cli.out) {
+		r->out = cli_outfile_open("selfmon bench", r->cli.out, &r->out_tmp);
+		if (!r->out)
+			goto out;
+	}
 	r->progress = isatty(STDERR_FILENO);
 	cli_kernels__init();
 	init_context(r);

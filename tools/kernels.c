@@ -100,7 +100,7 @@ static void k_empty(void *arg, uint64_t n)
 
 #define SIZE(s) ((void *)(uintptr_t)(s))
 
-static const int not_fixed = -1, nothing = 0;
+static const int not_fixed = -1, nothing;
 #define INSNS(k) (&selfmon_arch_kernel__insns[SELFMON_ARCH_KERNEL__##k])
 
 const struct cli_kernel cli_kernels[] = {

@@ -401,15 +401,16 @@ int cmd_probe(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			json = true;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			continue;
+		}
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			printf("usage: selfmon probe [--json]\n"
 			       "Exit status: 0 if user-space counter reads work here, 1 if not, 2 on error.\n"
 			       "SELFMON_SYSFS_ROOT=<dir> reads sys/ and proc/ from <dir> instead.\n");
 			return cli_close_stdout("selfmon probe") ? EXIT_USAGE : 0;
-		} else {
-			fprintf(stderr, "selfmon probe: unknown option '%s' (try --help)\n", cli_text(argv[i]));
-			return EXIT_USAGE;
 		}
+		fprintf(stderr, "selfmon probe: unknown option '%s' (try --help)\n", cli_text(argv[i]));
+		return EXIT_USAGE;
 	}
 	ret = gather(&p);
 	if (ret) {

@@ -446,7 +446,7 @@ static int record(struct rec_run *run)
 		cli_text(run->cli.output));
 	err = summary(run);
 	printf("%llu samples, %llu lost, %llu throttled\n", (unsigned long long)st.samples,
-	       (unsigned long long)(st.lost + st.lost_samples), (unsigned long long)st.throttled);
+	       (unsigned long long)st.lost + st.lost_samples, (unsigned long long)st.throttled);
 	return err;
 }
 

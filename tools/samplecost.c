@@ -154,8 +154,11 @@ struct cli_samplecost *cli_samplecost__open(void)
 	 */
 	attr.read_format &= ~(uint64_t)PERF_FORMAT_ID;
 	err = open_event(sc, &attr);
-	if (!err && !(sc->s = selfmon_sampler__attach(sc->page, sc->len, &attr)))
-		err = -errno;
+	if (!err) {
+		sc->s = selfmon_sampler__attach(sc->page, sc->len, &attr);
+		if (!sc->s)
+			err = -errno;
+	}
 	if (!err)
 		err = fill(sc);
 out:

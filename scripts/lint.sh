@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# make lint: the kernel's checkpatch.pl (--no-tree --file, from LINUX_SRC),
+# cppcheck and clang-tidy (.clang-tidy) on the code selfmon ships: the
+# public headers, core/, sample/, bench/, arch/ and tools/. Each prints its
+# findings; the script exits 1 if any tool found anything.
+# Usage: scripts/lint.sh CACHE_DIR LINUX_SRC TAP SRCARCH [CFLAGS...]
+#   CACHE_DIR  where checkpatch.pl and its data files are kept, once per source
+#   TAP        one TAP line per tool is written here
+#   SRCARCH    the arch whose arch/ sources are compiled (checkpatch reads all)
+#   CFLAGS     the build's -I/-D flags, for cppcheck and clang-tidy
+set -u
+cache=$1 src=$2 tap=$3 arch=$4
+shift 4
+
+# tools/report.c is on its way into the library as public API: linted there.
+files=$(git ls-files 'include/*.h' 'arch/*.h' 'arch/*.c' 'core/*.[ch]' 'sample/*.[ch]' 'bench/*.[ch]' 'tools/*.[ch]' |
+	grep -v '^tools/report\.c$')
+srcs=$(echo "$files" | grep '\.c$' | grep -E -v "^arch/[^/]+/" ; echo "$files" | grep -E "^arch/$arch/.*\.c$")
+
+# checkpatch.pl and the files it reads beside itself, out of the kernel source.
+# (A function: its own positional parameters, not the CFLAGS.)
+fetch_checkpatch() {
+	dir=$1 want="scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch"
+	mkdir -p "$dir"
+	if [ -d "$src" ]; then
+		# shellcheck disable=SC2086
+		(cd "$src" && tar -cf - $want) | tar -xf - -C "$dir"
+	else
+		top=$(tar -tf "$src" | head -n 1 | cut -d/ -f1)
+		set --
+		for w in $want; do set -- "$@" "$top/$w"; done
+		tar -xf "$src" -C "$dir" --strip-components=1 "$@"
+	fi
+}
+cp_dir=$cache/checkpatch
+if [ ! -f "$cp_dir/scripts/checkpatch.pl" ]; then
+	fetch_checkpatch "$cp_dir" || { echo "lint: no checkpatch.pl in '$src'" >&2; exit 1; }
+fi
+
+# Kernel rules that do not fit a user-space C11 library (docs/architecture.md, "Lint"):
+#   SPLIT_STRING, EMBEDDED_FUNCTION_NAME: messages give cause and fix over
+#     several lines, and name the public function the caller called;
+#   PREFER_DEFINED_ATTRIBUTE_MACRO, ARRAY_SIZE: the kernel's own macros
+#     (__packed, __printf, ARRAY_SIZE) do not exist in user space;
+#   VOLATILE, COMPLEX_MACRO: the perf mmap page is read through volatile and
+#     asm statements (perf_event_open(2), "MMAP layout"), which checkpatch
+#     cannot tell from the kernel's misuses;
+#   TRAILING_STATEMENTS: one-line case tables (event modifiers, record counts).
+ignore=SPLIT_STRING,EMBEDDED_FUNCTION_NAME,PREFER_DEFINED_ATTRIBUTE_MACRO,ARRAY_SIZE,VOLATILE,COMPLEX_MACRO,TRAILING_STATEMENTS
+
+: >"$tap"
+rc=0
+n=0
+report() {	# report NAME STATUS OUTPUT
+	n=$((n + 1))
+	if [ "$2" -eq 0 ] && [ -z "$3" ]; then
+		echo "ok $n - lint: $1 finds nothing" | tee -a "$tap"
+	else
+		rc=1
+		echo "$3"
+		echo "not ok $n - lint: $1 (see above)" | tee -a "$tap"
+		echo "$3" | sed 's/^/# /' >>"$tap"
+	fi
+}
+
+# shellcheck disable=SC2086
+out=$(perl "$cp_dir/scripts/checkpatch.pl" --no-tree --file --terse --no-summary --show-types \
+	--ignore "$ignore" $files 2>&1)
+report checkpatch $? "$out"
+
+# shellcheck disable=SC2086
+out=$(cppcheck --quiet --std=c11 --enable=warning,portability,performance --error-exitcode=1 \
+	--suppress=missingIncludeSystem "$@" $srcs 2>&1)
+report cppcheck $? "$out"
+
+out=$(for f in $srcs; do clang-tidy --quiet "$f" -- -std=c11 "$@" 2>/dev/null; done | grep -E 'warning:|error:')
+report clang-tidy 0 "$out"
+exit $rc
