@@ -608,3 +608,4 @@ help:
 	@echo '  menuconfig olddefconfig savedefconfig'
 	@echo 'Variables: ARCH= CROSS_COMPILE= O= (default build) LIBC=musl (static, build/<arch>-musl) V=1'
 	@echo '           LINUX_SRC= (kernel tree or tarball for libperf)'
+include scripts/mk/metrics.mk
