@@ -177,8 +177,10 @@ static int parse_primary(struct parser *ps)
 		return leaf(ps, OP_LIT, id);
 	}
 	len = symbol(ps, id, sizeof(id));
+	if (!len && !*ps->p)
+		return perr(ps, -EINVAL, "unexpected end: a number, name or '(' expected");
 	if (!len)
-		return perr(ps, -EINVAL, *ps->p ? "unexpected '%c'" : "unexpected end%s", *ps->p ? *ps->p : ' ');
+		return perr(ps, -EINVAL, "unexpected '%c'", *ps->p);
 	if (len >= sizeof(id))
 		return perr(ps, -E2BIG, "name longer than %d characters", (int)sizeof(id) - 1);
 	if (isdigit((unsigned char)id[0]) || id[0] == '.') {
@@ -377,6 +379,23 @@ static int eval_if(struct evalstate *st, const struct node *n, double *v)
 	return eval(st, c != 0 ? n->a : n->c, v);
 }
 
+/* % on whole numbers, as perf's (long) casts, yet defined beyond long's range (no libm). */
+static double whole(double x)
+{
+	return x > 0x1p62 || x < -0x1p62 || x != x ? x : (double)(long long)x;
+}
+
+static double mod(double a, double b)
+{
+	a = whole(a);
+	b = whole(b);
+	if (b == 0 || a != a || b != b)
+		return NAN;
+	if (a > 0x1p62 || a < -0x1p62 || b > 0x1p62 || b < -0x1p62)
+		return a - b * whole(a / b);
+	return (double)((long long)a % (long long)b);
+}
+
 static int eval_binary(struct evalstate *st, const struct node *n, double a, double b, double *v)
 {
 	switch (n->op) {
@@ -387,7 +406,7 @@ static int eval_binary(struct evalstate *st, const struct node *n, double a, dou
 	case OP_MOD:
 		if (b == 0 && !st->collect)
 			return why(st, -EDOM, "division by zero%s", "");
-		*v = b == 0 ? 0 : n->op == OP_DIV ? a / b : (double)((long long)a % ((long long)b ? (long long)b : 1));
+		*v = b == 0 ? 0 : n->op == OP_DIV ? a / b : mod(a, b);
 		break;
 	case OP_DRATIO: *v = b == 0 ? 0 : a / b; break;
 	case OP_LT: *v = a < b; break;
