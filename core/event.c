@@ -298,15 +298,18 @@ static int table_event(const char *name, const struct selfmon_pmus *pmus, const 
 	char terms[256];
 	int cpu = 0;
 
-	if (!pmu)
-		return -ENOENT;
-	while (pmu->has_cpus && cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &pmu->cpus))
+	while (pmu && pmu->has_cpus && cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &pmu->cpus))
 		cpu++;
 	if (selfmon_pe__core_of_cpu(t, selfmon_arch__host(), pmus->root, cpu, &id))
 		return -ENOENT;
-	e = selfmon_pe__event(t, id.core, name, x86_pmu(pmu) && strcmp(pmu->name, "cpu") ? pmu->name : NULL);
+	e = selfmon_pe__event(t, id.core, name, pmu && x86_pmu(pmu) && strcmp(pmu->name, "cpu") ? pmu->name : NULL);
 	if (!e)
 		return -ENOENT;
+	/* A name of the tables, but nothing to count it with: the machine's lack, not a typo. */
+	if (!pmu)
+		return selfmon__err(-ENODEV, "event '%s' (%s's pmu-events tables) needs a core PMU, and "
+				    "/sys/bus/event_source/devices has none (a VM without a virtual PMU?)", name,
+				    selfmon_pe__str(t, t->cores[id.core].name));
 	snprintf(terms, sizeof(terms), "%s", selfmon_pe__str(t, e->enc));
 	ev->pmu = pmu;
 	ev->attr.type = pmu->type;

@@ -117,6 +117,8 @@ struct selfmon_bench_cli {
 	bool help, list, serialize, keep_noisy;
 	const char *filter;	/* POSIX extended regex on benchmark names */
 	const char *events;
+	/* --metrics: metric and metric-group names, counted beside the events */
+	const char *metrics;
 	int repetitions;
 	double min_time;
 	int warmup;

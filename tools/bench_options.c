@@ -52,7 +52,7 @@ static int parse_seconds(const char *s, double *v)
 int selfmon_bench_cli__parse(int argc, char **argv, struct selfmon_bench_cli *cli, char *err, size_t errsz)
 {
 	static const char *const with_value[] = {
-		"--filter", "--events", "--repetitions", "--min-time", "--warmup", "--iterations",
+		"--filter", "--events", "--metrics", "--repetitions", "--min-time", "--warmup", "--iterations",
 		"--cpu", "--cluster", "--format", "--out", "--calibration", NULL,
 	};
 	uint64_t u;
@@ -100,6 +100,10 @@ int selfmon_bench_cli__parse(int argc, char **argv, struct selfmon_bench_cli *cl
 			if (!*val)
 				return complain(err, errsz, "--events: empty event list");
 			cli->events = val;
+		} else if (!strcmp(name, "--metrics")) {
+			if (!*val)
+				return complain(err, errsz, "--metrics: empty list (metric or group names; selfmon list shows them)");
+			cli->metrics = val;
 		} else if (!strcmp(name, "--repetitions")) {
 			if (parse_u64(val, 1, 100000, &u))
 				return complain(err, errsz, "--repetitions '%s': a number from 1 to 100000", val);

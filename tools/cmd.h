@@ -36,5 +36,6 @@ const char *cli_errmsg(int err);
 int cli_fclose(FILE *f, const char *who, const char *name);
 int cmd_bench(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ static const struct {
 	{ "probe", cmd_probe, "explain this machine: PMUs, gates, and the read path of each event" },
 	{ "bench", cmd_bench, "measure built-in kernels and the read cost with inline counter reads" },
 	{ "record", cmd_record, "sample the built-in kernels: perf.data and samples per function" },
+	{ "list", cmd_list, "the named events and metrics of this machine's cores (pmu-events tables)" },
 };
 
 static void usage(FILE *f)
