@@ -32,11 +32,12 @@ static bool arm64(const struct selfmon_pe_table *t)
 	return !strcmp(t->arch, "arm64");
 }
 
+/* Which of these two the table names decides: an arm64 program links no regcomp. */
 /*
  * arm64: mapfile.csv's MIDR has variant [23:20] and revision [3:0] zero, and
  * any variant and revision of the part matches it (perf's arm64 header.c).
  */
-static bool midr_matches(const char *rule, const char *id)
+bool selfmon_pe__midr_matches(const char *rule, const char *id)
 {
 	unsigned long long r = strtoull(rule, NULL, 16), m = strtoull(id, NULL, 16);
 
@@ -48,7 +49,7 @@ static bool midr_matches(const char *rule, const char *id)
  * "GenuineIntel-6-55-4", or the whole of it without the stepping (most rules
  * name family and model only).
  */
-static bool cpuid_matches(const char *rule, const char *id)
+bool selfmon_pe__cpuid_matches(const char *rule, const char *id)
 {
 	char pat[256], bare[64];
 	const char *dash = strrchr(id, '-');
@@ -72,7 +73,7 @@ int selfmon_pe__match(const struct selfmon_pe_table *t, const char *id)
 	for (int i = 0; i < t->nr_maps; i++) {
 		const char *rule = selfmon_pe__str(t, t->maps[i].match);
 
-		if (arm64(t) ? midr_matches(rule, id) : cpuid_matches(rule, id))
+		if (t->matches(rule, id))
 			return (int)t->maps[i].core;
 	}
 	return -ENOENT;
@@ -156,12 +157,18 @@ bool selfmon_pe__in_group(const struct selfmon_pe_table *t, const struct selfmon
  */
 int selfmon_pe__cpuid_at_least(const struct selfmon_pe_table *t, const char *id, const char *want)
 {
-	unsigned long long m, w;
+	return t->at_least(id, want);
+}
 
-	if (!arm64(t))
-		return cpuid_matches(want, id);
-	m = strtoull(id, NULL, 16);
-	w = strtoull(want, NULL, 16);
+int selfmon_pe__cpuid_at_least_x86(const char *id, const char *want)
+{
+	return selfmon_pe__cpuid_matches(want, id);
+}
+
+int selfmon_pe__midr_at_least(const char *id, const char *want)
+{
+	unsigned long long m = strtoull(id, NULL, 16), w = strtoull(want, NULL, 16);
+
 	if ((m & ~0xf0000full) != (w & ~0xf0000full))
 		return 0;
 	/* Variant, then revision. */

@@ -2,6 +2,7 @@
 #ifndef SELFMON_CORE_PMU_EVENTS_H
 #define SELFMON_CORE_PMU_EVENTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -53,7 +54,19 @@ struct selfmon_pe_table {
 	int nr_maps;
 	/* The architecture's common set (arm64: sbsa's), for an unlisted core; -1 none. */
 	int common;
+	/*
+	 * The arch's rules, named by the generated table so that a program links
+	 * only its own (x86's needs regcomp): does the part @id match mapfile
+	 * rule @rule; is @id the part @want names, at its version or later.
+	 */
+	bool (*matches)(const char *rule, const char *id);
+	int (*at_least)(const char *id, const char *want);
 };
+
+bool selfmon_pe__midr_matches(const char *rule, const char *id);
+int selfmon_pe__midr_at_least(const char *id, const char *want);
+bool selfmon_pe__cpuid_matches(const char *rule, const char *id);
+int selfmon_pe__cpuid_at_least_x86(const char *id, const char *want);
 
 /* The tables Kconfig selected (CONFIG_PMU_EVENTS). */
 extern const struct selfmon_pe_table selfmon_pe__table;

@@ -303,7 +303,10 @@ def write(t, arch, symbol, out):
         f.write("\t.ev_idx = ev_idx, .m_idx = m_idx,\n")
         f.write("\t.cores = cores, .nr_cores = %d, .maps = maps, .nr_maps = %d,\n"
                 % (len(t.cores), len(t.maps)))
-        f.write("\t.common = %d,\n};\n" % t.common)
+        f.write("\t.common = %d,\n" % t.common)
+        rules = "midr" if arch == "arm64" else "cpuid"
+        f.write("\t.matches = selfmon_pe__%s_matches,\n" % rules)
+        f.write("\t.at_least = selfmon_pe__%s,\n};\n" % ("midr_at_least" if arch == "arm64" else "cpuid_at_least_x86"))
     os.replace(out + ".tmp", out)
 
 
