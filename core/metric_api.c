@@ -163,8 +163,10 @@ static int unknown(struct selfmon_metrics *m, const char *name)
 	char near[256] = "";
 	size_t len = 0;
 
-	for (uint32_t i = 0; i < c->nr_m && len + 40 < sizeof(near); i++) {
-		const char *n = selfmon_pe__str(m->t, m->t->metrics[m->t->m_idx[c->m_first + i]].name);
+	const struct selfmon_pe_metric *pm;
+
+	for (int i = 0; (pm = selfmon_pe__metric_at(m->t, m->id.core, i)) && len + 40 < sizeof(near); i++) {
+		const char *n = selfmon_pe__str(m->t, pm->name);
 
 		if (distance(name, n) <= 3 || (strlen(name) > 2 && strcasestr(n, name)))
 			len += (size_t)snprintf(near + len, sizeof(near) - len, "%s'%s'", len ? ", " : "", n);
@@ -176,14 +178,12 @@ static int unknown(struct selfmon_metrics *m, const char *name)
 /* One name of the list: a metric, else a metric group. */
 static int add_name(struct selfmon_metrics *m, const char *name)
 {
-	const struct selfmon_pe_core *c = &m->t->cores[m->id.core];
 	const struct selfmon_pe_metric *pm = selfmon_pe__metric(m->t, m->id.core, name, NULL);
 	int found = 0, err;
 
 	if (pm)
 		return add_metric(m, pm);
-	for (uint32_t i = 0; i < c->nr_m; i++) {
-		pm = &m->t->metrics[m->t->m_idx[c->m_first + i]];
+	for (int i = 0; (pm = selfmon_pe__metric_at(m->t, m->id.core, i)); i++) {
 		if (selfmon_pe__in_group(m->t, pm, name)) {
 			err = add_metric(m, pm);
 			if (err)
@@ -331,6 +331,15 @@ static int find_group(const struct selfmon_bench_result *res, const struct one *
 	return -1;
 }
 
+/* A group the kernel never scheduled reads zero by read(2) in every repetition. */
+static bool never_ran(const struct selfmon_bench_result *res, int first, int n)
+{
+	for (int c = first; c < first + n; c++)
+		if (res->col[c].path == SELFMON_PATH_USER || res->col[c].st.max != 0 || res->col[c].st.min != 0)
+			return false;
+	return true;
+}
+
 static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *res, struct one *o, double *v)
 {
 	struct selfmon_metric_ctx ctx = {
@@ -348,6 +357,9 @@ static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *re
 	}
 	for (m->rep = 0; !err && m->rep < res->kept; m->rep++)
 		err = selfmon_metric__eval(&ctx, o->pm, false, &v[m->rep], o->why, sizeof(o->why));
+	if (err && never_ran(res, m->first_col, o->nr_ev))
+		snprintf(o->why, sizeof(o->why), "its group of %d events counted nothing: beside the other events "
+			 "it did not fit the PMU's counters and never ran (count fewer events with it)", o->nr_ev);
 	memset(col, 0, sizeof(*col));
 	if (err || selfmon_stats__compute(v, (size_t)res->kept, &col->st))
 		return 0;
@@ -437,11 +449,11 @@ int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *inf
 	if (common && (uint32_t)idx < common->nr_ev)
 		return info_of_event(t, &t->events[t->ev_idx[common->ev_first + (uint32_t)idx]], info), 0;
 	idx -= common ? (int)common->nr_ev : 0;
-	if ((uint32_t)idx >= c->nr_m)
-		return -ENOENT;
 	{
-		const struct selfmon_pe_metric *pm = &t->metrics[t->m_idx[c->m_first + (uint32_t)idx]];
+		const struct selfmon_pe_metric *pm = selfmon_pe__metric_at(t, id.core, idx);
 
+		if (!pm)
+			return -ENOENT;
 		memset(info, 0, sizeof(*info));
 		info->name = selfmon_pe__str(t, pm->name);
 		info->desc = selfmon_pe__desc(t, pm->desc);

@@ -119,8 +119,8 @@ const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *
 	return NULL;
 }
 
-const struct selfmon_pe_metric *selfmon_pe__metric(const struct selfmon_pe_table *t, int core, const char *name,
-						   const char *pmu)
+static const struct selfmon_pe_metric *core_metric(const struct selfmon_pe_table *t, int core, const char *name,
+						 const char *pmu)
 {
 	const struct selfmon_pe_core *c = &t->cores[core];
 
@@ -129,6 +129,45 @@ const struct selfmon_pe_metric *selfmon_pe__metric(const struct selfmon_pe_table
 		const char *p = selfmon_pe__str(t, m->pmu);
 
 		if (!strcasecmp(selfmon_pe__str(t, m->name), name) && (!*p || !pmu || !strcmp(p, pmu)))
+			return m;
+	}
+	return NULL;
+}
+
+/*
+ * arm64: the common set's metrics serve every core that does not define
+ * them itself (Cortex-A53 and A72 have no metrics.json; their PMUv3 counts
+ * INST_RETIRED and CPU_CYCLES all the same). A metric whose events a core
+ * lacks then fails to open, and says so.
+ */
+const struct selfmon_pe_metric *selfmon_pe__metric(const struct selfmon_pe_table *t, int core, const char *name,
+						   const char *pmu)
+{
+	const struct selfmon_pe_metric *m = core_metric(t, core, name, pmu);
+
+	if (!m && arm64(t) && t->common >= 0 && core != t->common)
+		m = core_metric(t, t->common, name, pmu);
+	return m;
+}
+
+const struct selfmon_pe_metric *selfmon_pe__metric_at(const struct selfmon_pe_table *t, int core, int idx)
+{
+	const struct selfmon_pe_core *c = &t->cores[core], *common;
+
+	if (idx < 0)
+		return NULL;
+	if ((uint32_t)idx < c->nr_m)
+		return &t->metrics[t->m_idx[c->m_first + (uint32_t)idx]];
+	idx -= (int)c->nr_m;
+	if (!arm64(t) || t->common < 0 || core == t->common)
+		return NULL;
+	common = &t->cores[t->common];
+	for (uint32_t i = 0; i < common->nr_m; i++) {
+		const struct selfmon_pe_metric *m = &t->metrics[t->m_idx[common->m_first + i]];
+
+		if (core_metric(t, core, selfmon_pe__str(t, m->name), NULL))
+			continue;	/* the core's own replaces it */
+		if (!idx--)
 			return m;
 	}
 	return NULL;

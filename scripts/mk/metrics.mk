@@ -13,7 +13,9 @@ override LINUX_SRC_EVENTS := $(abspath $(LINUX_SRC_EVENTS))
 PE_DEPS ?= $(srctree)/build/deps
 PE_DIR := $(PE_DEPS)/pmu-events-$(shell scripts/build-deps.sh --id '$(subst ','\'',$(LINUX_SRC_EVENTS))')
 PE_ARCH := $(if $(filter x86,$(SRCARCH)),x86,$(SRCARCH))
-PE_SELECT := $(if $(CONFIG_PMU_EVENTS_ALL),all,$(if $(CONFIG_PMU_EVENTS_VENDOR),vendor:$(CONFIG_PMU_EVENTS_VENDOR_NAME),$(if $(CONFIG_PMU_EVENTS_LIST),list:$(subst $(space),$(comma),$(strip $(CONFIG_PMU_EVENTS_CORES))),none)))
+# Kconfig strings keep their quotes in .config.
+unquote = $(subst ",,$(1))
+PE_SELECT := $(if $(CONFIG_PMU_EVENTS_ALL),all,$(if $(CONFIG_PMU_EVENTS_VENDOR),vendor:$(call unquote,$(CONFIG_PMU_EVENTS_VENDOR_NAME)),$(if $(CONFIG_PMU_EVENTS_LIST),list:$(subst $(space),$(comma),$(strip $(call unquote,$(CONFIG_PMU_EVENTS_CORES)))),none)))
 PE_GEN := $(O)/gen/pmu-events.c
 PE_OBJ := $(O)/obj/gen/pmu-events.o
 PE_ALL_OBJS := $(O)/obj/gen/pmu-events-all-arm64.o $(O)/obj/gen/pmu-events-all-x86.o
