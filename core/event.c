@@ -318,13 +318,6 @@ static int table_event(const char *name, const struct selfmon_pmus *pmus, const 
 	ev->table_named = true;
 	return apply_terms(pmus, ev, terms, &used, 1);
 }
-#else
-static int table_event(const char *name, const struct selfmon_pmus *pmus, const struct selfmon_pmu *pmu,
-		       struct selfmon_event *ev)
-{
-	(void)name, (void)pmus, (void)pmu, (void)ev;
-	return -ENOENT;
-}
 #endif
 
 int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, struct selfmon_event *ev)
@@ -375,13 +368,15 @@ int selfmon_event__parse_mods(const char *spec, const char *extra, const struct 
 			ev->pmu = selfmon_pmus__default_core(pmus);
 		return apply_all_modifiers(colon ? colon : "", extra, ev);
 	}
+#ifdef CONFIG_PMU_EVENTS
 	i = (size_t)table_event(name, pmus, selfmon_pmus__default_core(pmus), ev);
 	if (!i)
 		return apply_all_modifiers(colon ? colon : "", extra, ev);
 	if ((int)i != -ENOENT)
 		return (int)i;
+#endif
 	return selfmon__err(-SELFMON_ERRNO__NOEVENT, "unknown event '%s': use a generic name (cycles, instructions, "
-			    "task-clock, ...), %srNNNN, or pmu/alias/", name, TABLE_HINT);
+			    "task-clock, ...), " TABLE_HINT "rNNNN, or pmu/alias/", name);
 }
 
 /*
@@ -406,6 +401,7 @@ static bool x86_pmu(const struct selfmon_pmu *pmu)
 	return !strncmp(pmu->name, "cpu", 3) && (!pmu->name[3] || pmu->name[3] == '_');
 }
 
+#ifdef CONFIG_PMU_EVENTS
 /* A table name looked up again in the tables of @pmu's core: a big.LITTLE cluster has its own. */
 static int table_for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pmus, const struct selfmon_pmu *pmu)
 {
@@ -432,6 +428,8 @@ static int table_for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pm
 	return 0;
 }
 
+#endif
+
 int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pmus,
 			   const struct selfmon_pmu *pmu)
 {
@@ -441,8 +439,10 @@ int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *
 
 	if (!ev->hardware)
 		return 0;
+#ifdef CONFIG_PMU_EVENTS
 	if (ev->table_named && ev->pmu != pmu)
 		return table_for_pmu(ev, pmus, pmu);
+#endif
 	/* Not by type: x86's cpu_core has type 4, which is also PERF_TYPE_RAW. */
 	if (ev->pmu_named && ev->pmu != pmu)
 		return selfmon__err(-EINVAL, "event '%s' belongs to PMU '%s', but the thread counts on "
