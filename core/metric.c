@@ -74,7 +74,8 @@ static int value(void *arg, const char *id, double *v, char *why, size_t why_siz
 		return -ENAMETOOLONG;
 	}
 	if (!core_pmu(pmu)) {
-		snprintf(why, why_size, "'%s' is an event of the '%s' PMU, not of the core PMU", id, pmu);
+		snprintf(why, why_size, "'%s' names the PMU '%s': only events of the core tables and "
+			 "the generic names are taken (uncore, msr and raw terms on a named PMU are not)", id, pmu);
 		return -EOPNOTSUPP;
 	}
 	ev = selfmon_pe__event(c->t, c->core, base, *pmu ? pmu : c->pmu);

@@ -53,3 +53,20 @@ $(O)/tests/unit/test_metric_all: $(PE_ALL_OBJS)
 $(O)/tests/unit/test_metric_all: LDFLAGS += $(PE_ALL_OBJS)
 endif
 # ---- end of the metrics block ----
+
+# `make size` also says what the pmu-events selection of each tree adds: the
+# tables' object (text and data) and the cores it holds. The minimal program
+# grows by about the tables when any core is selected (its event parser can
+# reach them); with none it is unchanged.
+.PHONY: size-metrics
+size-metrics: size-build
+	$(Q)for spec in $(SIZE_TREES); do \
+	  label=$${spec%%:*}; rest=$${spec#*:}; cross=$${rest%%:*}; tree=$${rest#*:}; \
+	  sel=$$(cut -d' ' -f2 $$tree/gen/pmu-events.select 2>/dev/null); \
+	  obj=$$tree/obj/gen/pmu-events.o; \
+	  if grep -q '^CONFIG_PMU_EVENTS=y' $$tree/.config 2>/dev/null && [ -f $$obj ]; then \
+	    set -- $$($${cross}size $$obj | tail -n 1); \
+	    printf '%-12s pmu-events %-40s text %8s data %6s\n' $$label "$$sel" $$1 $$2; \
+	  else printf '%-12s pmu-events none (CONFIG_PMU_EVENTS_NONE or no tables for the arch)\n' $$label; fi; \
+	done
+size: size-metrics
