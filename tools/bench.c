@@ -272,6 +272,20 @@ static int run_kernels(struct run *r)
 	struct selfmon_metrics *m = NULL;
 	static char events[4096];
 
+	static char plain[2048], names[1024], all[1536];
+
+	/* "@name" items of --events are metrics, as --metrics names them. */
+	if (r->cli.events && strchr(r->cli.events, '@')) {
+		err = selfmon_metrics__split(r->cli.events, plain, sizeof(plain), names, sizeof(names));
+		if (err) {
+			fprintf(stderr, "selfmon bench: --events: %s\n", cli_errmsg(err));
+			return err;
+		}
+		snprintf(all, sizeof(all), "%s%s%s", names, r->cli.metrics ? "," : "",
+			 r->cli.metrics ? r->cli.metrics : "");
+		r->cli.events = *plain ? plain : NULL;
+		r->cli.metrics = all;
+	}
 	if (r->cli.metrics) {
 		err = open_metrics(r, &m, events, sizeof(events));
 		if (err)

@@ -35,6 +35,20 @@ struct selfmon_metrics;
  */
 struct selfmon_metrics *selfmon_metrics__new(const char *names, int cpu, const char *mods);
 
+/**
+ * selfmon_metrics__split() - take the metrics out of an event list
+ * @list: selfmon's event syntax (selfmon_set__open()), where an item written
+ *        "@name" is a metric or a metric group: "instructions:u,@ipc,@TopdownL1"
+ * @events: out: the list without its "@" items ("" when nothing is left)
+ * @names: out: their names, comma-separated, for selfmon_metrics__new()
+ *         ("" when the list has none)
+ *
+ * Works on any build: a list without "@" items comes back whole.
+ * Return: 0, -ENAMETOOLONG (an output too small), or the syntax errors of
+ * selfmon_events__next().
+ */
+int selfmon_metrics__split(const char *list, char *events, size_t events_size, char *names, size_t names_size);
+
 /** selfmon_metrics__delete() - free @m. NULL is fine. */
 void selfmon_metrics__delete(struct selfmon_metrics *m);
 
