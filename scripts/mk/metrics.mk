@@ -50,7 +50,8 @@ LIB_OBJS += $(PE_OBJ)
 $(O)/libselfmon.a $(INTERNAL_LIB): $(PE_OBJ)
 # The unit test of every metric of the tree, on tables of all cores.
 $(O)/tests/unit/test_metric_all: $(PE_ALL_OBJS)
-$(O)/tests/unit/test_metric_all: LDFLAGS += $(PE_ALL_OBJS)
+# override: the sanitizer builds set LDFLAGS on the command line.
+$(O)/tests/unit/test_metric_all: override LDFLAGS += $(PE_ALL_OBJS)
 endif
 # ---- end of the metrics block ----
 
