@@ -347,15 +347,34 @@ static int column_count(void *arg, const struct selfmon_pe_event *ev, const char
 	return -ENOENT;
 }
 
-/* The first column of a run of columns named as @o's group, or -1. */
-static int find_group(const struct selfmon_bench_result *res, const struct one *o)
+static bool same_events(const struct one *a, const struct one *b)
 {
+	if (a->nr_ev != b->nr_ev)
+		return false;
+	for (int e = 0; e < a->nr_ev; e++)
+		if (strcasecmp(a->ev[e], b->ev[e]))
+			return false;
+	return true;
+}
+
+/*
+ * The first column of @o's group: the run of columns named as its events,
+ * the k-th such run when k earlier metrics opened the same events (each
+ * metric has a group of its own, in the order of selfmon_metrics__events()).
+ * -1: none.
+ */
+static int find_group(const struct selfmon_metrics *m, const struct selfmon_bench_result *res, const struct one *o)
+{
+	int skip = 0;
+
+	for (const struct one *p = m->m; p < o; p++)
+		skip += p->nr_ev && same_events(p, o);
 	for (int c = 0; c + o->nr_ev <= res->nr_cols; c++) {
 		int e = 0;
 
 		while (e < o->nr_ev && !strcasecmp(res->col[c + e].name, o->ev[e]))
 			e++;
-		if (e == o->nr_ev)
+		if (e == o->nr_ev && !skip--)
 			return c;
 	}
 	return -1;
@@ -379,7 +398,7 @@ static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *re
 	int err = 0;
 
 	m->cur = o;
-	m->first_col = find_group(res, o);
+	m->first_col = find_group(m, res, o);
 	if (m->first_col < 0) {
 		snprintf(o->why, sizeof(o->why), "its group of %d events did not open together (more events "
 			 "than the PMU has counters, or one it lacks: see the driver's note)", o->nr_ev);
