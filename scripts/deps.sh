@@ -23,7 +23,8 @@ for what in "${@:-build}"; do
 	case "$what" in
 	# The compiler and libc headers; the kernel tarball libperf, libapi and
 	# the kselftest headers are built from (xz to unpack it); Kconfig.
-	build) add make gcc libc6-dev linux-source-6.1 xz-utils python3-kconfiglib ;;
+	# linux-source-6.12: the newest pmu-events tables (metrics, named events).
+	build) add make gcc libc6-dev linux-source-6.1 linux-source-6.12 xz-utils python3-kconfiglib ;;
 	# libclang-rt-14-dev: libFuzzer and the sanitizer runtimes for clang, only
 	# recommended by clang (not installed with --no-install-recommends).
 	# cmake builds the static cmocka of the musl and board builds; pkg-config

@@ -5,6 +5,12 @@
  * while it runs) or 2 (always); 0 makes rdpmc fault. The mmap page's
  * cap_user_rdpmc then says it per event.
  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <generated/autoconf.h>
 #include "../../core/arch.h"
 
 static enum selfmon_reason x86_prepare(const char *root, struct selfmon_event *ev,
@@ -28,8 +34,63 @@ static bool x86_retry(struct selfmon_event *ev, int err, unsigned int *notes)
 	return false;
 }
 
+#ifdef CONFIG_PMU_EVENTS
+/* "key<tabs>: value" of a /proc/cpuinfo line: the value, or NULL. */
+static const char *field(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(line, key, n))
+		return NULL;
+	line += n + strspn(line + n, " \t");	/* "model" is not "model name" */
+	return *line == ':' ? line + 1 : NULL;
+}
+
+/*
+ * CPUID's vendor, family, model and stepping (leaves 0 and 1) as the
+ * kernel's /proc/cpuinfo prints them for CPU @cpu, read line by line (the
+ * file grows with the CPUs; it is never taken whole).
+ */
+static int x86_cpu_id(const char *root, int cpu, char *buf, size_t size)
+{
+	char path[4096], line[512], vendor[32] = "";
+	long fam = -1, model = -1, step = -1;
+	const char *v;
+	bool mine = false;
+	FILE *f;
+	int err = selfmon_root__path(root, "/proc/cpuinfo", path, sizeof(path));
+
+	if (err)
+		return err;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if ((v = field(line, "processor")))
+			mine = strtol(v, NULL, 10) == cpu;
+		else if (!mine)
+			continue;
+		else if ((v = field(line, "vendor_id")))
+			sscanf(v, " %31s", vendor);
+		else if ((v = field(line, "cpu family")))
+			fam = strtol(v, NULL, 10);
+		else if ((v = field(line, "model")))
+			model = strtol(v, NULL, 10);
+		else if ((v = field(line, "stepping")))
+			step = strtol(v, NULL, 10);
+	}
+	fclose(f);
+	if (!vendor[0] || fam < 0 || model < 0 || step < 0)
+		return -ENOENT;
+	return snprintf(buf, size, "%s-%ld-%lX-%ld", vendor, fam, model, step) < (int)size ? 0 : -ENAMETOOLONG;
+}
+#endif
+
 const struct selfmon_arch selfmon_arch__x86 = {
 	.name = "x86_64",
 	.prepare = x86_prepare,
 	.retry = x86_retry,
+#ifdef CONFIG_PMU_EVENTS
+	.cpu_id = x86_cpu_id,
+#endif
 };
