@@ -331,7 +331,7 @@ static void stop_record_with(struct __test_metadata *_metadata, const char *dir,
 	EXPECT_EQ(0, count_names(dir, ".part-"));
 	if (!perf)
 		return;
-	snprintf(cmd, sizeof(cmd), "%s script -i '%s' -F ip 2>&1 | grep -c .", perf, out);
+	snprintf(cmd, sizeof(cmd), "%s script -i '%s' -F ip 2>/dev/null | grep -c .", perf, out);
 	text = run_capture(cmd, &status);
 	ASSERT_NE(NULL, text);
 	EXPECT_EQ(samples, strtol(text, NULL, 10)) TH_LOG("%s: %s", cmd, text);
