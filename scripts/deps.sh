@@ -34,6 +34,8 @@ for what in "${@:-build}"; do
 	tests) add clang libclang-rt-14-dev libcmocka-dev musl-tools cmake pkg-config linux-perf man-db groff-base
 	       # Google Benchmark's compare.py, which must read selfmon bench's JSON.
 	       add libbenchmark-tools python3-scipy
+	       # busybox ash, the board's shell, runs run_tests.sh's signal test here.
+	       add busybox-static
 	       set -- lint; for w; do want="$want $("$0" --list "$w")"; done ;;
 	# make lint: the kernel's checkpatch.pl (perl, from linux-source-6.1),
 	# cppcheck, clang-tidy.
