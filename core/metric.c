@@ -103,7 +103,8 @@ static int has_event(void *arg, const char *id, double *v, char *why, size_t why
 	/* Asked, not counted: whether the core's PMU has it. */
 	*v = !w->ctx->count(w->ctx->arg, selfmon_pe__event(w->ctx->t, w->ctx->core, id, w->ctx->pmu), id, v,
 			    buf, sizeof(buf));
-	(void)why, (void)why_size;
+	(void)why;
+	(void)why_size;
 	return 0;
 }
 

@@ -192,7 +192,6 @@ static int unknown(struct selfmon_metrics *m, const char *name)
 	const struct selfmon_pe_core *c = &m->t->cores[m->id.core];
 	char near[256] = "";
 	size_t len = 0;
-
 	const struct selfmon_pe_metric *pm;
 
 	for (int i = 0; (pm = selfmon_pe__metric_at(m->t, m->id.core, i)) && len + 40 < sizeof(near); i++) {
@@ -201,8 +200,8 @@ static int unknown(struct selfmon_metrics *m, const char *name)
 		if (distance(name, n) <= 3 || (strlen(name) > 2 && strcasestr(n, name)))
 			len += (size_t)snprintf(near + len, sizeof(near) - len, "%s'%s'", len ? ", " : "", n);
 	}
-	return selfmon__err(-ENOENT, "no metric or metric group '%s' on this core (%s)%s%s%s: selfmon list shows them",
-			    name, selfmon_pe__str(m->t, c->name), *near ? "; close: " : "", near, *near ? "" : "");
+	return selfmon__err(-ENOENT, "no metric or metric group '%s' on this core (%s)%s%s: selfmon list shows them",
+			    name, selfmon_pe__str(m->t, c->name), *near ? "; close: " : "", near);
 }
 
 /* One name of the list: a metric, else a metric group. */
@@ -523,7 +522,9 @@ static int none(void)
 
 struct selfmon_metrics *selfmon_metrics__new(const char *names, int cpu, const char *mods)
 {
-	(void)names, (void)cpu, (void)mods;
+	(void)names;
+	(void)cpu;
+	(void)mods;
 	errno = -none();
 	return NULL;
 }
@@ -535,7 +536,8 @@ void selfmon_metrics__delete(struct selfmon_metrics *m)
 
 const char *selfmon_metrics__core(const struct selfmon_metrics *m, int *fallback)
 {
-	(void)m, (void)fallback;
+	(void)m;
+	(void)fallback;
 	return NULL;
 }
 
@@ -553,38 +555,45 @@ int selfmon_metrics__nr(const struct selfmon_metrics *m)
 
 const char *selfmon_metrics__name(const struct selfmon_metrics *m, int i)
 {
-	(void)m, (void)i;
+	(void)m;
+	(void)i;
 	return NULL;
 }
 
 const char *selfmon_metrics__unit(const struct selfmon_metrics *m, int i)
 {
-	(void)m, (void)i;
+	(void)m;
+	(void)i;
 	return NULL;
 }
 
 const char *selfmon_metrics__why(const struct selfmon_metrics *m, int i)
 {
-	(void)m, (void)i;
+	(void)m;
+	(void)i;
 	return NULL;
 }
 
 int selfmon_metrics__add_columns(struct selfmon_metrics *m, struct selfmon_bench_result *res)
 {
-	(void)m, (void)res;
+	(void)m;
+	(void)res;
 	return none();
 }
 
 const char *selfmon_pmu_events__core(int cpu, int *fallback)
 {
-	(void)cpu, (void)fallback;
+	(void)cpu;
+	(void)fallback;
 	errno = -none();
 	return NULL;
 }
 
 int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *info)
 {
-	(void)cpu, (void)idx, (void)info;
+	(void)cpu;
+	(void)idx;
+	(void)info;
 	return none();
 }
 #endif

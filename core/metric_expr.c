@@ -12,14 +12,14 @@
 
 #include "metric_expr.h"
 
-enum op {
+enum opcode {
 	OP_NUM, OP_ID, OP_LIT, OP_NEG, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
 	OP_LT, OP_GT, OP_LE, OP_GE, OP_EQ, OP_NE, OP_AND, OP_OR, OP_XOR,
 	OP_IF, OP_MIN, OP_MAX, OP_DRATIO, OP_HAS, OP_SRC, OP_CPUID,
 };
 
 struct node {
-	enum op op;
+	enum opcode op;
 	int a, b, c;		/* operands; for OP_IF: a if b else c */
 	double num;
 	char *id;		/* OP_ID, OP_LIT, and the functions of an identifier */
@@ -53,7 +53,7 @@ static int perr(struct parser *ps, int code, const char *fmt, ...)
 	return code;
 }
 
-static int add(struct parser *ps, enum op op, int a, int b, int c)
+static int add(struct parser *ps, enum opcode op, int a, int b, int c)
 {
 	struct selfmon_mexpr *e = ps->e;
 
@@ -107,7 +107,7 @@ static size_t symbol(struct parser *ps, char *buf, size_t size)
 
 static int parse_if(struct parser *ps);
 
-static int leaf(struct parser *ps, enum op op, const char *text)
+static int leaf(struct parser *ps, enum opcode op, const char *text)
 {
 	int i = add(ps, op, -1, -1, -1);
 
@@ -119,7 +119,7 @@ static int leaf(struct parser *ps, enum op op, const char *text)
 
 static const struct {
 	const char *name;
-	enum op op;
+	enum opcode op;
 	int args;	/* -1: one identifier */
 } funcs[] = {
 	{ "min", OP_MIN, 2 }, { "max", OP_MAX, 2 }, { "d_ratio", OP_DRATIO, 2 },
@@ -140,22 +140,24 @@ static int parse_call(struct parser *ps, int f)
 	char id[256];
 	int a, b, err;
 
-	if ((err = expect(ps, '(')))
+	err = expect(ps, '(');
+	if (err)
 		return err;
 	skip(ps);
 	if (funcs[f].args < 0) {
 		if (!symbol(ps, id, sizeof(id)))
 			return perr(ps, -EINVAL, "%s() takes a name", funcs[f].name);
 		a = leaf(ps, funcs[f].op, id);
-		return a < 0 ? a : (err = expect(ps, ')')) ? err : a;
+		err = a < 0 ? a : expect(ps, ')');
+		return err ? err : a;
 	}
 	a = parse_if(ps);
-	if (a < 0 || (err = expect(ps, ',')))
-		return a < 0 ? a : err;
+	err = a < 0 ? a : expect(ps, ',');
+	if (err)
+		return err;
 	b = parse_if(ps);
-	if (b < 0 || (err = expect(ps, ')')))
-		return b < 0 ? b : err;
-	return add(ps, funcs[f].op, a, b, -1);
+	err = b < 0 ? b : expect(ps, ')');
+	return err ? err : add(ps, funcs[f].op, a, b, -1);
 }
 
 static int parse_primary(struct parser *ps)
@@ -220,7 +222,7 @@ static int parse_unary(struct parser *ps)
 /* Binary levels, loosest first: | ^ & comparisons + - and * / %, as perf's grammar. */
 static const struct {
 	const char *tok;
-	enum op op;
+	enum opcode op;
 	int level;
 } binops[] = {
 	{ "|", OP_OR, 0 }, { "^", OP_XOR, 1 }, { "&", OP_AND, 2 },
@@ -379,10 +381,13 @@ static int eval_if(struct evalstate *st, const struct node *n, double *v)
 	return eval(st, c != 0 ? n->a : n->c, v);
 }
 
+/* Beyond 2^62 every double is a whole number, and its (long long) cast may overflow. */
+static const double whole_max = 0x1p62;
+
 /* % on whole numbers, as perf's (long) casts, yet defined beyond long's range (no libm). */
 static double whole(double x)
 {
-	return x > 0x1p62 || x < -0x1p62 || x != x ? x : (double)(long long)x;
+	return x > whole_max || x < -whole_max || x != x ? x : (double)(long long)x;
 }
 
 static double mod(double a, double b)
@@ -391,7 +396,7 @@ static double mod(double a, double b)
 	b = whole(b);
 	if (b == 0 || a != a || b != b)
 		return NAN;
-	if (a > 0x1p62 || a < -0x1p62 || b > 0x1p62 || b < -0x1p62)
+	if (a > whole_max || a < -whole_max || b > whole_max || b < -whole_max)
 		return a - b * whole(a / b);
 	return (double)((long long)a % (long long)b);
 }

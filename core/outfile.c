@@ -114,9 +114,9 @@ static int keep_old(const char *what, const char *path, const char *tmp)
 	/* No @path: nothing to keep, and an earlier .old stays. */
 	if (lstat(path, &st) && errno == ENOENT)
 		goto out;
-	if (unlink(old) && errno != ENOENT)
-		err = -errno;
-	else if (link(path, old) && errno != ENOENT && rename(path, old) && errno != ENOENT)
+	/* Each step finding nothing (ENOENT) is no failure; unlink's failure stops before link. */
+	if ((unlink(old) && errno != ENOENT) ||
+	    (link(path, old) && errno != ENOENT && rename(path, old) && errno != ENOENT))
 		err = -errno;
 	if (err)
 		selfmon__err(err, "%s '%s': keeping the old file as '%s': %s; the new one is '%s'",

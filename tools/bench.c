@@ -506,7 +506,9 @@ static int run_markercost(struct run *r)
 	int err = 0;
 
 	bench_opts_from(r, &o, READCOST_EVENTS, &so);
-	if (!mc || !(b = selfmon_bench__open(&o))) {
+	if (mc)
+		b = selfmon_bench__open(&o);
+	if (!b) {
 		err = -errno;
 		fprintf(stderr, "selfmon bench: markercost: %s\n", cli_errmsg(err));
 		goto out;
@@ -515,7 +517,8 @@ static int run_markercost(struct run *r)
 		fprintf(r->out, "\nmarkercost: a marker pair (events: SELFMON_EVENTS or the default) beside the "
 			"4 inline reads of 2 events; the loop alone is subtracted\n");
 	for (int k = 0; k < CLI_MARKERCOST__NR && !err; k++) {
-		if (!(e[k] = next_entry(r))) {
+		e[k] = next_entry(r);
+		if (!e[k]) {
 			err = -E2BIG;
 			break;
 		}

@@ -114,15 +114,15 @@ int cmd_list(int argc, char **argv)
 	int json = 0, err = 0, nr;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
 			return 0;
-		} else {
+		}
+		if (strcmp(argv[i], "--json")) {
 			fprintf(stderr, "selfmon list: unknown option '%s' (try --help)\n", cli_text(argv[i]));
 			return EXIT_USAGE;
 		}
+		json = 1;
 	}
 	m = selfmon_machine__open(NULL);
 	if (!m) {

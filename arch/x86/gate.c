@@ -47,6 +47,29 @@ static const char *field(const char *line, const char *key)
 }
 
 /*
+ * One line of a CPU's block of /proc/cpuinfo: its vendor_id into @vendor
+ * (32 bytes), its "cpu family", "model" and "stepping" into @num[0..2].
+ */
+static void x86_cpu_field(const char *line, char *vendor, long num[3])
+{
+	static const char *const keys[] = { "cpu family", "model", "stepping" };
+	const char *v = field(line, "vendor_id");
+
+	if (v) {
+		if (sscanf(v, " %31s", vendor) != 1)
+			vendor[0] = '\0';
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		v = field(line, keys[i]);
+		if (v) {
+			num[i] = strtol(v, NULL, 10);
+			return;
+		}
+	}
+}
+
+/*
  * CPUID's vendor, family, model and stepping (leaves 0 and 1) as the
  * kernel's /proc/cpuinfo prints them for CPU @cpu, read line by line (the
  * file grows with the CPUs; it is never taken whole).
@@ -54,7 +77,7 @@ static const char *field(const char *line, const char *key)
 static int x86_cpu_id(const char *root, int cpu, char *buf, size_t size)
 {
 	char path[4096], line[512], vendor[32] = "";
-	long fam = -1, model = -1, step = -1;
+	long num[3] = { -1, -1, -1 };	/* family, model, stepping */
 	const char *v;
 	bool mine = false;
 	FILE *f;
@@ -66,23 +89,17 @@ static int x86_cpu_id(const char *root, int cpu, char *buf, size_t size)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		if ((v = field(line, "processor")))
+		v = field(line, "processor");
+		if (v)
 			mine = strtol(v, NULL, 10) == cpu;
-		else if (!mine)
-			continue;
-		else if ((v = field(line, "vendor_id")))
-			sscanf(v, " %31s", vendor);
-		else if ((v = field(line, "cpu family")))
-			fam = strtol(v, NULL, 10);
-		else if ((v = field(line, "model")))
-			model = strtol(v, NULL, 10);
-		else if ((v = field(line, "stepping")))
-			step = strtol(v, NULL, 10);
+		else if (mine)
+			x86_cpu_field(line, vendor, num);
 	}
 	fclose(f);
-	if (!vendor[0] || fam < 0 || model < 0 || step < 0)
+	if (!vendor[0] || num[0] < 0 || num[1] < 0 || num[2] < 0)
 		return -ENOENT;
-	return snprintf(buf, size, "%s-%ld-%lX-%ld", vendor, fam, model, step) < (int)size ? 0 : -ENAMETOOLONG;
+	return snprintf(buf, size, "%s-%ld-%lX-%ld", vendor, num[0], num[1], num[2]) < (int)size ? 0 :
+	       -ENAMETOOLONG;
 }
 #endif
 
