@@ -184,6 +184,12 @@ static void release_stop(const struct sigaction *old)
 	raise(stop_sig);
 }
 
+/* One sample as the summary needs it. */
+struct rec_sample {
+	uint32_t tid;
+	uint64_t ip;
+};
+
 /* What a run collects: each sample's tid and IP, and the losses. */
 struct rec_run {
 	struct record_cli cli;
@@ -191,7 +197,7 @@ struct rec_run {
 	struct selfmon_sampler *s;
 	struct selfmon_perfdata *pd;
 	const char *events;		/* what is sampled */
-	struct { uint32_t tid; uint64_t ip; } *samples;
+	struct rec_sample *samples;
 	size_t nr, cap;
 	int err;
 };
