@@ -6,7 +6,9 @@
 # One line per example on stdout ("built NAME" or "failed NAME: why"); exit 1
 # when one failed. Beside each program, NAME.nopmu holds the arguments its
 # source gives for a machine without a hardware PMU ("Without a hardware
-# PMU: ./NAME ARGS" in its first comment), if any.
+# PMU: ./NAME ARGS" in its first comment), if any. An example that includes
+# <selfmon/cmocka.h> is a cmocka test: it gets $CMOCKA (default -lcmocka; a
+# static build passes its own static cmocka's -I and libcmocka.a).
 set -u
 staging=$1 outdir=$2 cc=$3 ldflags=$4
 shift 4
@@ -19,8 +21,10 @@ fi
 rc=0
 for src in "$@"; do
 	name=$(basename "$src" .c)
+	extra=""
+	grep -q '^#include <selfmon/cmocka.h>' "$src" && extra=${CMOCKA:--lcmocka}
 	# shellcheck disable=SC2086
-	if log=$($cc -std=c11 -Wall -Wextra -Werror "$src" $flags $ldflags -o "$outdir/$name" 2>&1); then
+	if log=$($cc -std=c11 -Wall -Wextra -Werror "$src" $flags $ldflags $extra -o "$outdir/$name" 2>&1); then
 		echo "built $name"
 	else
 		echo "failed $name: $(printf '%s\n' "$log" | head -n 5 | tr '\n' ' ')"
