@@ -1,6 +1,9 @@
 # ---- docs: what the README and docs/ show is run as written ----
 # Pulled in by the Makefile's last lines; hooks into `make check` through
 # check-run-variants and CHECK_TAPS, as the other blocks do.
+## man            the man pages into build/man (section 3 from the headers); make install installs them
+## examples       examples/*.c built against this tree installed (pkg-config) into build/examples
+## check-run-man check-run-examples check-run-install-docs check-run-makerun  what the docs show, run
 
 # The install commands of the README and docs/building.md (every indented
 # `make ... install DESTDIR=$STAGING ...` line), run as written on trees whose
