@@ -257,3 +257,4 @@ include scripts/mk/runner.mk
 include scripts/mk/docs.mk
 include scripts/mk/markers.mk
 include scripts/mk/lint.mk
+include scripts/mk/metrics.mk

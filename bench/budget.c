@@ -181,7 +181,7 @@ static int instruction_like(const char *event)
 	char low[SELFMON_EVENT_NAME_MAX];
 	size_t i;
 
-	for (i = 0; event[i] && i < sizeof(low) - 1; i++)
+	for (i = 0; i < sizeof(low) - 1 && event[i]; i++)
 		low[i] = (char)tolower((unsigned char)event[i]);
 	low[i] = '\0';
 	return strstr(low, "instructions") || strstr(low, "inst_retired");

@@ -257,7 +257,7 @@ static void fill_caches(struct selfmon_report_context *ctx)
 		if (*end == 'K')
 			n *= 1024;
 		else if (*end == 'M')
-			n *= 1024 * 1024;
+			n *= 1024L * 1024;
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
 		read_trim(path, shared, sizeof(shared));
 		/* "0-3,8" -> 5 */

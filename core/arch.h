@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <selfmon/selfmon.h>
+#include <generated/autoconf.h>
 
 #include "event.h"
 /* The sysfs and procfs reads an arch's gates may make (under the test root). */
@@ -33,6 +34,16 @@ struct selfmon_arch {
 				       bool want_long, unsigned int *notes);
 	/* After open failed with @err: change @ev->attr and return true to try again. */
 	bool (*retry)(struct selfmon_event *ev, int err, unsigned int *notes);
+#ifdef CONFIG_PMU_EVENTS
+	/*
+	 * The part CPU @cpu is, in the spelling of the arch's pmu-events
+	 * mapfile.csv: arm64 its MIDR_EL1 ("0x00000000410fd034"), x86
+	 * "GenuineIntel-6-5E-3" (vendor-family-model-stepping, CPUID leaves 0
+	 * and 1 as /proc/cpuinfo gives them). Read under @root.
+	 * Return: 0, or -errno (-EOPNOTSUPP: the arch has no such tables).
+	 */
+	int (*cpu_id)(const char *root, int cpu, char *buf, size_t size);
+#endif
 };
 
 extern const struct selfmon_arch selfmon_arch__x86;

@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <generated/autoconf.h>
 #include <selfmon/selfmon.h>
+#include "arch.h"
 #include "error.h"
 #include "event.h"
+#include "pmu_events_find.h"
 
 static const struct {
 	const char *name;
@@ -272,6 +275,52 @@ static int parse_pmu_event(const char *spec, const char *extra, const struct sel
 	return apply_all_modifiers(mods, extra, ev);
 }
 
+static bool x86_pmu(const struct selfmon_pmu *pmu);
+
+#ifdef CONFIG_PMU_EVENTS
+#define TABLE_HINT "a name of this core's pmu-events tables (selfmon list), "
+#else
+#define TABLE_HINT ""
+#endif
+
+#ifdef CONFIG_PMU_EVENTS
+/*
+ * @name in the pmu-events tables of the core @pmu's CPUs are (the first of
+ * them: a core PMU counts one core type). Return: 0 (@ev set up on @pmu, its
+ * modifiers not yet applied), -ENOENT (not a table name there) or -errno.
+ */
+static int table_event(const char *name, const struct selfmon_pmus *pmus, const struct selfmon_pmu *pmu,
+		       struct selfmon_event *ev)
+{
+	const struct selfmon_pe_table *t = &selfmon_pe__table;
+	const struct selfmon_pe_event *e;
+	struct selfmon_pe_ident id;
+	struct terms_used used = { { 0 } };
+	char terms[256];
+	int cpu = 0;
+
+	while (pmu && pmu->has_cpus && cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &pmu->cpus))
+		cpu++;
+	if (selfmon_pe__core_of_cpu(t, selfmon_arch__host(), pmus->root, cpu, &id))
+		return -ENOENT;
+	e = selfmon_pe__event(t, id.core, name, pmu && x86_pmu(pmu) && strcmp(pmu->name, "cpu") ? pmu->name : NULL);
+	if (!e)
+		return -ENOENT;
+	/* A name of the tables, but nothing to count it with: the machine's lack, not a typo. */
+	if (!pmu)
+		return selfmon__err(-ENODEV, "event '%s' (%s's pmu-events tables) needs a core PMU, and "
+				    "/sys/bus/event_source/devices has none (a VM without a virtual PMU?)", name,
+				    selfmon_pe__str(t, t->cores[id.core].name));
+	snprintf(terms, sizeof(terms), "%s", selfmon_pe__str(t, e->enc));
+	ev->pmu = pmu;
+	ev->attr.type = pmu->type;
+	ev->attr.config = ev->attr.config1 = ev->attr.config2 = 0;
+	ev->hardware = true;
+	ev->table_named = true;
+	return apply_terms(pmus, ev, terms, &used, 1);
+}
+#endif
+
 int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, struct selfmon_event *ev)
 {
 	return selfmon_event__parse_mods(spec, "", pmus, ev);
@@ -320,8 +369,15 @@ int selfmon_event__parse_mods(const char *spec, const char *extra, const struct 
 			ev->pmu = selfmon_pmus__default_core(pmus);
 		return apply_all_modifiers(colon ? colon : "", extra, ev);
 	}
+#ifdef CONFIG_PMU_EVENTS
+	i = (size_t)table_event(name, pmus, selfmon_pmus__default_core(pmus), ev);
+	if (!i)
+		return apply_all_modifiers(colon ? colon : "", extra, ev);
+	if ((int)i != -ENOENT)
+		return (int)i;
+#endif
 	return selfmon__err(-SELFMON_ERRNO__NOEVENT, "unknown event '%s': use a generic name (cycles, instructions, "
-			    "task-clock, ...), rNNNN, or pmu/alias/", name);
+			    "task-clock, ...), " TABLE_HINT "rNNNN, or pmu/alias/", name);
 }
 
 /*
@@ -346,6 +402,35 @@ static bool x86_pmu(const struct selfmon_pmu *pmu)
 	return !strncmp(pmu->name, "cpu", 3) && (!pmu->name[3] || pmu->name[3] == '_');
 }
 
+#ifdef CONFIG_PMU_EVENTS
+/* A table name looked up again in the tables of @pmu's core: a big.LITTLE cluster has its own. */
+static int table_for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pmus, const struct selfmon_pmu *pmu)
+{
+	struct perf_event_attr old = ev->attr;
+	char name[SELFMON_EVENT_NAME_MAX];
+	int err;
+
+	snprintf(name, sizeof(name), "%s", ev->name);
+	name[strcspn(name, ":")] = '\0';
+	err = table_event(name, pmus, pmu, ev);
+	if (err == -ENOENT)
+		return selfmon__err(-ENOENT, "event '%s': not in the pmu-events tables of the '%s' CPUs' core "
+				    "(selfmon list shows theirs)", ev->name, pmu->name);
+	if (err)
+		return err;
+	/* The modifiers stay as parsed. */
+	ev->attr.exclude_user = old.exclude_user;
+	ev->attr.exclude_kernel = old.exclude_kernel;
+	ev->attr.exclude_hv = old.exclude_hv;
+	ev->attr.exclude_host = old.exclude_host;
+	ev->attr.exclude_guest = old.exclude_guest;
+	ev->attr.pinned = old.pinned;
+	ev->attr.exclusive = old.exclusive;
+	return 0;
+}
+
+#endif
+
 int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pmus,
 			   const struct selfmon_pmu *pmu)
 {
@@ -355,6 +440,10 @@ int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *
 
 	if (!ev->hardware)
 		return 0;
+#ifdef CONFIG_PMU_EVENTS
+	if (ev->table_named && ev->pmu != pmu)
+		return table_for_pmu(ev, pmus, pmu);
+#endif
 	/* Not by type: x86's cpu_core has type 4, which is also PERF_TYPE_RAW. */
 	if (ev->pmu_named && ev->pmu != pmu)
 		return selfmon__err(-EINVAL, "event '%s' belongs to PMU '%s', but the thread counts on "

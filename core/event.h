@@ -21,6 +21,8 @@ struct selfmon_event {
 	bool pmu_named;
 	/* The privilege levels were chosen (":u", ":k", ":h"): never changed behind the caller's back. */
 	bool levels_given;
+	/* A name from the core's pmu-events tables ("INST_RETIRED", "L1D_CACHE_REFILL"): each cluster looks it up in its own. */
+	bool table_named;
 };
 
 /*

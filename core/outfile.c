@@ -105,18 +105,23 @@ static int keep_old(const char *what, const char *path, const char *tmp)
 {
 	size_t len = strlen(path) + sizeof(".old");
 	char *old = malloc(len);
+	struct stat st;
 	int err = 0;
 
 	if (!old)
 		return selfmon__err(-ENOMEM, "%s '%s': no memory", what, path);
 	snprintf(old, len, "%s.old", path);
-	if (unlink(old) && errno != ENOENT)
-		err = -errno;
-	else if (link(path, old) && errno != ENOENT && rename(path, old) && errno != ENOENT)
+	/* No @path: nothing to keep, and an earlier .old stays. */
+	if (lstat(path, &st) && errno == ENOENT)
+		goto out;
+	/* Each step finding nothing (ENOENT) is no failure; unlink's failure stops before link. */
+	if ((unlink(old) && errno != ENOENT) ||
+	    (link(path, old) && errno != ENOENT && rename(path, old) && errno != ENOENT))
 		err = -errno;
 	if (err)
 		selfmon__err(err, "%s '%s': keeping the old file as '%s': %s; the new one is '%s'",
 			     what, path, old, strerror(-err), tmp);
+out:
 	free(old);
 	return err;
 }

@@ -12,8 +12,11 @@ struct selfmon_map {
 	uint32_t prot;			/* PROT_READ | PROT_WRITE | PROT_EXEC */
 	int shared;			/* 's': MAP_SHARED; 'p': private */
 	int deleted;			/* the file was unlinked (or replaced) since it was mapped */
-	char *path;			/* the file's name ("\012" made '\n' again, " (deleted)"
-					 * cut); "[vdso]" and such; "" for an anonymous mapping */
+	/*
+	 * The file's name ("\012" made '\n' again, " (deleted)" cut);
+	 * "[vdso]" and such; "" for an anonymous mapping.
+	 */
+	char *path;
 };
 
 /*

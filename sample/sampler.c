@@ -583,8 +583,11 @@ static void restore_signal(int fd, const struct fd_signal *was)
 /* Owner, signal, O_ASYNC on @fd; on failure -1 with errno, and @fd as it was. */
 static int set_signal(int fd, const struct f_owner_ex *owner, int signo, struct fd_signal *was)
 {
-	if (fcntl(fd, F_GETOWN_EX, &was->owner) || (was->sig = fcntl(fd, F_GETSIG)) < 0 ||
-	    (was->fl = fcntl(fd, F_GETFL)) < 0)
+	if (fcntl(fd, F_GETOWN_EX, &was->owner))
+		return -1;
+	was->sig = fcntl(fd, F_GETSIG);
+	was->fl = was->sig < 0 ? -1 : fcntl(fd, F_GETFL);
+	if (was->fl < 0)
 		return -1;
 	if (fcntl(fd, F_SETOWN_EX, owner) || fcntl(fd, F_SETSIG, signo) ||
 	    fcntl(fd, F_SETFL, was->fl | O_ASYNC)) {

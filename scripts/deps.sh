@@ -23,7 +23,8 @@ for what in "${@:-build}"; do
 	case "$what" in
 	# The compiler and libc headers; the kernel tarball libperf, libapi and
 	# the kselftest headers are built from (xz to unpack it); Kconfig.
-	build) add make gcc libc6-dev linux-source-6.1 xz-utils python3-kconfiglib ;;
+	# linux-source-6.12: the newest pmu-events tables (metrics, named events).
+	build) add make gcc libc6-dev linux-source-6.1 linux-source-6.12 xz-utils python3-kconfiglib ;;
 	# libclang-rt-14-dev: libFuzzer and the sanitizer runtimes for clang, only
 	# recommended by clang (not installed with --no-install-recommends).
 	# cmake builds the static cmocka of the musl and board builds; pkg-config
@@ -33,6 +34,8 @@ for what in "${@:-build}"; do
 	tests) add clang libclang-rt-14-dev libcmocka-dev musl-tools cmake pkg-config linux-perf man-db groff-base
 	       # Google Benchmark's compare.py, which must read selfmon bench's JSON.
 	       add libbenchmark-tools python3-scipy
+	       # busybox ash, the board's shell, runs run_tests.sh's signal test here.
+	       add busybox-static
 	       set -- lint; for w; do want="$want $("$0" --list "$w")"; done ;;
 	# make lint: the kernel's checkpatch.pl (perl, from linux-source-6.1),
 	# cppcheck, clang-tidy.

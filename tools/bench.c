@@ -16,6 +16,7 @@
 #include <selfmon/machine.h>
 #include "cli.h"
 #include "slowdown.h"
+#include <selfmon/metric.h>
 
 #define READCOST_EVENTS "instructions:u,instructions"
 
@@ -28,6 +29,8 @@ static void usage(FILE *f)
 		"  --filter REGEX         run the benchmarks whose name matches (extended regex)\n"
 		"  --events LIST          events to count (default: %s;\n"
 		"                         those this machine cannot count are left out, with the reason)\n"
+		"  --metrics LIST         metrics or metric groups of this core (ipc,TopdownL1; see selfmon list):\n"
+		"                         their events counted user-only, a group each, a column each\n"
 		"  --repetitions N        repetitions (samples) per benchmark (default 10)\n"
 		"  --min-time S           keep repeating until a benchmark took S seconds\n"
 		"  --warmup N             untimed runs first (default 1)\n"
@@ -230,6 +233,42 @@ static void emit(struct run *r, struct selfmon_report_entry *e)
 	}
 }
 
+/*
+ * --metrics: resolved on the core of the CPU the thread will count on (--cpu,
+ * else the current one: pinning keeps it in that cluster); their groups go
+ * after --events (or the default events).
+ */
+static int open_metrics(struct run *r, struct selfmon_metrics **m, char *events, size_t size)
+{
+	int fallback = 0;
+
+	*m = selfmon_metrics__new(r->cli.metrics, r->cli.cpu ? atoi(r->cli.cpu) : -1, "u");
+	if (!*m) {
+		fprintf(stderr, "selfmon bench: --metrics: %s\n", cli_errmsg(-errno));
+		return -EINVAL;
+	}
+	selfmon_metrics__core(*m, &fallback);
+	if (fallback)
+		fprintf(stderr, "selfmon bench: no pmu-events tables for this core: metrics from the "
+			"architecture's common set (%s)\n", selfmon_metrics__core(*m, NULL));
+	if (snprintf(events, size, "%s%s%s", r->cli.events ? r->cli.events : SELFMON_BENCH_DEFAULT_EVENTS,
+		     *selfmon_metrics__events(*m) ? "," : "", selfmon_metrics__events(*m)) >= (int)size) {
+		fprintf(stderr, "selfmon bench: --metrics: too many events\n");
+		selfmon_metrics__delete(*m);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+/* Once, after the rows: each metric that has no column and why. */
+static void metrics_unavailable(const struct selfmon_metrics *m)
+{
+	for (int i = 0; i < selfmon_metrics__nr(m); i++)
+		if (*selfmon_metrics__why(m, i))
+			fprintf(stderr, "selfmon bench: metric %s unavailable: %s\n", selfmon_metrics__name(m, i),
+				cli_text(selfmon_metrics__why(m, i)));
+}
+
 static int run_kernels(struct run *r)
 {
 	struct selfmon_bench_opts o;
@@ -237,11 +276,34 @@ static int run_kernels(struct run *r)
 	struct selfmon_bench *b;
 	int err = 0;
 
-	bench_opts_from(r, &o, r->cli.events, &so);
+	struct selfmon_metrics *m = NULL;
+	static char events[4096];
+
+	static char plain[2048], names[1024], all[1536];
+
+	/* "@name" items of --events are metrics, as --metrics names them. */
+	if (r->cli.events && strchr(r->cli.events, '@')) {
+		err = selfmon_metrics__split(r->cli.events, plain, sizeof(plain), names, sizeof(names));
+		if (err) {
+			fprintf(stderr, "selfmon bench: --events: %s\n", cli_errmsg(err));
+			return err;
+		}
+		snprintf(all, sizeof(all), "%s%s%s", names, r->cli.metrics ? "," : "",
+			 r->cli.metrics ? r->cli.metrics : "");
+		r->cli.events = *plain ? plain : NULL;
+		r->cli.metrics = all;
+	}
+	if (r->cli.metrics) {
+		err = open_metrics(r, &m, events, sizeof(events));
+		if (err)
+			return err;
+	}
+	bench_opts_from(r, &o, m ? events : r->cli.events, &so);
 	b = selfmon_bench__open(&o);
 	if (!b) {
 		err = -errno;
 		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+		selfmon_metrics__delete(m);
 		return err;
 	}
 	err = pin_cpu(r, selfmon_bench__set(b));
@@ -271,6 +333,11 @@ static int run_kernels(struct run *r)
 			e->expected_insns = -1;
 		if (err >= 0)
 			err = selfmon_bench__run(b, k->name, fn, arg, e->res);
+		if (!err && m) {
+			err = selfmon_metrics__add_columns(m, e->res);
+			if (err > 0)
+				err = 0;
+		}
 		if (err) {
 			progress_done(r);
 			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
@@ -278,8 +345,11 @@ static int run_kernels(struct run *r)
 		}
 		emit(r, e);
 	}
+	if (m)
+		metrics_unavailable(m);
 out:
 	selfmon_bench__close(b);
+	selfmon_metrics__delete(m);
 	return err;
 }
 
@@ -436,7 +506,9 @@ static int run_markercost(struct run *r)
 	int err = 0;
 
 	bench_opts_from(r, &o, READCOST_EVENTS, &so);
-	if (!mc || !(b = selfmon_bench__open(&o))) {
+	if (mc)
+		b = selfmon_bench__open(&o);
+	if (!b) {
 		err = -errno;
 		fprintf(stderr, "selfmon bench: markercost: %s\n", cli_errmsg(err));
 		goto out;
@@ -445,7 +517,8 @@ static int run_markercost(struct run *r)
 		fprintf(r->out, "\nmarkercost: a marker pair (events: SELFMON_EVENTS or the default) beside the "
 			"4 inline reads of 2 events; the loop alone is subtracted\n");
 	for (int k = 0; k < CLI_MARKERCOST__NR && !err; k++) {
-		if (!(e[k] = next_entry(r))) {
+		e[k] = next_entry(r);
+		if (!e[k]) {
 			err = -E2BIG;
 			break;
 		}

@@ -61,7 +61,7 @@ static int split_option(int argc, char **argv, int *i, char *name, size_t namesz
 			char *err, size_t errsz)
 {
 	static const char *const with_value[] = {
-		"--filter", "--events", "--repetitions", "--min-time", "--warmup", "--iterations",
+		"--filter", "--events", "--metrics", "--repetitions", "--min-time", "--warmup", "--iterations",
 		"--cpu", "--cluster", "--format", "--out", "--calibration", NULL,
 	};
 	const char *opt = argv[*i], *eq = strchr(opt, '=');
@@ -103,6 +103,10 @@ static int set_text(struct cli_bench *cli, const char *name, const char *val, ch
 		if (!*val)
 			return complain(err, errsz, "--events: empty event list");
 		cli->events = val;
+	} else if (!strcmp(name, "--metrics")) {
+		if (!*val)
+			return complain(err, errsz, "--metrics: empty list (metric or group names; selfmon list shows them)");
+		cli->metrics = val;
 	} else if (!strcmp(name, "--cluster")) {
 		if (!*val)
 			return complain(err, errsz, "--cluster: empty name (a core PMU, 'big' or 'little')");

@@ -65,6 +65,7 @@ int cli_outfile_close(FILE *f, const char *who, const char *path, char *tmp, boo
 int cmd_bench(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 /* ---- kernels.c ---- */
 
@@ -199,6 +200,8 @@ struct cli_bench {
 	bool help, list, serialize, keep_noisy;
 	const char *filter;	/* POSIX extended regex on benchmark names */
 	const char *events;
+	/* --metrics: metric and metric-group names, counted beside the events */
+	const char *metrics;
 	int repetitions;
 	double min_time;
 	int warmup;

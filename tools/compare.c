@@ -236,7 +236,8 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 	int total = 0, err = 0;
 	regex_t re;
 
-	if (cli->filter && (err = regcomp(&re, cli->filter, REG_EXTENDED | REG_NOSUB))) {
+	err = cli->filter ? regcomp(&re, cli->filter, REG_EXTENDED | REG_NOSUB) : 0;
+	if (err) {
 		char msg[128];
 
 		regerror(err, &re, msg, sizeof(msg));
@@ -278,12 +279,13 @@ static int write_out(const struct compare_cli *cli, const struct cli_compare *c)
 	static int (*const writers[])(FILE *, const struct cli_compare *) = {
 		cli_compare_table, cli_compare_json, cli_compare_junit, cli_compare_lava,
 	};
-	FILE *f = stdout;
+	FILE *f = cli->out ? fopen(cli->out, "w") : stdout;
 	int rc;
 
-	if (cli->out && !(f = fopen(cli->out, "w"))) {
-		fprintf(stderr, "selfmon compare: --out %s: %s\n", cli_text(cli->out), strerror(errno));
-		return -errno;
+	if (!f) {
+		rc = -errno;
+		fprintf(stderr, "selfmon compare: --out %s: %s\n", cli_text(cli->out), strerror(-rc));
+		return rc;
 	}
 	rc = writers[cli->format](f, c);
 	if (f != stdout && cli_fclose(f, "selfmon compare", cli->out))

@@ -159,7 +159,8 @@ static int load_iteration(struct cli_report *r, const struct cli_json *o, int i,
 				 "number)", i, name, m->key);
 			return -EINVAL;
 		}
-		if (m->type == CLI_JSON_NUMBER && (rc = add_value(b, m->key, m->num)))
+		rc = m->type == CLI_JSON_NUMBER ? add_value(b, m->key, m->num) : 0;
+		if (rc)
 			return rc;
 	}
 	return 0;

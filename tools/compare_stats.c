@@ -214,16 +214,17 @@ int cli_limit_parse(const char *arg, struct cli_limit *l, char *err, size_t errs
 		return -EINVAL;
 	}
 	l->relative = *end == '%';
-	if (l->relative)
-		end++;
-	else if (*end && !(f = time_unit(end))) {
-		snprintf(err, errsz, "--limit '%.80s': unknown unit '%.20s' (%% of the base, or for time "
-			 "ns, us, ms, s; counters take a plain number)", arg, end);
-		return -EINVAL;
-	}
-	if (*end && l->relative) {
+	if (l->relative && end[1]) {
 		snprintf(err, errsz, "--limit '%.80s': nothing may follow '%%'", arg);
 		return -EINVAL;
+	}
+	if (!l->relative && *end) {
+		f = time_unit(end);
+		if (!f) {
+			snprintf(err, errsz, "--limit '%.80s': unknown unit '%.20s' (%% of the base, or for "
+				 "time ns, us, ms, s; counters take a plain number)", arg, end);
+			return -EINVAL;
+		}
 	}
 	l->value *= f;
 	return 0;
@@ -319,7 +320,7 @@ static void holm_keep(struct cli_result *r, double threshold, int m)
 
 int cli_compare_holm(struct cli_result *res, int nr, double alpha)
 {
-	struct cli_result **t = malloc((size_t)(nr ? nr : 1) * sizeof(*t));
+	struct cli_result **t = malloc((size_t)(nr ? nr : 1) * sizeof(struct cli_result *));
 	int m = 0;
 	bool stop = false;
 
@@ -328,7 +329,7 @@ int cli_compare_holm(struct cli_result *res, int nr, double alpha)
 	for (int i = 0; i < nr; i++)
 		if (res[i].p >= 0)
 			t[m++] = &res[i];
-	qsort(t, (size_t)m, sizeof(*t), cmp_p);
+	qsort(t, (size_t)m, sizeof(struct cli_result *), cmp_p);
 	/* Step down: the k-th smallest p (from 0) needs < alpha / (m - k), and so did all before it. */
 	for (int k = 0; k < m; k++) {
 		double threshold = alpha / (m - k);

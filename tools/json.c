@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -112,7 +113,8 @@ static int parse_number(struct parser *ps, struct cli_json *v)
 	v->type = CLI_JSON_NUMBER;
 	v->num = strtod(buf, &endp);
 	free(buf);
-	if (v->num > 1.7976931348623157e308 || v->num < -1.7976931348623157e308)
+	/* Beyond DBL_MAX strtod gives HUGE_VAL; the grammar above let no NaN through. */
+	if (isinf(v->num))
 		return fail(ps, "number out of range of a double");
 	ps->p = q;
 	return 0;
@@ -306,12 +308,12 @@ static int check_duplicates(struct parser *ps, const struct cli_json *o)
 
 	if (o->nr < 2)
 		return 0;
-	s = malloc((size_t)o->nr * sizeof(*s));
+	s = malloc((size_t)o->nr * sizeof(const struct cli_json *));
 	if (!s)
 		return ps->rc = -ENOMEM;
 	for (int i = 0; i < o->nr; i++)
 		s[i] = &o->kid[i];
-	qsort(s, (size_t)o->nr, sizeof(*s), cmp_key);
+	qsort(s, (size_t)o->nr, sizeof(const struct cli_json *), cmp_key);
 	for (int i = 1; i < o->nr && !rc; i++)
 		if (!strcmp(s[i - 1]->key, s[i]->key))
 			rc = fail(ps, "duplicate member name \"%.80s\" in an object", s[i]->key);

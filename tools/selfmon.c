@@ -15,6 +15,7 @@ static const struct {
 	{ "bench", cmd_bench, "measure built-in kernels and the read cost with inline counter reads" },
 	{ "record", cmd_record, "sample the built-in kernels: perf.data and samples per function" },
 	{ "compare", cmd_compare, "compare two JSON reports against limits: exit 1 on a regression" },
+	{ "list", cmd_list, "the named events and metrics of this machine's cores (pmu-events tables)" },
 };
 
 static void usage(FILE *f)

@@ -8,7 +8,10 @@
  * positions are read from sysfs, not assumed.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 
+#include <generated/autoconf.h>
 #include "../../core/arch.h"
 
 static enum selfmon_reason arm64_prepare(const char *root, struct selfmon_event *ev,
@@ -54,10 +57,33 @@ static bool arm64_retry(struct selfmon_event *ev, int err, unsigned int *notes)
 	return true;
 }
 
+#ifdef CONFIG_PMU_EVENTS
+/* The kernel's arm64 cpu-feature-registers document, "regs/identification". */
+static int arm64_cpu_id(const char *root, int cpu, char *buf, size_t size)
+{
+	char path[96], text[64], *end;
+	unsigned long long midr;
+	int len;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/regs/identification/midr_el1", cpu);
+	len = selfmon_sysfs__read(root, path, text, sizeof(text));
+	if (len < 0)
+		return len;
+	errno = 0;
+	midr = strtoull(text, &end, 16);
+	if (errno || end == text || *end)
+		return -EINVAL;
+	return snprintf(buf, size, "0x%016llx", midr) < (int)size ? 0 : -ENAMETOOLONG;
+}
+#endif
+
 const struct selfmon_arch selfmon_arch__arm64 = {
 	.name = "arm64",
 	.prepare = arm64_prepare,
 	.retry = arm64_retry,
+#ifdef CONFIG_PMU_EVENTS
+	.cpu_id = arm64_cpu_id,
+#endif
 };
 
 /*

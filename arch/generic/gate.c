@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* No counter instruction: every event is read with read(2). */
+#include <errno.h>
+
+#include <generated/autoconf.h>
 #include "../../core/arch.h"
 
 static enum selfmon_reason generic_prepare(const char *root, struct selfmon_event *ev,
@@ -20,8 +23,19 @@ static bool generic_retry(struct selfmon_event *ev, int err, unsigned int *notes
 	return false;
 }
 
+#ifdef CONFIG_PMU_EVENTS
+static int generic_cpu_id(const char *root, int cpu, char *buf, size_t size)
+{
+	(void)root, (void)cpu, (void)buf, (void)size;
+	return -EOPNOTSUPP;	/* no pmu-events tables for other architectures */
+}
+#endif
+
 const struct selfmon_arch selfmon_arch__generic = {
 	.name = "generic",
 	.prepare = generic_prepare,
 	.retry = generic_retry,
+#ifdef CONFIG_PMU_EVENTS
+	.cpu_id = generic_cpu_id,
+#endif
 };

@@ -5,6 +5,12 @@
  * while it runs) or 2 (always); 0 makes rdpmc fault. The mmap page's
  * cap_user_rdpmc then says it per event.
  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <generated/autoconf.h>
 #include "../../core/arch.h"
 
 static enum selfmon_reason x86_prepare(const char *root, struct selfmon_event *ev,
@@ -28,8 +34,80 @@ static bool x86_retry(struct selfmon_event *ev, int err, unsigned int *notes)
 	return false;
 }
 
+#ifdef CONFIG_PMU_EVENTS
+/* "key<tabs>: value" of a /proc/cpuinfo line: the value, or NULL. */
+static const char *field(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(line, key, n))
+		return NULL;
+	line += n + strspn(line + n, " \t");	/* "model" is not "model name" */
+	return *line == ':' ? line + 1 : NULL;
+}
+
+/*
+ * One line of a CPU's block of /proc/cpuinfo: its vendor_id into @vendor
+ * (32 bytes), its "cpu family", "model" and "stepping" into @num[0..2].
+ */
+static void x86_cpu_field(const char *line, char *vendor, long num[3])
+{
+	static const char *const keys[] = { "cpu family", "model", "stepping" };
+	const char *v = field(line, "vendor_id");
+
+	if (v) {
+		if (sscanf(v, " %31s", vendor) != 1)
+			vendor[0] = '\0';
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		v = field(line, keys[i]);
+		if (v) {
+			num[i] = strtol(v, NULL, 10);
+			return;
+		}
+	}
+}
+
+/*
+ * CPUID's vendor, family, model and stepping (leaves 0 and 1) as the
+ * kernel's /proc/cpuinfo prints them for CPU @cpu, read line by line (the
+ * file grows with the CPUs; it is never taken whole).
+ */
+static int x86_cpu_id(const char *root, int cpu, char *buf, size_t size)
+{
+	char path[4096], line[512], vendor[32] = "";
+	long num[3] = { -1, -1, -1 };	/* family, model, stepping */
+	const char *v;
+	bool mine = false;
+	FILE *f;
+	int err = selfmon_root__path(root, "/proc/cpuinfo", path, sizeof(path));
+
+	if (err)
+		return err;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		v = field(line, "processor");
+		if (v)
+			mine = strtol(v, NULL, 10) == cpu;
+		else if (mine)
+			x86_cpu_field(line, vendor, num);
+	}
+	fclose(f);
+	if (!vendor[0] || num[0] < 0 || num[1] < 0 || num[2] < 0)
+		return -ENOENT;
+	return snprintf(buf, size, "%s-%ld-%lX-%ld", vendor, num[0], num[1], num[2]) < (int)size ? 0 :
+	       -ENAMETOOLONG;
+}
+#endif
+
 const struct selfmon_arch selfmon_arch__x86 = {
 	.name = "x86_64",
 	.prepare = x86_prepare,
 	.retry = x86_retry,
+#ifdef CONFIG_PMU_EVENTS
+	.cpu_id = x86_cpu_id,
+#endif
 };

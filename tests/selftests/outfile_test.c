@@ -59,7 +59,7 @@ static void put(const char *path, const char *text)
 /* The first bytes of a file ("" if it cannot be read). */
 static const char *head(const char *path)
 {
-	static char buf[16];
+	static char buf[64];
 	FILE *f = fopen(path, "r");
 	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
 
@@ -112,6 +112,14 @@ TEST_F(dir, perf_data_replaces_the_old_file_only_when_finished_and_keeps_it_as_o
 	EXPECT_EQ(0, memcmp("PERFILE2", head(path), 8));
 	EXPECT_STREQ("the old file", head(old));
 	EXPECT_EQ(0, count_names(self->path, ".part-"));
+	/* No file to replace: an earlier .old stays as it was. */
+	unlink(path);
+	put(old, "an earlier old file");
+	pd = selfmon_perfdata__open(path, s);
+	ASSERT_NE(NULL, pd) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(0, selfmon_perfdata__close(pd)) TH_LOG("%s", selfmon_errmsg());
+	EXPECT_EQ(0, memcmp("PERFILE2", head(path), 8));
+	EXPECT_STREQ("an earlier old file", head(old));
 	selfmon_sampler__close(s);
 }
 
@@ -331,7 +339,7 @@ static void stop_record_with(struct __test_metadata *_metadata, const char *dir,
 	EXPECT_EQ(0, count_names(dir, ".part-"));
 	if (!perf)
 		return;
-	snprintf(cmd, sizeof(cmd), "%s script -i '%s' -F ip 2>&1 | grep -c .", perf, out);
+	snprintf(cmd, sizeof(cmd), "%s script -i '%s' -F ip 2>/dev/null | grep -c .", perf, out);
 	text = run_capture(cmd, &status);
 	ASSERT_NE(NULL, text);
 	EXPECT_EQ(samples, strtol(text, NULL, 10)) TH_LOG("%s: %s", cmd, text);

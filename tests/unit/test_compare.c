@@ -189,6 +189,12 @@ static void limits_parse_relative_absolute_and_time_units(void **state)
 		assert_int_equal(cli_limit_parse(*bad, &l, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "--limit"));
 	}
+	assert_int_equal(cli_limit_parse("time=+5%x", &l, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "nothing may follow '%'"));
+	assert_int_equal(cli_limit_parse("time=+5parsecs", &l, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "unknown unit 'parsecs'"));
+	assert_int_equal(cli_limit_parse("time=+5s", &l, err, sizeof(err)), 0);
+	assert_true(!l.relative && l.value == 5e9);
 }
 
 static void limits_match_without_modifiers_and_the_last_one_given_wins(void **state)

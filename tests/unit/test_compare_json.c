@@ -55,6 +55,7 @@ static void malformed_documents_are_refused_with_line_and_column(void **state)
 		{ "[-]", "needs a digit" },
 		{ "[NaN]", "unexpected 'N'" },
 		{ "[1e999]", "out of range" },
+		{ "[-1e999]", "out of range" },
 		{ "[tru]", "unexpected text" },
 		{ "\"abc", "unterminated string" },
 		{ "\"a\tb\"", "control character 0x09" },

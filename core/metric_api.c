@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: MIT
+/* <selfmon/metric.h>: metrics of a core resolved, their events, their columns. */
+#include <generated/autoconf.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <selfmon/metric.h>
+#include "error.h"
+#include "event.h"
+#include "metric.h"
+#include "sysfs.h"
+
+/* Appends @item to the comma-separated @out. */
+static int append(char *out, size_t size, size_t *len, const char *item)
+{
+	int n = snprintf(out + *len, size - *len, "%s%s", *len ? "," : "", item);
+
+	if (n < 0 || (size_t)n >= size - *len)
+		return selfmon__err(-ENAMETOOLONG, "event list: no room for '%s'", item);
+	*len += (size_t)n;
+	return 0;
+}
+
+int selfmon_metrics__split(const char *list, char *events, size_t events_size, char *names, size_t names_size)
+{
+	char item[SELFMON_EVENT_NAME_MAX];
+	const char *cursor = list;
+	size_t el = 0, nl = 0;
+	int err;
+
+	if (!events_size || !names_size)
+		return -ENAMETOOLONG;
+	events[0] = names[0] = '\0';
+	while ((err = selfmon_events__next(&cursor, item, sizeof(item))) > 0) {
+		err = item[0] == '@' ? append(names, names_size, &nl, item + 1) :
+				       append(events, events_size, &el, item);
+		if (err)
+			return err;
+	}
+	return err;
+}
+
+#ifdef CONFIG_PMU_EVENTS
+#define MAX_METRICS	64
+#define MAX_MEVENTS	12
+
+struct one {
+	const struct selfmon_pe_metric *pm;
+	char why[200];
+	int nr_ev;
+	char ev[MAX_MEVENTS][SELFMON_EVENT_NAME_MAX];	/* as opened, modifiers included */
+};
+
+struct selfmon_metrics {
+	const struct selfmon_pe_table *t;
+	struct selfmon_pe_ident id;
+	struct selfmon_pmus pmus;
+	const struct selfmon_pmu *pmu;	/* the core PMU of the CPU */
+	char mods[16];
+	int nr;
+	struct one m[MAX_METRICS];
+	char events[MAX_METRICS * 64];
+	/* add_columns(): the repetition and the columns of the metric being computed */
+	const struct selfmon_bench_result *res;
+	int rep, first_col;
+	const struct one *cur;
+};
+
+/* The CPU's core PMU: the one whose CPUs hold it, else the default. */
+static const struct selfmon_pmu *pmu_of_cpu(const struct selfmon_pmus *pmus, int cpu)
+{
+	for (int i = 0; i < pmus->nr; i++)
+		if (pmus->pmu[i].core && pmus->pmu[i].has_cpus && CPU_ISSET(cpu, &pmus->pmu[i].cpus))
+			return &pmus->pmu[i];
+	return selfmon_pmus__default_core(pmus);
+}
+
+/* What a self-monitoring thread knows of the literals perf's metrics use. */
+static int literal(void *arg, const char *name, double *v, char *why, size_t why_size)
+{
+	struct selfmon_metrics *m = arg;
+	char path[160];
+	long n = -1;
+
+	if (!strcmp(name, "slots") && m->pmu) {
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/caps/slots", m->pmu->name);
+		if (!selfmon_sysfs__read_long(m->pmus.root, path, &n) && n > 0)
+			return *v = (double)n, 0;
+		snprintf(why, why_size, "#slots: the '%s' PMU has no caps/slots (kernel 6.4 or later, "
+			 "PMMIR_EL1.SLOTS)", m->pmu->name);
+		return -ENOENT;
+	}
+	if (!strcmp(name, "smt_on") || !strcmp(name, "core_wide")) {
+		if (selfmon_sysfs__read_long(m->pmus.root, "/sys/devices/system/cpu/smt/active", &n))
+			n = 0;
+		/* core_wide: counting the whole core, which a thread counting itself does only without SMT. */
+		return *v = !strcmp(name, "smt_on") ? (double)(n == 1) : (double)(n != 1), 0;
+	}
+	if (!strcmp(name, "num_cpus") || !strcmp(name, "num_cpus_online"))
+		return *v = (double)sysconf(name[8] ? _SC_NPROCESSORS_ONLN : _SC_NPROCESSORS_CONF), 0;
+	snprintf(why, why_size, "literal '#%s' is not known to a self-monitoring thread", name);
+	return -EOPNOTSUPP;
+}
+
+/* Collecting: note each event a metric needs, as selfmon's parser will open it. */
+static int collect(void *arg, const struct selfmon_pe_event *ev, const char *name, double *v,
+		   char *why, size_t why_size)
+{
+	struct selfmon_metrics *m = arg;
+	struct one *o = (struct one *)m->cur;
+	struct selfmon_event probe;
+
+	*v = 1;
+	if (!strcmp(name, "duration_time"))
+		return 0;
+	if (!ev && selfmon_event__parse(name, &m->pmus, &probe)) {
+		snprintf(why, why_size, "event '%s' is in neither this core's tables nor the PMU's", name);
+		return -ENOENT;
+	}
+	for (int i = 0; i < o->nr_ev; i++)
+		if (!strncasecmp(o->ev[i], name, strlen(name)) && o->ev[i][strlen(name)] == (*m->mods ? ':' : '\0'))
+			return 0;
+	if (o->nr_ev == MAX_MEVENTS) {
+		snprintf(why, why_size, "more than %d events: too many for one group", MAX_MEVENTS);
+		return -E2BIG;
+	}
+	if (*m->mods && strchr(name, ':')) {
+		snprintf(why, why_size, "event '%s' brings modifiers of its own", name);
+		return -EOPNOTSUPP;
+	}
+	snprintf(o->ev[o->nr_ev++], SELFMON_EVENT_NAME_MAX, "%s%s%s", name, *m->mods ? ":" : "", m->mods);
+	return 0;
+}
+
+static int add_metric(struct selfmon_metrics *m, const struct selfmon_pe_metric *pm)
+{
+	struct selfmon_metric_ctx ctx = {
+		.t = m->t, .core = m->id.core, .cpuid = m->id.id, .count = collect, .literal = literal, .arg = m,
+	};
+	struct one *o;
+	double v;
+
+	for (int i = 0; i < m->nr; i++)
+		if (m->m[i].pm == pm)
+			return 0;
+	if (m->nr == MAX_METRICS)
+		return selfmon__err(-E2BIG, "more than %d metrics", MAX_METRICS);
+	o = &m->m[m->nr++];
+	memset(o, 0, sizeof(*o));
+	o->pm = pm;
+	m->cur = o;
+	if (m->pmu && m->pmu->core && strcmp(m->pmu->name, "cpu") && !strncmp(m->pmu->name, "cpu_", 4))
+		ctx.pmu = m->pmu->name;
+	if (selfmon_metric__eval(&ctx, pm, true, &v, o->why, sizeof(o->why)))
+		o->nr_ev = 0;
+	else if (!o->nr_ev)
+		snprintf(o->why, sizeof(o->why), "it counts no event");
+	return 0;
+}
+
+/* Edit distance, capped: for "did you mean". */
+static int distance(const char *a, const char *b)
+{
+	int row[64], n = (int)strlen(b), i, j;
+
+	if (n >= 64 || strlen(a) >= 64)
+		return 99;
+	for (j = 0; j <= n; j++)
+		row[j] = j;
+	for (i = 1; a[i - 1]; i++) {
+		int diag = row[0], tmp;
+
+		row[0] = i;
+		for (j = 1; j <= n; j++) {
+			tmp = row[j];
+			row[j] = 1 + (row[j] < row[j - 1] ? row[j] : row[j - 1]);
+			if (diag + ((a[i - 1] | 0x20) != (b[j - 1] | 0x20)) < row[j])
+				row[j] = diag + ((a[i - 1] | 0x20) != (b[j - 1] | 0x20));
+			diag = tmp;
+		}
+	}
+	return row[n];
+}
+
+static int unknown(struct selfmon_metrics *m, const char *name)
+{
+	const struct selfmon_pe_core *c = &m->t->cores[m->id.core];
+	char near[256] = "";
+	size_t len = 0;
+	const struct selfmon_pe_metric *pm;
+
+	for (int i = 0; (pm = selfmon_pe__metric_at(m->t, m->id.core, i)) && len + 40 < sizeof(near); i++) {
+		const char *n = selfmon_pe__str(m->t, pm->name);
+
+		if (distance(name, n) <= 3 || (strlen(name) > 2 && strcasestr(n, name)))
+			len += (size_t)snprintf(near + len, sizeof(near) - len, "%s'%s'", len ? ", " : "", n);
+	}
+	return selfmon__err(-ENOENT, "no metric or metric group '%s' on this core (%s)%s%s: selfmon list shows them",
+			    name, selfmon_pe__str(m->t, c->name), *near ? "; close: " : "", near);
+}
+
+/* One name of the list: a metric, else a metric group. */
+static int add_name(struct selfmon_metrics *m, const char *name)
+{
+	const struct selfmon_pe_metric *pm = selfmon_pe__metric(m->t, m->id.core, name, NULL);
+	int found = 0, err;
+
+	if (pm)
+		return add_metric(m, pm);
+	for (int i = 0; (pm = selfmon_pe__metric_at(m->t, m->id.core, i)); i++) {
+		if (selfmon_pe__in_group(m->t, pm, name)) {
+			err = add_metric(m, pm);
+			if (err)
+				return err;
+			found++;
+		}
+	}
+	return found ? 0 : unknown(m, name);
+}
+
+static void list_events(struct selfmon_metrics *m)
+{
+	size_t len = 0;
+
+	m->events[0] = '\0';
+	for (int i = 0; i < m->nr; i++) {
+		const struct one *o = &m->m[i];
+
+		for (int e = 0; e < o->nr_ev && len + SELFMON_EVENT_NAME_MAX + 4 < sizeof(m->events); e++)
+			len += (size_t)snprintf(m->events + len, sizeof(m->events) - len, "%s%s%s%s",
+						!e && len ? "," : "", !e ? "{" : ",", o->ev[e], e == o->nr_ev - 1 ? "}" : "");
+	}
+}
+
+static int identify(struct selfmon_metrics *m, int cpu)
+{
+	const char *root = selfmon_root__get(NULL);
+	int err;
+
+	if (cpu < 0)
+		cpu = sched_getcpu();
+	if (cpu < 0)
+		cpu = 0;
+	m->t = &selfmon_pe__table;
+	err = selfmon_pmus__load(&m->pmus, root);
+	if (err)
+		return selfmon__err(err, "metrics: cannot read the PMUs under '%s/sys/bus/event_source'", root);
+	m->pmu = pmu_of_cpu(&m->pmus, cpu);
+	err = selfmon_pe__core_of_cpu(m->t, selfmon_arch__host(), root, cpu, &m->id);
+	if (err)
+		return selfmon__err(err, "metrics: CPU %d's core cannot be told (%s), and these tables have no "
+				    "common set for it", cpu, strerror(-err));
+	return 0;
+}
+
+struct selfmon_metrics *selfmon_metrics__new(const char *names, int cpu, const char *mods)
+{
+	struct selfmon_metrics *m = calloc(1, sizeof(*m));
+	char *list = names ? strdup(names) : NULL, *save = NULL, *tok;
+	int err = m && list ? 0 : -ENOMEM;
+
+	if (!err && (!mods ? 0 : strlen(mods) >= sizeof(m->mods)))
+		err = selfmon__err(-EINVAL, "metrics: modifiers '%s' too long", mods);
+	if (!err) {
+		snprintf(m->mods, sizeof(m->mods), "%s", mods ? mods : "");
+		err = identify(m, cpu);
+	}
+	for (tok = err ? NULL : strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		tok += strspn(tok, " @");
+		err = *tok ? add_name(m, tok) : selfmon__err(-EINVAL, "metrics '%s': an empty name", names);
+		if (err)
+			break;
+	}
+	if (!err && !m->nr)
+		err = selfmon__err(-EINVAL, "metrics: no name given");
+	free(list);
+	if (err) {
+		selfmon_metrics__delete(m);
+		errno = -err;
+		return NULL;
+	}
+	list_events(m);
+	return m;
+}
+
+void selfmon_metrics__delete(struct selfmon_metrics *m)
+{
+	if (!m)
+		return;
+	selfmon_pmus__free(&m->pmus);
+	free(m);
+}
+
+const char *selfmon_metrics__core(const struct selfmon_metrics *m, int *fallback)
+{
+	if (fallback)
+		*fallback = m->id.fallback;
+	return selfmon_pe__str(m->t, m->t->cores[m->id.core].name);
+}
+
+const char *selfmon_metrics__events(const struct selfmon_metrics *m)
+{
+	return m->events;
+}
+
+int selfmon_metrics__nr(const struct selfmon_metrics *m)
+{
+	return m->nr;
+}
+
+const char *selfmon_metrics__name(const struct selfmon_metrics *m, int i)
+{
+	return i < 0 || i >= m->nr ? NULL : selfmon_pe__str(m->t, m->m[i].pm->name);
+}
+
+const char *selfmon_metrics__unit(const struct selfmon_metrics *m, int i)
+{
+	return i < 0 || i >= m->nr ? NULL : selfmon_pe__str(m->t, m->m[i].pm->unit);
+}
+
+const char *selfmon_metrics__why(const struct selfmon_metrics *m, int i)
+{
+	return i < 0 || i >= m->nr ? NULL : m->m[i].why;
+}
+
+/* A repetition's count of one event of the metric's own group (or the region's time). */
+static int column_count(void *arg, const struct selfmon_pe_event *ev, const char *name, double *v,
+			char *why, size_t why_size)
+{
+	struct selfmon_metrics *m = arg;
+	const struct selfmon_bench_result *res = m->res;
+	size_t n = strlen(name);
+
+	(void)ev;
+	if (!strcmp(name, "duration_time") && !strcmp(res->col[0].name, "time"))
+		return *v = res->samples[(size_t)m->rep] * 1e-9, 0;	/* ns per iteration */
+	for (int e = 0; e < m->cur->nr_ev; e++)
+		if (!strncasecmp(m->cur->ev[e], name, n) && (m->cur->ev[e][n] == ':' || !m->cur->ev[e][n]))
+			return *v = res->samples[(size_t)(m->first_col + e) * (size_t)res->kept + (size_t)m->rep], 0;
+	snprintf(why, why_size, "event '%s' was not counted", name);
+	return -ENOENT;
+}
+
+static bool same_events(const struct one *a, const struct one *b)
+{
+	if (a->nr_ev != b->nr_ev)
+		return false;
+	for (int e = 0; e < a->nr_ev; e++)
+		if (strcasecmp(a->ev[e], b->ev[e]))
+			return false;
+	return true;
+}
+
+/*
+ * The first column of @o's group: the run of columns named as its events,
+ * the k-th such run when k earlier metrics opened the same events (each
+ * metric has a group of its own, in the order of selfmon_metrics__events()).
+ * -1: none.
+ */
+static int find_group(const struct selfmon_metrics *m, const struct selfmon_bench_result *res, const struct one *o)
+{
+	int skip = 0;
+
+	for (const struct one *p = m->m; p < o; p++)
+		skip += p->nr_ev && same_events(p, o);
+	for (int c = 0; c + o->nr_ev <= res->nr_cols; c++) {
+		int e = 0;
+
+		while (e < o->nr_ev && !strcasecmp(res->col[c + e].name, o->ev[e]))
+			e++;
+		if (e == o->nr_ev && !skip--)
+			return c;
+	}
+	return -1;
+}
+
+/* A group the kernel never scheduled reads zero by read(2) in every repetition. */
+static bool never_ran(const struct selfmon_bench_result *res, int first, int n)
+{
+	for (int c = first; c < first + n; c++)
+		if (res->col[c].path == SELFMON_PATH_USER || res->col[c].st.max != 0 || res->col[c].st.min != 0)
+			return false;
+	return true;
+}
+
+static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *res, struct one *o, double *v)
+{
+	struct selfmon_metric_ctx ctx = {
+		.t = m->t, .core = m->id.core, .cpuid = m->id.id, .count = column_count, .literal = literal, .arg = m,
+	};
+	struct selfmon_bench_col *col = &res->col[res->nr_cols];
+	int err = 0;
+
+	m->cur = o;
+	m->first_col = find_group(m, res, o);
+	if (m->first_col < 0) {
+		snprintf(o->why, sizeof(o->why), "its group of %d events did not open together (more events "
+			 "than the PMU has counters, or one it lacks: see the driver's note)", o->nr_ev);
+		return 0;
+	}
+	for (m->rep = 0; !err && m->rep < res->kept; m->rep++)
+		err = selfmon_metric__eval(&ctx, o->pm, false, &v[m->rep], o->why, sizeof(o->why));
+	if (err && never_ran(res, m->first_col, o->nr_ev))
+		snprintf(o->why, sizeof(o->why), "its group of %d events counted nothing: beside the other events "
+			 "it did not fit the PMU's counters and never ran (count fewer events with it)", o->nr_ev);
+	memset(col, 0, sizeof(*col));
+	if (err || selfmon_stats__compute(v, (size_t)res->kept, &col->st))
+		return 0;
+	snprintf(col->name, sizeof(col->name), "%s", selfmon_pe__str(m->t, o->pm->name));
+	col->unit = selfmon_pe__str(m->t, o->pm->unit);
+	col->path = res->col[m->first_col].path;
+	col->reason = res->col[m->first_col].reason;
+	memcpy(&res->samples[(size_t)res->nr_cols * (size_t)res->kept], v, (size_t)res->kept * sizeof(*v));
+	res->nr_cols++;
+	return 1;
+}
+
+int selfmon_metrics__add_columns(struct selfmon_metrics *m, struct selfmon_bench_result *res)
+{
+	double *v, *grown;
+	int added = 0;
+
+	if (!m || !res)
+		return selfmon__err(-EINVAL, "metrics: no result to add columns to");
+	if (res->kept <= 0)
+		return 0;	/* nothing measured, nothing to compute */
+	v = malloc((size_t)res->kept * sizeof(*v));
+	grown = realloc(res->samples, (size_t)(res->nr_cols + m->nr) * (size_t)res->kept * sizeof(*v));
+	if (!v || !grown) {
+		free(v);
+		if (grown)
+			res->samples = grown;
+		return -ENOMEM;
+	}
+	res->samples = grown;
+	m->res = res;
+	for (int i = 0; i < m->nr; i++) {
+		if (!m->m[i].nr_ev)
+			continue;
+		if (res->nr_cols == SELFMON_BENCH_MAX_COLS) {
+			snprintf(m->m[i].why, sizeof(m->m[i].why), "no room for its column (%d at most)",
+				 SELFMON_BENCH_MAX_COLS);
+			continue;
+		}
+		added += add_column(m, res, &m->m[i], v);
+	}
+	free(v);
+	return added;
+}
+
+static void info_of_event(const struct selfmon_pe_table *t, const struct selfmon_pe_event *e,
+			  struct selfmon_pmu_event_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->name = selfmon_pe__str(t, e->name);
+	info->desc = selfmon_pe__desc(t, e->desc);
+	info->encoding = selfmon_pe__str(t, e->enc);
+	info->pmu = selfmon_pe__str(t, e->pmu);
+}
+
+const char *selfmon_pmu_events__core(int cpu, int *fallback)
+{
+	const struct selfmon_pe_table *t = &selfmon_pe__table;
+	struct selfmon_pe_ident id;
+	int err = selfmon_pe__core_of_cpu(t, selfmon_arch__host(), selfmon_root__get(NULL), cpu < 0 ? 0 : cpu, &id);
+
+	if (err) {
+		errno = -selfmon__err(err, "CPU %d's core cannot be told: %s", cpu, strerror(-err));
+		return NULL;
+	}
+	if (fallback)
+		*fallback = id.fallback;
+	return selfmon_pe__str(t, t->cores[id.core].name);
+}
+
+int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *info)
+{
+	const struct selfmon_pe_table *t = &selfmon_pe__table;
+	const struct selfmon_pe_core *c, *common;
+	struct selfmon_pe_ident id;
+	int err = selfmon_pe__core_of_cpu(t, selfmon_arch__host(), selfmon_root__get(NULL), cpu < 0 ? 0 : cpu, &id);
+
+	if (err)
+		return selfmon__err(err, "CPU %d's core cannot be told: %s", cpu, strerror(-err));
+	c = &t->cores[id.core];
+	if (idx < 0)
+		return -ENOENT;
+	if ((uint32_t)idx < c->nr_ev)
+		return info_of_event(t, &t->events[t->ev_idx[c->ev_first + (uint32_t)idx]], info), 0;
+	idx -= (int)c->nr_ev;
+	common = t->common >= 0 && t->common != id.core ? &t->cores[t->common] : NULL;
+	if (common && (uint32_t)idx < common->nr_ev)
+		return info_of_event(t, &t->events[t->ev_idx[common->ev_first + (uint32_t)idx]], info), 0;
+	idx -= common ? (int)common->nr_ev : 0;
+	{
+		const struct selfmon_pe_metric *pm = selfmon_pe__metric_at(t, id.core, idx);
+
+		if (!pm)
+			return -ENOENT;
+		memset(info, 0, sizeof(*info));
+		info->name = selfmon_pe__str(t, pm->name);
+		info->desc = selfmon_pe__desc(t, pm->desc);
+		info->expr = selfmon_pe__str(t, pm->expr);
+		info->groups = selfmon_pe__str(t, pm->groups);
+		info->unit = selfmon_pe__str(t, pm->unit);
+		info->pmu = selfmon_pe__str(t, pm->pmu);
+	}
+	return 0;
+}
+#else
+/* Built with CONFIG_PMU_EVENTS_NONE: no tables, and each call says so. */
+static int none(void)
+{
+	return selfmon__err(-EOPNOTSUPP, "selfmon was built without metrics (CONFIG_PMU_EVENTS_NONE): "
+			    "rebuild with a Kconfig selection of cores (docs/metrics.md)");
+}
+
+struct selfmon_metrics *selfmon_metrics__new(const char *names, int cpu, const char *mods)
+{
+	(void)names;
+	(void)cpu;
+	(void)mods;
+	errno = -none();
+	return NULL;
+}
+
+void selfmon_metrics__delete(struct selfmon_metrics *m)
+{
+	(void)m;
+}
+
+const char *selfmon_metrics__core(const struct selfmon_metrics *m, int *fallback)
+{
+	(void)m;
+	(void)fallback;
+	return NULL;
+}
+
+const char *selfmon_metrics__events(const struct selfmon_metrics *m)
+{
+	(void)m;
+	return "";
+}
+
+int selfmon_metrics__nr(const struct selfmon_metrics *m)
+{
+	(void)m;
+	return 0;
+}
+
+const char *selfmon_metrics__name(const struct selfmon_metrics *m, int i)
+{
+	(void)m;
+	(void)i;
+	return NULL;
+}
+
+const char *selfmon_metrics__unit(const struct selfmon_metrics *m, int i)
+{
+	(void)m;
+	(void)i;
+	return NULL;
+}
+
+const char *selfmon_metrics__why(const struct selfmon_metrics *m, int i)
+{
+	(void)m;
+	(void)i;
+	return NULL;
+}
+
+int selfmon_metrics__add_columns(struct selfmon_metrics *m, struct selfmon_bench_result *res)
+{
+	(void)m;
+	(void)res;
+	return none();
+}
+
+const char *selfmon_pmu_events__core(int cpu, int *fallback)
+{
+	(void)cpu;
+	(void)fallback;
+	errno = -none();
+	return NULL;
+}
+
+int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *info)
+{
+	(void)cpu;
+	(void)idx;
+	(void)info;
+	return none();
+}
+#endif
