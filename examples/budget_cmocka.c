@@ -5,7 +5,9 @@
  * line; where instructions:u cannot be counted the test is skipped, with the
  * reason (or fails, under SELFMON_EXPECT_USER_READ=1).
  *
- *   cc budget_cmocka.c $(pkg-config --cflags --libs selfmon) -lcmocka
+ *   cc -O2 budget_cmocka.c $(pkg-config --cflags --libs selfmon) -lcmocka
+ *
+ * The budget is for the optimized code (-O2); unoptimized code costs more.
  */
 #include <stddef.h>
 #include <selfmon/cmocka.h>

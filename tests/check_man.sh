@@ -1,8 +1,9 @@
 #!/bin/sh
 # The man pages: every public function of include/selfmon/*.h has its
 # section 3 page (scripts/mkman3.py lists those without in missing.txt), every
-# command of the CLI its section 1 page naming each of its options, and every
-# page renders through man(1) without one groff warning. TAP to OUT.
+# command of the CLI its section 1 page naming each of its options, every
+# SELFMON_* variable the library reads is in selfmon(7)'s ENVIRONMENT, and
+# every page renders through man(1) without one groff warning. TAP to OUT.
 # Usage: tests/check_man.sh OUT.tap MANDIR SELFMON
 # (MANDIR: man1/ man3/ man7/ as `make man` leaves them in $(O)/man)
 set -u
@@ -68,3 +69,31 @@ for c in $cmds; do
 	[ -z "$lack" ] && ok "selfmon-$c(1) names every option of 'selfmon $c --help'" ||
 		notok "selfmon-$c(1) lacks options of 'selfmon $c --help':$lack"
 done
+
+# Every SELFMON_* variable the library reads (getenv or env_true in core/,
+# sample/, bench/, include/; run from the source tree) is in selfmon(7)'s
+# ENVIRONMENT section.
+env_lacking() { # PAGE NAME...: the names the page's ENVIRONMENT section lacks
+	sect=$(MANWIDTH=200 man -l "$1" 2>/dev/null | awk '/^ENVIRONMENT/ { e = 1; next } /^[A-Z]/ { e = 0 } e')
+	shift
+	for v in "$@"; do
+		printf '%s\n' "$sect" | grep -qw -- "$v" || printf ' %s' "$v"
+	done
+}
+page7="$man/man7/selfmon.7"
+if [ -n "$(env_lacking "$page7" SELFMON_NO_SUCH_VARIABLE)" ]; then
+	ok "a variable not in selfmon(7)'s ENVIRONMENT is found lacking (the check can fail)"
+else
+	notok "the ENVIRONMENT check finds SELFMON_NO_SUCH_VARIABLE in selfmon(7): it could not fail"
+fi
+vars=$(grep -rhoE '(getenv|env_true)\("SELFMON_[A-Z0-9_]+"\)' core sample bench include 2>/dev/null |
+	sed 's/.*"\(SELFMON_[A-Z0-9_]*\)".*/\1/' | sort -u)
+# shellcheck disable=SC2086
+lack=$(env_lacking "$page7" $vars)
+if [ -z "$vars" ]; then
+	notok "the library's SELFMON_* variables are found (run from the source tree)"
+elif [ -z "$lack" ]; then
+	ok "selfmon(7)'s ENVIRONMENT names every variable the library reads:" $vars
+else
+	notok "selfmon(7)'s ENVIRONMENT lacks variables the library reads:$lack"
+fi

@@ -1,6 +1,9 @@
 # ---- docs: what the README and docs/ show is run as written ----
 # Pulled in by the Makefile's last lines; hooks into `make check` through
 # check-run-variants and CHECK_TAPS, as the other blocks do.
+## man            the man pages into build/man (section 3 from the headers); make install installs them
+## examples       examples/*.c built against this tree installed (pkg-config) into build/examples
+## check-run-man check-run-examples check-run-install-docs check-run-makerun  what the docs show, run
 
 # The install commands of the README and docs/building.md (every indented
 # `make ... install DESTDIR=$STAGING ...` line), run as written on trees whose
@@ -81,18 +84,22 @@ EXAMPLES_STAGING := $(O)/examples-staging
 examples: $(EXAMPLES_O)/.stamp
 # Rebuilt when an example, the library or the CLI changes (each bundle build
 # of make check asks for them).
-$(EXAMPLES_O)/.stamp: $(EXAMPLES_SRCS) $(O)/libselfmon.a $(O)/selfmon scripts/build-examples.sh $(MAN_O)/.stamp
+# A cmocka example (examples/budget_cmocka.c) links the cmocka the tests link:
+# Debian's shared one, or the static one a static build makes.
+EXAMPLES_CMOCKA = $(if $(CONFIG_STATIC),-I$(CMOCKA_DIR)/include $(CMOCKA_CFLAGS) $(CMOCKA_LIBS),-lcmocka)
+$(EXAMPLES_O)/.stamp: $(EXAMPLES_SRCS) $(O)/libselfmon.a $(O)/selfmon scripts/build-examples.sh $(MAN_O)/.stamp \
+		| $(CMOCKA_STAMP)
 	$(Q)rm -rf $(EXAMPLES_STAGING) $(EXAMPLES_O)
 	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(EXAMPLES_STAGING) prefix=/usr >/dev/null
-	$(Q)log=$$(scripts/build-examples.sh $(EXAMPLES_STAGING) $(EXAMPLES_O) '$(CC)' '$(LDFLAGS)' $(EXAMPLES_SRCS)); \
+	$(Q)log=$$(CMOCKA='$(EXAMPLES_CMOCKA)' scripts/build-examples.sh $(EXAMPLES_STAGING) $(EXAMPLES_O) '$(CC)' '$(LDFLAGS)' $(EXAMPLES_SRCS)); \
 	  rc=$$?; printf '%s\n' "$$log" | sed 's/^built /  EXAMPLE  /'; [ $$rc -eq 0 ] && touch $@
 tests-bundle: examples
 
-check-run-examples:
+check-run-examples: | $(CMOCKA_STAMP)
 	$(Q)mkdir -p $(CHECK)
 	$(Q)rm -rf $(CHECK)/examples-staging
 	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(CHECK)/examples-staging prefix=/usr >/dev/null
-	$(Q)CC='$(CC)' tests/check_examples.sh $(CHECK)/host-examples.tap $(CHECK)/examples-staging $(CHECK)/examples README.md $(EXAMPLES_SRCS)
+	$(Q)CC='$(CC)' CMOCKA='$(EXAMPLES_CMOCKA)' tests/check_examples.sh $(CHECK)/host-examples.tap $(CHECK)/examples-staging $(CHECK)/examples README.md $(EXAMPLES_SRCS)
 	$(Q)cat $(CHECK)/host-examples.tap
 check-run-variants: check-run-examples
 CHECK_TAPS += $(CHECK)/host-examples.tap

@@ -1,6 +1,7 @@
 # ---- markers: the example built against the installed library and run ----
 # examples/markers.c is built as a user builds it (make install into a
 # staging folder, pkg-config's flags) and run with markers on and off.
+## check-run-markers  examples/markers.c built as a user builds it, run with markers on and off
 MARKERS_STAGING := $(CHECK)/markers-staging
 .PHONY: check-run-markers
 check-run-markers:

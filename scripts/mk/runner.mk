@@ -10,6 +10,10 @@
 #                      instructions on the injection), one boot -> board-dogfood.tap
 # `make baseline` renews DOGFOOD_BASELINE from one board run and prints the
 # gate's table of old against new: commit it.
+## scripts/board-run PROGRAM  your own arm64 program on the emulated board: output, status, files (--help)
+## check-run-runner   board-run's check: refusals, a static and a --sysroot program, the cmocka example
+## check-run-dogfood  the bench kernels on the board against tests/baseline/, and an injected regression
+## baseline       renew tests/baseline/board-bench.json from one board run (then commit it)
 .PHONY: check-run-runner check-run-dogfood dogfood-build baseline
 
 BOARD_RUN := $(srctree)/scripts/board-run
