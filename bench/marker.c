@@ -19,17 +19,16 @@
 #include <selfmon/selfmon.h>
 #include "marker_int.h"
 
-/* This thread's counters; NULL until its first begin. */
-static __thread struct mk_thread *mk_self;
-
-struct mk_thread *mk_self_get(void)
+/*
+ * The life cycle (marker_thread.c) sits below this file and calls nothing
+ * here: what it needs of the hot paths, the empty pair to measure and the
+ * report to write at exit, it reaches through mk's hooks, set here before
+ * any call into it.
+ */
+static void mk_hooks(void)
 {
-	return mk_self;
-}
-
-void mk_self_set(struct mk_thread *t)
-{
-	mk_self = t;
+	mk.calibrate = mk_calibrate;
+	mk.report = mk_report_write;
 }
 
 /* ---- reads ---- */
@@ -93,6 +92,7 @@ static __attribute__((noinline, cold)) void mk_begin_slow(struct selfmon_marker 
 {
 	struct mk_thread *t;
 
+	mk_hooks();
 	m = mk_resolve(m);
 	t = m ? mk_thread_get() : NULL;
 	if (!t || ((unsigned long)m->id >= t->nr_slots && mk_grow(t, m->id)))
@@ -138,6 +138,7 @@ static __attribute__((noinline, cold)) struct selfmon_marker *mk_named_slow(cons
 	struct selfmon_marker *m;
 	struct mk_thread *t;
 
+	mk_hooks();
 	mk_init();
 	if (mk.state != MK_STATE_ON || mk_self == &mk_dead)
 		return NULL;
@@ -210,6 +211,7 @@ static __attribute__((noinline, cold)) void mk_end_slow(struct mk_thread *t, str
 	int slow = 0;
 	struct mk_slot *s;
 
+	mk_hooks();
 	if (t && t != &mk_dead && read)
 		slow = mk_read_slow(t, now, times);
 	m = mk_resolve(m);
@@ -278,6 +280,7 @@ void (selfmon_marker__end)(const char *name)
 		read = mk_read_inline(t, now);
 	m = t ? mk_cached_name(t, name) : NULL;
 	if (__builtin_expect(!m || read, 0)) {
+		mk_hooks();
 		mk_init();
 		if (mk.state != MK_STATE_ON || t == &mk_dead)
 			return;
@@ -291,18 +294,17 @@ void (selfmon_marker__end)(const char *name)
 
 /* ---- the cost of an empty pair, measured once per thread and subtracted ---- */
 
-#define MK_EMPTY "selfmon:empty pair"
-
 /* SELFMON_MARKER_BEGIN()/END()'s sites, here at file scope so that mk__reset() can unresolve them. */
 static struct selfmon_marker_site mk_empty_site[2] = {
 	{ (struct selfmon_marker *)&mk_empty_site[0], -1, MK_EMPTY },
 	{ (struct selfmon_marker *)&mk_empty_site[1], -1, MK_EMPTY },
 };
 
-void mk_calibrate_reset(void)
+void mk__reset(void)
 {
 	for (int i = 0; i < 2; i++)
 		mk_empty_site[i].marker = (struct selfmon_marker *)&mk_empty_site[i];
+	mk_forget();
 }
 
 /* The cached pair as the macros write it. */
@@ -347,13 +349,9 @@ void mk_calibrate(struct mk_thread *t)
 	}
 }
 
-int mk_is_internal(const struct selfmon_marker *m)
-{
-	return !strcmp(m->name, MK_EMPTY);
-}
-
 int selfmon_marker__report(void)
 {
+	mk_hooks();
 	mk_init();
 	if (mk.state == MK_STATE_NEW || !mk.threads)
 		return 1;

@@ -73,6 +73,9 @@ struct mk_global {
 	struct selfmon_marker *region[MK_REGIONS];
 	int nr_regions;
 	struct mk_thread *threads;	/* every thread of this process that counted */
+	/* The hooks of the layers above (marker.c sets them): the empty pair, the report at exit. */
+	void (*calibrate)(struct mk_thread *t);
+	int (*report)(void);
 };
 
 enum { MK_STATE_NEW, MK_STATE_ON, MK_STATE_OFF };
@@ -93,13 +96,18 @@ int mk_grow(struct mk_thread *t, long id);
 /* This thread's counters, opened at its first begin; NULL when markers are off for it. */
 struct mk_thread *mk_thread_get(void);
 
-/* marker.c: this thread's counters, and the empty pair. */
-struct mk_thread *mk_self_get(void);
-void mk_self_set(struct mk_thread *t);
-/* Measure @t's empty pairs of each form into @t->overhead. */
+/* This thread's counters; NULL until its first begin. */
+extern __thread struct mk_thread *mk_self;
+/* The library's own region (the empty pairs it measures): not reported. */
+#define MK_EMPTY "selfmon:empty pair"
+/* 1 for the library's own region. */
+int mk_is_internal(const struct selfmon_marker *m);
+/* Forget every region and thread (mk__reset()'s part below the hot paths). */
+void mk_forget(void);
+
+/* marker.c: the hot paths, and the empty pair. */
+/* Measure @t's empty pairs of each form into @t->overhead (mk.calibrate). */
 void mk_calibrate(struct mk_thread *t);
-/* Unresolve the calibration's own sites (mk__reset()). */
-void mk_calibrate_reset(void);
 
 /* One message on stderr: "selfmon: markers: ...". */
 void mk_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -113,10 +121,8 @@ const char *mk_quote(char *buf, size_t size, const char *s);
  */
 void mk__reset(void);
 
-/* marker_report.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT. */
+/* marker_report.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT (mk.report). */
 int mk_report_write(void);
-/* 1 for the library's own region (the empty pairs it measures): not reported. */
-int mk_is_internal(const struct selfmon_marker *m);
 /* The report in @format ("table", "csv", "json") to @f; the caller holds mk.lock. */
 int mk_report_to(FILE *f, const char *format);
 

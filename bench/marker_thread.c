@@ -27,6 +27,8 @@
 struct mk_global mk = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 struct mk_thread mk_dead;
+/* This thread's counters; NULL until its first begin. */
+__thread struct mk_thread *mk_self;
 static pthread_key_t mk_key;
 static bool mk_key_ok;
 /* atexit() and pthread_atfork() are registered once per process, whatever mk__reset() does. */
@@ -105,7 +107,7 @@ static void mk_thread_exit(void *arg)
 	t->fast = 0;
 	t->exited = 1;
 	pthread_mutex_unlock(&mk.lock);
-	mk_self_set(NULL);
+	mk_self = NULL;
 }
 
 /* A forked child starts with no regions of its parent's and counts with counters of its own. */
@@ -129,7 +131,7 @@ static void mk_child(void)
 		selfmon_set__close(t->set);
 		mk_thread_free(t);
 	}
-	mk_self_set(NULL);
+	mk_self = NULL;
 	if (mk_key_ok)
 		pthread_setspecific(mk_key, NULL);
 	pthread_mutex_unlock(&mk.lock);
@@ -140,8 +142,8 @@ static void mk_at_exit(void)
 	struct mk_thread *t, **pp;
 
 	/* A process that never reached a begin (a forked child, say) reports nothing. */
-	if (mk.threads)
-		mk_report_write();
+	if (mk.threads && mk.report)
+		mk.report();
 	/* The exited threads' counts go; live threads may still be running markers. */
 	pthread_mutex_lock(&mk.lock);
 	for (pp = &mk.threads; (t = *pp);) {
@@ -190,11 +192,10 @@ void mk_init(void)
 	pthread_mutex_unlock(&mk.lock);
 }
 
-void mk__reset(void)
+void mk_forget(void)
 {
 	struct mk_thread *t, *next;
 
-	mk_calibrate_reset();
 	pthread_mutex_lock(&mk.lock);
 	for (t = mk.threads; t; t = next) {
 		next = t->next;
@@ -209,12 +210,17 @@ void mk__reset(void)
 	mk.note[0] = mk.read_path[0] = '\0';
 	mk.state = MK_STATE_NEW;
 	pthread_mutex_unlock(&mk.lock);
-	mk_self_set(NULL);
+	mk_self = NULL;
 	if (mk_key_ok)
 		pthread_setspecific(mk_key, NULL);
 }
 
 /* ---- the registry of regions ---- */
+
+int mk_is_internal(const struct selfmon_marker *m)
+{
+	return !strcmp(m->name, MK_EMPTY);
+}
 
 /* The region called @name, made if new; NULL (said once) for a bad name or a full registry. */
 struct selfmon_marker *mk_lookup(const char *name)
@@ -337,7 +343,7 @@ static struct selfmon_set *mk_open_set(void)
 /* This thread's counters, opened at its first begin; NULL when markers are off for it. */
 struct mk_thread *mk_thread_get(void)
 {
-	struct mk_thread *t = mk_self_get();
+	struct mk_thread *t = mk_self;
 
 	mk_init();
 	if (t || mk.state != MK_STATE_ON)
@@ -354,7 +360,7 @@ struct mk_thread *mk_thread_get(void)
 		if (!t)
 			mk_say("out of memory: this thread's markers are off");
 		free(t);
-		mk_self_set(&mk_dead);
+		mk_self = &mk_dead;
 		return NULL;
 	}
 	t->tid = (pid_t)syscall(SYS_gettid);
@@ -380,8 +386,9 @@ struct mk_thread *mk_thread_get(void)
 	pthread_mutex_unlock(&mk.lock);
 	if (mk_key_ok)
 		pthread_setspecific(mk_key, t);
-	mk_self_set(t);
-	mk_calibrate(t);
+	mk_self = t;
+	if (mk.calibrate)
+		mk.calibrate(t);
 	return t;
 }
 
