@@ -32,27 +32,19 @@ struct selfmon_marker {
 	int said_unbalanced;	/* said once: an end without a begin */
 };
 
-/* One region in one thread: raw differences; the report subtracts the empty pairs. */
-struct mk_slot {
-	uint64_t begin[MK_EVENTS];
-	uint64_t sum[MK_EVENTS], min[MK_EVENTS], max[MK_EVENTS];
-	uint64_t calls[MK_FORMS];	/* pairs, by the form of their end */
-	uint64_t fallbacks;		/* ends of a pair that read by read(2) when pages exist */
-	uint64_t enabled, running;	/* summed over timed pairs (multiplexed counters) */
-	uint64_t begin_enabled, begin_running;
-	int depth;			/* open begins (+ MK_BAD: the begin could not read) */
-};
+/* One region in one thread: struct selfmon_marker__slot (<selfmon/marker.h>), raw differences; the report subtracts the empty pairs. */
+_Static_assert(sizeof(struct selfmon_marker__slot) == 512, "a slot is 512 bytes: the inline path shifts");
+_Static_assert(MK_EVENTS == SELFMON_MARKER_EVENTS, "the public and the library's event limits agree");
 
 /* A thread's counters and regions. */
 struct mk_thread {
-	unsigned long nr_slots;	/* first: the fast path's bounds */
-	struct mk_slot *slot;
-	int nr;			/* events */
-	int fast;		/* all_user and not timed: both ends read inline */
+	/* What the inline path reads: the slots, the events' pages (nr_slots, slot, nr, pg). */
+	struct selfmon_marker__thread h;
+	int fast;
+	int inline_ok;		/* fast, with one or two events: the inline pair serves it */		/* all_user and not timed: both ends read inline */
 	int all_user;		/* every counter has a page: try the inline reads */
 	int timed;		/* the leader was multiplexed: read with times */
 	int open;		/* pairs still open at the last report */
-	const struct perf_event_mmap_page *pg[MK_EVENTS];
 	struct selfmon_set *set;
 	pid_t tid;
 	int exited;
@@ -98,6 +90,10 @@ struct mk_thread *mk_thread_get(void);
 
 /* This thread's counters; NULL until its first begin. */
 extern __thread struct mk_thread *mk_self;
+/* No slots: what selfmon_marker__self points to in a thread that does not read inline. */
+extern struct selfmon_marker__thread mk_none;
+/* Point selfmon_marker__self at @t's slots if @t reads inline, else at mk_none. */
+void mk_self_publish(struct mk_thread *t);
 /* The library's own region (the empty pairs it measures): not reported. */
 #define MK_EMPTY "selfmon:empty pair"
 /* 1 for the library's own region. */
