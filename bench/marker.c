@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Markers' hot paths: begin and end of a region in this thread, in the
- * cached form (a resolved region) and by name, and the empty pair measured
- * at a thread's first begin. A pair reads every counter inline through its
- * page at both ends; anything else (a site to resolve, a thread to open, a
- * refused read, an unbalanced end) leaves for a cold function. The life
- * cycle is in marker_thread.c.
+ * Markers' paths below the inline pair of <selfmon/marker.h>: what the
+ * inline begin and end leave to the library (a site to resolve, a thread to
+ * open, a thread that reads the long way, nesting, a refused read, an
+ * unbalanced end), the by-name forms, which run the inline pair after their
+ * lookup, and the empty pair measured at a thread's first begin. The life
+ * cycle is in marker_thread.c, below this file.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -19,17 +19,16 @@
 #include <selfmon/selfmon.h>
 #include "marker_int.h"
 
-/* This thread's counters; NULL until its first begin. */
-static __thread struct mk_thread *mk_self;
-
-struct mk_thread *mk_self_get(void)
+/*
+ * The life cycle (marker_thread.c) sits below this file and calls nothing
+ * here: what it needs of the hot paths, the empty pair to measure and the
+ * report to write at exit, it reaches through mk's hooks, set here before
+ * any call into it.
+ */
+static void mk_hooks(void)
 {
-	return mk_self;
-}
-
-void mk_self_set(struct mk_thread *t)
-{
-	mk_self = t;
+	mk.calibrate = mk_calibrate;
+	mk.report = mk_report_write;
 }
 
 /* ---- reads ---- */
@@ -45,9 +44,9 @@ static __attribute__((noinline)) int mk_read_slow(struct mk_thread *t, uint64_t 
 
 	if (!t->set || selfmon_set__read_raw_all(t->set, c))
 		return -1;
-	for (int i = 0; i < t->nr; i++) {
+	for (int i = 0; i < t->h.nr; i++) {
 		v[i] = c[i].value;
-		if (t->pg[i] && !(c[i].flags & SELFMON_COUNT_USER))
+		if (t->h.pg[i] && !(c[i].flags & SELFMON_COUNT_USER))
 			slow = 1;
 	}
 	times[0] = c[0].enabled;
@@ -55,113 +54,136 @@ static __attribute__((noinline)) int mk_read_slow(struct mk_thread *t, uint64_t 
 	return slow;
 }
 
-/*
- * Every counter into @v through its page, inline. The page reads' barriers
- * make the compiler load memory again after each read: what the loop needs
- * is kept in locals. Return: 0, or 1 when a page refuses.
- */
-static inline __attribute__((always_inline)) int mk_read_inline(const struct mk_thread *t, uint64_t *v)
-{
-	const struct perf_event_mmap_page *const *pg = t->pg;
-	const int nr = t->nr;
-
-	for (int i = 0; i < nr; i++)
-		if (__builtin_expect(selfmon_page__read_value(pg[i], &v[i]), 0))
-			return 1;
-	return 0;
-}
-
-/* ---- begin ---- */
+/* ---- begin: the plain one is inline in <selfmon/marker.h> ---- */
 
 /* The begin's read the long way: a refused page, or a multiplexed set (with times). */
-static __attribute__((noinline, cold)) void mk_begin_read(struct mk_thread *t, struct mk_slot *s)
+static __attribute__((noinline, cold)) void mk_begin_read(struct mk_thread *t, struct selfmon_marker__slot *s)
 {
-	uint64_t times[2] = { 0, 0 };
+	uint64_t v[MK_EVENTS], times[2] = { 0, 0 };
 
-	if (mk_read_slow(t, s->begin, times) < 0)
+	if (mk_read_slow(t, v, times) < 0)
 		s->depth += MK_BAD;
+	for (int i = 0; i < t->h.nr; i++)
+		s->ev[i].begin = v[i];
 	s->begin_enabled = times[0];
 	s->begin_running = times[1];
 }
 
-/*
- * The first begin of a site, of a thread, or of a region in a thread:
- * resolve, open, make room, then begin again where every begin does, so
- * that what follows the read is the same for this pair as for the others.
- */
-static __attribute__((noinline, cold)) void mk_begin_slow(struct selfmon_marker *m)
+/* Every counter into the slot through its page. Return: 0, or 1 when a page refuses. */
+static int mk_read_pages(const struct mk_thread *t, struct selfmon_marker__slot *s)
 {
-	struct mk_thread *t;
-
-	m = mk_resolve(m);
-	t = m ? mk_thread_get() : NULL;
-	if (!t || ((unsigned long)m->id >= t->nr_slots && mk_grow(t, m->id)))
-		return;
-	selfmon_marker__begin_at(m);
+	for (int i = 0; i < t->h.nr; i++)
+		if (selfmon_page__read_value(t->h.pg[i], &s->ev[i].begin))
+			return 1;
+	return 0;
 }
 
-/* Only the outermost of nested begins reads; the read is the last thing a begin does. */
-static inline __attribute__((always_inline)) void mk_begin_slot(struct mk_thread *t, struct mk_slot *s)
+/* The region a site or region names, this thread's counters open, and room for it; NULL when off. */
+static struct mk_thread *mk_ready(struct selfmon_marker **mp)
 {
-	if (__builtin_expect(s->depth++ != 0, 0))
+	struct selfmon_marker *m;
+	struct mk_thread *t;
+
+	mk_hooks();
+	m = *mp = mk_resolve(*mp);
+	t = m ? mk_thread_get() : NULL;
+	if (!t || ((unsigned long)m->id >= t->h.nr_slots && mk_grow(t, m->id)))
+		return NULL;
+	return t;
+}
+
+/* The whole begin: nested begins count their depth, and only the outermost reads, last. */
+void selfmon_marker__begin_at(struct selfmon_marker *marker)
+{
+	struct selfmon_marker__slot *s;
+	struct mk_thread *t = mk_ready(&marker);
+
+	if (!t)
 		return;
-	if (__builtin_expect(!t->fast || mk_read_inline(t, s->begin), 0))
+	s = &t->h.slot[marker->id];
+	if (s->depth++ != 0)
+		return;
+	if (!t->fast || mk_read_pages(t, s))
 		mk_begin_read(t, s);
 }
 
-void selfmon_marker__begin_at(struct selfmon_marker *marker)
+struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *marker)
 {
-	struct mk_thread *t = mk_self;
-	unsigned long id = (unsigned long)marker->id;
+	struct selfmon_marker__ready r = { NULL, 0 };
+	struct mk_thread *t = mk_ready(&marker);
 
-	if (__builtin_expect(!t || id >= t->nr_slots, 0)) {
-		mk_begin_slow(marker);
-		return;
+	if (!t)
+		return r;
+	if (!t->inline_ok || t->h.slot[marker->id].depth != 0) {
+		selfmon_marker__begin_at(marker);
+		return r;
 	}
-	mk_begin_slot(t, &t->slot[id]);
+	r.t = &t->h;
+	r.id = (unsigned long)marker->id;
+	return r;
 }
 
-/* The region @name in @t's cache of names: its pointer, then its text (a buffer may be reused). */
-static inline struct selfmon_marker *mk_cached_name(struct mk_thread *t, const char *name)
+/*
+ * The region @name in @t's cache of names: its pointer, then, if @verify,
+ * its text (a buffer may be reused; a string literal may not).
+ */
+static inline struct selfmon_marker *mk_cached_name(struct mk_thread *t, const char *name, int verify)
 {
 	unsigned int h = (unsigned int)((uintptr_t)name >> 4) & 15;
 
-	if (__builtin_expect(t->cache[h].ptr == name && name && !strcmp(t->cache[h].m->name, name), 1))
+	if (__builtin_expect(t->cache[h].ptr == name && name &&
+			     (!verify || !strcmp(t->cache[h].m->name, name)), 1))
 		return t->cache[h].m;
 	return NULL;
 }
 
 /* By name, the long way: init, look up, remember. */
-static __attribute__((noinline, cold)) struct selfmon_marker *mk_named_slow(const char *name,
-									      struct mk_thread **tp)
+static __attribute__((noinline, cold)) struct selfmon_marker *mk_named_slow(const char *name)
 {
 	struct selfmon_marker *m;
 	struct mk_thread *t;
 
+	mk_hooks();
 	mk_init();
 	if (mk.state != MK_STATE_ON || mk_self == &mk_dead)
 		return NULL;
 	m = mk_lookup(name);
-	t = m ? mk_thread_get() : NULL;
-	if (!t || ((unsigned long)m->id >= t->nr_slots && mk_grow(t, m->id)))
+	t = m ? mk_ready(&m) : NULL;
+	if (!t)
 		return NULL;
 	t->cache[((uintptr_t)name >> 4) & 15].ptr = name;
 	t->cache[((uintptr_t)name >> 4) & 15].m = m;
-	*tp = t;
 	return m;
 }
 
-void selfmon_marker__begin(const char *name)
+/*
+ * Both by-name begins, one body: each entry point only sets @verify and
+ * jumps here, so that the code after the read (this function's return) is
+ * the same for both, and one empty pair serves them. The entry points are
+ * never inlined, not even into the library's own empty pair: a program
+ * calls them, and the empty pair must run what a program runs.
+ */
+static __attribute__((noinline)) void mk_begin_named(const char *name, int verify)
 {
 	struct mk_thread *t = mk_self;
-	struct selfmon_marker *m = t ? mk_cached_name(t, name) : NULL;
+	struct selfmon_marker *m = t ? mk_cached_name(t, name, verify) : NULL;
 
-	if (__builtin_expect(!m, 0) && !(m = mk_named_slow(name, &t)))
+	if (__builtin_expect(!m, 0) && !(m = mk_named_slow(name)))
 		return;
-	mk_begin_slot(t, &t->slot[m->id]);
+	selfmon_marker__begin_inline_(m);
 }
 
-/* ---- end ---- */
+__attribute__((noinline)) void (selfmon_marker__begin)(const char *name)
+{
+	mk_begin_named(name, 1);
+}
+
+__attribute__((noinline)) void selfmon_marker__begin_const(const char *name)
+{
+	mk_begin_named(name, 0);
+}
+
+/* ---- end: the plain one is inline in <selfmon/marker.h> ---- */
 
 static __attribute__((noinline, cold)) void mk_unbalanced(struct mk_thread *t, struct selfmon_marker *m)
 {
@@ -173,150 +195,146 @@ static __attribute__((noinline, cold)) void mk_unbalanced(struct mk_thread *t, s
 		       t ? (int)t->tid : (int)syscall(SYS_gettid));
 }
 
-/*
- * Add one pair to its slot: the raw difference of each event (the report
- * subtracts the empty pair of the end's form, counted in @form's calls).
- * @slow: 1 when an end read by read(2).
- */
-static inline __attribute__((always_inline)) void mk_account(struct mk_thread *t, struct mk_slot *s,
-							      const uint64_t *now, int form, int slow)
+/* Add one pair to its slot, as the inline end does; @slow: 1 when an end read by read(2). */
+static void mk_account(struct mk_thread *t, struct selfmon_marker__slot *s, const uint64_t *now, int form,
+		       int slow)
 {
-	const int nr = t->nr;
+	for (int i = 0; i < t->h.nr; i++) {
+		struct selfmon_marker__count *c = &s->ev[i];
+		uint64_t d = now[i] - c->begin;
 
-	for (int i = 0; i < nr; i++) {
-		uint64_t d = now[i] - s->begin[i];
-
-		s->sum[i] += d;
-		if (d < s->min[i])
-			s->min[i] = d;
-		if (d > s->max[i])
-			s->max[i] = d;
+		c->sum += d;
+		c->min = d < c->min ? d : c->min;
+		c->max = d > c->max ? d : c->max;
 	}
 	s->calls[form]++;
-	if (__builtin_expect(slow != 0, 0))
-		s->fallbacks++;
+	s->fallbacks += slow != 0;
 }
 
 /*
  * Any end but the plain one: no counters here, a read the long way (a
  * refused page, a multiplexed set), a site to resolve, an end of a nested
  * begin, an unbalanced end, or a pair whose begin could not read. @now was
- * read inline when @read is 0.
+ * read inline when @read is 1 (and the thread reads inline).
  */
-static __attribute__((noinline, cold)) void mk_end_slow(struct mk_thread *t, struct selfmon_marker *m,
-							 uint64_t *now, int read, int form)
+void selfmon_marker__finish(struct selfmon_marker *m, uint64_t *now, int read, int form)
 {
+	struct mk_thread *t = mk_self;
 	uint64_t times[2] = { 0, 0 };
+	struct selfmon_marker__slot *s;
+	uint64_t v[MK_EVENTS];
 	int slow = 0;
-	struct mk_slot *s;
 
-	if (t && t != &mk_dead && read)
-		slow = mk_read_slow(t, now, times);
+	mk_hooks();
+	if (read && t && t != &mk_dead && t->inline_ok) {
+		v[0] = now[0];
+		v[1] = now[1];
+	} else if (t && t != &mk_dead) {
+		slow = mk_read_slow(t, v, times);
+	}
 	m = mk_resolve(m);
 	if (!m || t == &mk_dead || (!t && mk.state != MK_STATE_ON))
 		return;
-	if (!t || (unsigned long)m->id >= t->nr_slots || t->slot[m->id].depth == 0) {
+	if (!t || (unsigned long)m->id >= t->h.nr_slots || t->h.slot[m->id].depth == 0) {
 		mk_unbalanced(t, m);
 		return;
 	}
-	s = &t->slot[m->id];
+	s = &t->h.slot[m->id];
 	if (--s->depth != 0 && s->depth != MK_BAD)
 		return;
 	if (s->depth == MK_BAD || slow < 0) {
 		s->depth = 0;
 		return;
 	}
-	mk_account(t, s, now, form, slow);
+	mk_account(t, s, v, form, slow);
 	if (t->timed) {
 		s->enabled += times[0] - s->begin_enabled;
 		s->running += times[1] - s->begin_running;
-	} else if (t->fast && t->pg[0]->time_enabled != t->pg[0]->time_running) {
+	} else if (t->fast && t->h.pg[0]->time_enabled != t->h.pg[0]->time_running) {
 		/* The leader was multiplexed: from now on both ends read with their times. */
 		t->timed = 1;
 		t->fast = 0;
+		mk_self_publish(t);
 	}
-}
-
-/* The end of a plain pair, after its read: a slot at depth 1, in a thread that reads inline. */
-static inline __attribute__((always_inline)) void mk_end_slot(struct mk_thread *t, struct selfmon_marker *m,
-							       uint64_t *now, int form)
-{
-	unsigned long id = (unsigned long)m->id;
-	struct mk_slot *s;
-
-	if (__builtin_expect(id >= t->nr_slots || t->slot[id].depth != 1 ||
-			     t->pg[0]->time_enabled != t->pg[0]->time_running, 0)) {
-		mk_end_slow(t, m, now, 0, form);
-		return;
-	}
-	s = &t->slot[id];
-	s->depth = 0;
-	mk_account(t, s, now, form, 0);
 }
 
 void selfmon_marker__end_at(struct selfmon_marker *marker)
 {
-	struct mk_thread *t = mk_self;
-	uint64_t now[MK_EVENTS];
-
-	/* The read first: nothing after it counts in the region. */
-	if (__builtin_expect(!t || !t->fast || mk_read_inline(t, now), 0)) {
-		mk_end_slow(t, marker, now, 1, MK_CACHED);
-		return;
-	}
-	mk_end_slot(t, marker, now, MK_CACHED);
+	selfmon_marker__end_inline_(marker);
 }
 
-void (selfmon_marker__end)(const char *name)
+/* Both by-name ends, one body, as mk_begin_named(): the code before the reads is the same for both. */
+static __attribute__((noinline)) void mk_end_named(const char *name, int verify)
 {
+	struct selfmon_marker__thread *h = selfmon_marker__self;
 	struct mk_thread *t = mk_self;
-	uint64_t now[MK_EVENTS];
 	struct selfmon_marker *m;
-	int read = 1;
+	uint64_t now[2];
+	int read;
 
-	if (__builtin_expect(t && t->fast, 1))
-		read = mk_read_inline(t, now);
-	m = t ? mk_cached_name(t, name) : NULL;
-	if (__builtin_expect(!m || read, 0)) {
+	/* The reads first: nothing after them counts in the region. */
+	read = selfmon_marker__read_(h, &now[0], &now[1]);
+	m = t ? mk_cached_name(t, name, verify) : NULL;
+	if (__builtin_expect(!m || !read, 0)) {
+		mk_hooks();
 		mk_init();
 		if (mk.state != MK_STATE_ON || t == &mk_dead)
 			return;
 		m = m ? m : mk_lookup(name);
 		if (m)
-			mk_end_slow(t, m, now, read, MK_NAMED);
+			selfmon_marker__finish(m, now, read, MK_NAMED);
 		return;
 	}
-	mk_end_slot(t, m, now, MK_NAMED);
+	selfmon_marker__add_(h, m, now[0], now[1], MK_NAMED);
+}
+
+__attribute__((noinline)) void (selfmon_marker__end)(const char *name)
+{
+	mk_end_named(name, 1);
+}
+
+__attribute__((noinline)) void selfmon_marker__end_const(const char *name)
+{
+	mk_end_named(name, 0);
 }
 
 /* ---- the cost of an empty pair, measured once per thread and subtracted ---- */
 
-#define MK_EMPTY "selfmon:empty pair"
-
 /* SELFMON_MARKER_BEGIN()/END()'s sites, here at file scope so that mk__reset() can unresolve them. */
-static struct selfmon_marker_site mk_empty_site[2] = {
-	{ (struct selfmon_marker *)&mk_empty_site[0], -1, MK_EMPTY },
-	{ (struct selfmon_marker *)&mk_empty_site[1], -1, MK_EMPTY },
-};
+/* Two statics, as two macros make: each its own address to load, as at a program's sites. */
+static struct selfmon_marker_site mk_empty_begin = { (struct selfmon_marker *)&mk_empty_begin, -1, MK_EMPTY };
+static struct selfmon_marker_site mk_empty_end = { (struct selfmon_marker *)&mk_empty_end, -1, MK_EMPTY };
 
-void mk_calibrate_reset(void)
+void mk__reset(void)
 {
-	for (int i = 0; i < 2; i++)
-		mk_empty_site[i].marker = (struct selfmon_marker *)&mk_empty_site[i];
+	mk_empty_begin.marker = (struct selfmon_marker *)&mk_empty_begin;
+	mk_empty_end.marker = (struct selfmon_marker *)&mk_empty_end;
+	mk_forget();
 }
 
-/* The cached pair as the macros write it. */
-static __attribute__((noinline)) void mk_empty_cached(void)
+/*
+ * gcc may pad a label that several paths join with nops that the hot path
+ * runs (loop alignment): a program's pair is seldom padded, so neither is
+ * the empty pair measured here.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define MK_UNPADDED __attribute__((optimize("align-loops=1", "align-jumps=1", "align-labels=1")))
+#else
+#define MK_UNPADDED
+#endif
+
+/* The cached pair as the macros write it (SELFMON_MARKER__AT), on sites mk__reset() can reach. */
+static __attribute__((noinline)) MK_UNPADDED void mk_empty_cached(void)
 {
-	struct selfmon_marker *m = __atomic_load_n(&mk_empty_site[0].marker, __ATOMIC_RELAXED);
+	struct selfmon_marker *m = SELFMON_MARKER__LOAD(&mk_empty_begin.marker);
 
 	if (__builtin_expect(m != 0, 1))
-		selfmon_marker__begin_at(m);
-	__asm__ __volatile__("");
-	m = __atomic_load_n(&mk_empty_site[1].marker, __ATOMIC_RELAXED);
+		selfmon_marker__begin_inline_(m);
+	__asm__ __volatile__("" ::: "memory");
+	m = SELFMON_MARKER__LOAD(&mk_empty_end.marker);
 	if (__builtin_expect(m != 0, 1))
-		selfmon_marker__end_at(m);
-	__asm__ __volatile__("");
+		selfmon_marker__end_inline_(m);
+	__asm__ __volatile__("" ::: "memory");
 }
 
 static __attribute__((noinline)) void mk_empty_named(void)
@@ -331,29 +349,26 @@ void mk_calibrate(struct mk_thread *t)
 	struct selfmon_marker *m = mk_lookup(MK_EMPTY);
 	void (*const pair[MK_FORMS])(void) = { mk_empty_cached, mk_empty_named };
 
-	if (!m || ((unsigned long)m->id >= t->nr_slots && mk_grow(t, m->id)))
+	if (!m || ((unsigned long)m->id >= t->h.nr_slots && mk_grow(t, m->id)))
 		return;
 	for (int f = 0; f < MK_FORMS; f++) {
-		struct mk_slot *s = &t->slot[m->id];
+		struct selfmon_marker__slot *s = &t->h.slot[m->id];
 
 		for (int k = 0; k < 16; k++)
 			pair[f]();
 		pthread_mutex_lock(&mk.lock);
-		for (int i = 0; i < t->nr; i++)
-			t->overhead[f][i] = s->calls[f] ? s->min[i] : 0;
+		for (int i = 0; i < t->h.nr; i++)
+			t->overhead[f][i] = s->calls[f] ? s->ev[i].min : 0;
 		memset(s, 0, sizeof(*s));
-		memset(s->min, 0xff, sizeof(s->min));
+		for (int i = 0; i < MK_EVENTS; i++)
+			s->ev[i].min = UINT64_MAX;
 		pthread_mutex_unlock(&mk.lock);
 	}
 }
 
-int mk_is_internal(const struct selfmon_marker *m)
-{
-	return !strcmp(m->name, MK_EMPTY);
-}
-
 int selfmon_marker__report(void)
 {
+	mk_hooks();
 	mk_init();
 	if (mk.state == MK_STATE_NEW || !mk.threads)
 		return 1;

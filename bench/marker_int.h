@@ -32,27 +32,19 @@ struct selfmon_marker {
 	int said_unbalanced;	/* said once: an end without a begin */
 };
 
-/* One region in one thread: raw differences; the report subtracts the empty pairs. */
-struct mk_slot {
-	uint64_t begin[MK_EVENTS];
-	uint64_t sum[MK_EVENTS], min[MK_EVENTS], max[MK_EVENTS];
-	uint64_t calls[MK_FORMS];	/* pairs, by the form of their end */
-	uint64_t fallbacks;		/* ends of a pair that read by read(2) when pages exist */
-	uint64_t enabled, running;	/* summed over timed pairs (multiplexed counters) */
-	uint64_t begin_enabled, begin_running;
-	int depth;			/* open begins (+ MK_BAD: the begin could not read) */
-};
+/* One region in one thread: struct selfmon_marker__slot (<selfmon/marker.h>), raw differences; the report subtracts the empty pairs. */
+_Static_assert(sizeof(struct selfmon_marker__slot) == 512, "a slot is 512 bytes: the inline path shifts");
+_Static_assert(MK_EVENTS == SELFMON_MARKER_EVENTS, "the public and the library's event limits agree");
 
 /* A thread's counters and regions. */
 struct mk_thread {
-	unsigned long nr_slots;	/* first: the fast path's bounds */
-	struct mk_slot *slot;
-	int nr;			/* events */
-	int fast;		/* all_user and not timed: both ends read inline */
+	/* What the inline path reads: the slots, the events' pages (nr_slots, slot, nr, pg). */
+	struct selfmon_marker__thread h;
+	int fast;
+	int inline_ok;		/* fast, with one or two events: the inline pair serves it */		/* all_user and not timed: both ends read inline */
 	int all_user;		/* every counter has a page: try the inline reads */
 	int timed;		/* the leader was multiplexed: read with times */
 	int open;		/* pairs still open at the last report */
-	const struct perf_event_mmap_page *pg[MK_EVENTS];
 	struct selfmon_set *set;
 	pid_t tid;
 	int exited;
@@ -73,6 +65,9 @@ struct mk_global {
 	struct selfmon_marker *region[MK_REGIONS];
 	int nr_regions;
 	struct mk_thread *threads;	/* every thread of this process that counted */
+	/* The hooks of the layers above (marker.c sets them): the empty pair, the report at exit. */
+	void (*calibrate)(struct mk_thread *t);
+	int (*report)(void);
 };
 
 enum { MK_STATE_NEW, MK_STATE_ON, MK_STATE_OFF };
@@ -93,13 +88,22 @@ int mk_grow(struct mk_thread *t, long id);
 /* This thread's counters, opened at its first begin; NULL when markers are off for it. */
 struct mk_thread *mk_thread_get(void);
 
-/* marker.c: this thread's counters, and the empty pair. */
-struct mk_thread *mk_self_get(void);
-void mk_self_set(struct mk_thread *t);
-/* Measure @t's empty pairs of each form into @t->overhead. */
+/* This thread's counters; NULL until its first begin. */
+extern __thread struct mk_thread *mk_self;
+/* No slots: what selfmon_marker__self points to in a thread that does not read inline. */
+extern struct selfmon_marker__thread mk_none;
+/* Point selfmon_marker__self at @t's slots if @t reads inline, else at mk_none. */
+void mk_self_publish(struct mk_thread *t);
+/* The library's own region (the empty pairs it measures): not reported. */
+#define MK_EMPTY "selfmon:empty pair"
+/* 1 for the library's own region. */
+int mk_is_internal(const struct selfmon_marker *m);
+/* Forget every region and thread (mk__reset()'s part below the hot paths). */
+void mk_forget(void);
+
+/* marker.c: the hot paths, and the empty pair. */
+/* Measure @t's empty pairs of each form into @t->overhead (mk.calibrate). */
 void mk_calibrate(struct mk_thread *t);
-/* Unresolve the calibration's own sites (mk__reset()). */
-void mk_calibrate_reset(void);
 
 /* One message on stderr: "selfmon: markers: ...". */
 void mk_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -113,10 +117,8 @@ const char *mk_quote(char *buf, size_t size, const char *s);
  */
 void mk__reset(void);
 
-/* marker_report.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT. */
+/* marker_report.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT (mk.report). */
 int mk_report_write(void);
-/* 1 for the library's own region (the empty pairs it measures): not reported. */
-int mk_is_internal(const struct selfmon_marker *m);
 /* The report in @format ("table", "csv", "json") to @f; the caller holds mk.lock. */
 int mk_report_to(FILE *f, const char *format);
 

@@ -35,7 +35,7 @@ static uint64_t sub0(uint64_t a, uint64_t b)
  * form; a region ended in both forms takes the smaller one off its min and
  * max (and each form's off its sum).
  */
-static void row_add(struct mk_row *r, const struct mk_thread *t, const struct mk_slot *s)
+static void row_add(struct mk_row *r, const struct mk_thread *t, const struct selfmon_marker__slot *s)
 {
 	uint64_t calls = s->calls[MK_CACHED] + s->calls[MK_NAMED];
 
@@ -50,9 +50,9 @@ static void row_add(struct mk_row *r, const struct mk_thread *t, const struct mk
 	for (int i = 0; i < mk.nr; i++) {
 		uint64_t oc = t->overhead[MK_CACHED][i], on = t->overhead[MK_NAMED][i];
 		uint64_t o = !s->calls[MK_NAMED] ? oc : !s->calls[MK_CACHED] ? on : oc < on ? oc : on;
-		uint64_t min = sub0(s->min[i], o), max = sub0(s->max[i], o);
+		uint64_t min = sub0(s->ev[i].min, o), max = sub0(s->ev[i].max, o);
 
-		r->sum[i] += sub0(s->sum[i], s->calls[MK_CACHED] * oc + s->calls[MK_NAMED] * on);
+		r->sum[i] += sub0(s->ev[i].sum, s->calls[MK_CACHED] * oc + s->calls[MK_NAMED] * on);
 		if (min < r->min[i])
 			r->min[i] = min;
 		if (max > r->max[i])
@@ -66,8 +66,8 @@ static void region_total(int id, struct mk_row *r)
 {
 	memset(r, 0, sizeof(*r));
 	for (const struct mk_thread *t = mk.threads; t; t = t->next)
-		if ((unsigned long)id < t->nr_slots)
-			row_add(r, t, &t->slot[id]);
+		if ((unsigned long)id < t->h.nr_slots)
+			row_add(r, t, &t->h.slot[id]);
 }
 
 static double per_call(const struct mk_row *r, int i)
@@ -90,8 +90,8 @@ static int open_pairs(void)
 	int n = 0;
 
 	for (const struct mk_thread *t = mk.threads; t; t = t->next)
-		for (unsigned long i = 0; i < t->nr_slots; i++)
-			n += t->slot[i].depth > 0 && t->slot[i].depth < (1 << 20);
+		for (unsigned long i = 0; i < t->h.nr_slots; i++)
+			n += t->h.slot[i].depth > 0 && t->h.slot[i].depth < (1 << 20);
 	return n;
 }
 
@@ -151,9 +151,9 @@ static int report_table(FILE *f)
 		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
 			struct mk_row one = { 0 };
 
-			if ((unsigned long)id >= t->nr_slots || !(t->slot[id].calls[MK_CACHED] + t->slot[id].calls[MK_NAMED]))
+			if ((unsigned long)id >= t->h.nr_slots || !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
 				continue;
-			row_add(&one, t, &t->slot[id]);
+			row_add(&one, t, &t->h.slot[id]);
 			snprintf(label, sizeof(label), "  thread %d%s", (int)t->tid, t->exited ? " (exited)" : "");
 			table_row(f, label, &one);
 		}
@@ -217,9 +217,9 @@ static int report_csv(FILE *f)
 		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
 			struct mk_row one = { 0 };
 
-			if ((unsigned long)id >= t->nr_slots || !(t->slot[id].calls[MK_CACHED] + t->slot[id].calls[MK_NAMED]))
+			if ((unsigned long)id >= t->h.nr_slots || !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
 				continue;
-			row_add(&one, t, &t->slot[id]);
+			row_add(&one, t, &t->h.slot[id]);
 			csv_rows(f, mk.region[id]->name, t->tid, &one, t);
 		}
 	}
@@ -301,9 +301,9 @@ static int json_rows(struct selfmon_report_entry *e, struct mk_json_entry *j, in
 		for (const struct mk_thread *t = mk.threads; t && n < max; t = t->next) {
 			struct mk_row one = { 0 };
 
-			if ((unsigned long)id >= t->nr_slots || !(t->slot[id].calls[MK_CACHED] + t->slot[id].calls[MK_NAMED]))
+			if ((unsigned long)id >= t->h.nr_slots || !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
 				continue;
-			row_add(&one, t, &t->slot[id]);
+			row_add(&one, t, &t->h.slot[id]);
 			json_entry(&e[n], &j[n], mk.region[id]->name, t, &one, names);
 			n++;
 		}

@@ -27,6 +27,22 @@
 struct mk_global mk = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 struct mk_thread mk_dead;
+/* This thread's counters; NULL until its first begin. */
+__thread struct mk_thread *mk_self;
+/* A page that allows no user read (index 0): the inline reads of a thread with no slots refuse. */
+static struct perf_event_mmap_page mk_no_page;
+struct selfmon_marker__thread mk_none = { .pg = { &mk_no_page, &mk_no_page } };
+__thread struct selfmon_marker__thread *selfmon_marker__self = &mk_none;
+
+/* The inline pair reads two pages: one event is read twice, more take the library's path. */
+void mk_self_publish(struct mk_thread *t)
+{
+	if (t && t != &mk_dead && t->fast && t->h.nr == 1)
+		t->h.pg[1] = t->h.pg[0];
+	if (t && t != &mk_dead)
+		t->inline_ok = t->fast && t->h.nr <= 2;
+	selfmon_marker__self = t && t != &mk_dead && t->inline_ok ? &t->h : &mk_none;
+}
 static pthread_key_t mk_key;
 static bool mk_key_ok;
 /* atexit() and pthread_atfork() are registered once per process, whatever mk__reset() does. */
@@ -87,7 +103,7 @@ static const char *mk_errmsg(char *buf, size_t size)
 
 static void mk_thread_free(struct mk_thread *t)
 {
-	free(t->slot);
+	free(t->h.slot);
 	free(t);
 }
 
@@ -105,7 +121,8 @@ static void mk_thread_exit(void *arg)
 	t->fast = 0;
 	t->exited = 1;
 	pthread_mutex_unlock(&mk.lock);
-	mk_self_set(NULL);
+	mk_self = NULL;
+	mk_self_publish(NULL);
 }
 
 /* A forked child starts with no regions of its parent's and counts with counters of its own. */
@@ -129,7 +146,8 @@ static void mk_child(void)
 		selfmon_set__close(t->set);
 		mk_thread_free(t);
 	}
-	mk_self_set(NULL);
+	mk_self = NULL;
+	mk_self_publish(NULL);
 	if (mk_key_ok)
 		pthread_setspecific(mk_key, NULL);
 	pthread_mutex_unlock(&mk.lock);
@@ -140,8 +158,8 @@ static void mk_at_exit(void)
 	struct mk_thread *t, **pp;
 
 	/* A process that never reached a begin (a forked child, say) reports nothing. */
-	if (mk.threads)
-		mk_report_write();
+	if (mk.threads && mk.report)
+		mk.report();
 	/* The exited threads' counts go; live threads may still be running markers. */
 	pthread_mutex_lock(&mk.lock);
 	for (pp = &mk.threads; (t = *pp);) {
@@ -190,11 +208,10 @@ void mk_init(void)
 	pthread_mutex_unlock(&mk.lock);
 }
 
-void mk__reset(void)
+void mk_forget(void)
 {
 	struct mk_thread *t, *next;
 
-	mk_calibrate_reset();
 	pthread_mutex_lock(&mk.lock);
 	for (t = mk.threads; t; t = next) {
 		next = t->next;
@@ -209,12 +226,18 @@ void mk__reset(void)
 	mk.note[0] = mk.read_path[0] = '\0';
 	mk.state = MK_STATE_NEW;
 	pthread_mutex_unlock(&mk.lock);
-	mk_self_set(NULL);
+	mk_self = NULL;
+	mk_self_publish(NULL);
 	if (mk_key_ok)
 		pthread_setspecific(mk_key, NULL);
 }
 
 /* ---- the registry of regions ---- */
+
+int mk_is_internal(const struct selfmon_marker *m)
+{
+	return !strcmp(m->name, MK_EMPTY);
+}
 
 /* The region called @name, made if new; NULL (said once) for a bad name or a full registry. */
 struct selfmon_marker *mk_lookup(const char *name)
@@ -279,16 +302,17 @@ struct selfmon_marker *mk_resolve(struct selfmon_marker *m)
 int mk_grow(struct mk_thread *t, long id)
 {
 	unsigned long nr = ((unsigned long)id | 15) + 1;
-	struct mk_slot *s;
+	struct selfmon_marker__slot *s;
 
 	pthread_mutex_lock(&mk.lock);
-	s = realloc(t->slot, nr * sizeof(*s));
+	s = realloc(t->h.slot, nr * sizeof(*s));
 	if (s) {
-		memset(&s[t->nr_slots], 0, (nr - t->nr_slots) * sizeof(*s));
-		for (unsigned long i = t->nr_slots; i < nr; i++)
-			memset(s[i].min, 0xff, sizeof(s[i].min));
-		t->slot = s;
-		t->nr_slots = nr;
+		memset(&s[t->h.nr_slots], 0, (nr - t->h.nr_slots) * sizeof(*s));
+		for (unsigned long i = t->h.nr_slots; i < nr; i++)
+			for (int k = 0; k < MK_EVENTS; k++)
+				s[i].ev[k].min = UINT64_MAX;
+		t->h.slot = s;
+		t->h.nr_slots = nr;
 	}
 	pthread_mutex_unlock(&mk.lock);
 	if (!s)
@@ -337,7 +361,7 @@ static struct selfmon_set *mk_open_set(void)
 /* This thread's counters, opened at its first begin; NULL when markers are off for it. */
 struct mk_thread *mk_thread_get(void)
 {
-	struct mk_thread *t = mk_self_get();
+	struct mk_thread *t = mk_self;
 
 	mk_init();
 	if (t || mk.state != MK_STATE_ON)
@@ -354,17 +378,18 @@ struct mk_thread *mk_thread_get(void)
 		if (!t)
 			mk_say("out of memory: this thread's markers are off");
 		free(t);
-		mk_self_set(&mk_dead);
+		mk_self = &mk_dead;
+		mk_self_publish(NULL);
 		return NULL;
 	}
 	t->tid = (pid_t)syscall(SYS_gettid);
-	t->nr = selfmon_set__nr(t->set);
-	mk.nr = t->nr;
+	t->h.nr = selfmon_set__nr(t->set);
+	mk.nr = t->h.nr;
 	t->all_user = 1;
-	for (int i = 0; i < t->nr; i++) {
+	for (int i = 0; i < t->h.nr; i++) {
 		snprintf(mk.event_name[i], sizeof(mk.event_name[i]), "%s", selfmon_set__name(t->set, i));
-		t->pg[i] = selfmon_set__page(t->set, i);
-		if (!t->pg[i])
+		t->h.pg[i] = selfmon_set__page(t->set, i);
+		if (!t->h.pg[i])
 			t->all_user = 0;
 	}
 	if (!mk.read_path[0]) {
@@ -380,8 +405,10 @@ struct mk_thread *mk_thread_get(void)
 	pthread_mutex_unlock(&mk.lock);
 	if (mk_key_ok)
 		pthread_setspecific(mk_key, t);
-	mk_self_set(t);
-	mk_calibrate(t);
+	mk_self = t;
+	mk_self_publish(t);
+	if (mk.calibrate)
+		mk.calibrate(t);
 	return t;
 }
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Symbol hygiene of libselfmon.a (docs/tests.md, "Conventions").
 
-The rule: a global symbol of the installed libselfmon.a is a function
+The rule: a global symbol of the installed libselfmon.a is a function (or
+an extern variable, such as the thread variable an inline path reads)
 declared in a public header (include/selfmon/*.h, arch/*/include/selfmon/
 arch.h) right after a /** doc comment */. Every other function, internal
 names included, is made local when the library is linked (ld -r, then
@@ -19,10 +20,12 @@ import subprocess
 import sys
 
 DECL = re.compile(r'^\s*(?:extern\s+)?(?!static\b|typedef\b|#|return\b)[A-Za-z_][\w \t\*]*?\b(selfmon_\w+)\s*\(')
+# An extern variable: "extern [__thread|_Thread_local] TYPE *selfmon_name;".
+VAR = re.compile(r'^\s*extern\s+(?!static\b|typedef\b)[A-Za-z_][\w \t\*]*?\b(selfmon_\w+)\s*;')
 
 
 def declarations(headers):
-    """{name: documented?} of the functions the headers declare (not static inline)."""
+    """{name: documented?} of the functions (not static inline) and extern variables the headers declare."""
     out = {}
     for path in headers:
         with open(path, encoding='utf-8') as f:
@@ -53,7 +56,7 @@ def declarations(headers):
                     code = before
                     break
             if depth == 0 and not line.lstrip().startswith(('SELFMON_HOT', 'static')):
-                m = DECL.match(code)
+                m = DECL.match(code) or VAR.match(code)
                 if m:
                     name = m.group(1)
                     out[name] = out.get(name, False) or last_doc_end == i - 1 or \

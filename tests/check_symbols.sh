@@ -31,14 +31,18 @@ cat >"$tmp/demo.h" <<'H'
 /** selfmon_demo__documented() - has its doc comment. */
 int selfmon_demo__documented(void);
 int selfmon_demo__undocumented(void);
+/** selfmon_demo__var - a documented thread variable, which an inline path may read. */
+extern __thread int selfmon_demo__var;
+extern int selfmon_demo__undocumented_var;
 H
-printf 'int selfmon_demo__documented(void) { return 0; }\nint selfmon_demo__undocumented(void) { return 1; }\n' >"$tmp/demo.c"
+printf 'int selfmon_demo__documented(void) { return 0; }\nint selfmon_demo__undocumented(void) { return 1; }\n__thread int selfmon_demo__var;\nint selfmon_demo__undocumented_var;\n' >"$tmp/demo.c"
 if $cc -c "$tmp/demo.c" -o "$tmp/demo.o" && ar rcs "$tmp/demo.a" "$tmp/demo.o"; then
 	out=$(python3 "$sym" check "$tmp/demo.a" "$tmp/demo.a" "$nm" "$tmp/demo.h")
-	if printf '%s\n' "$out" | grep -q '^# undocumented global: selfmon_demo__undocumented' &&
-	   printf '%s\n' "$out" | grep -q 'without a /\*\* doc comment \*/: selfmon_demo__undocumented' &&
-	   ! printf '%s\n' "$out" | grep -q 'selfmon_demo__documented'; then
-		echo "ok 2 - an undocumented public function fails the check, by name; a documented one passes"
+	if printf '%s\n' "$out" | grep -q '^# undocumented global: selfmon_demo__undocumented ' &&
+	   printf '%s\n' "$out" | grep -q 'without a /\*\* doc comment \*/: selfmon_demo__undocumented$' &&
+	   printf '%s\n' "$out" | grep -q '^# undocumented global: selfmon_demo__undocumented_var ' &&
+	   ! printf '%s\n' "$out" | grep -q 'selfmon_demo__documented\|selfmon_demo__var'; then
+		echo "ok 2 - an undocumented public function or variable fails the check, by name; documented ones pass"
 	else
 		printf '%s\n' "$out" | sed 's/^/# /'
 		echo "not ok 2 - an undocumented public function did not fail the check"; rc=1

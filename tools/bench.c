@@ -97,7 +97,8 @@ static void list(const struct run *r)
 	if (wanted(r, "markercost"))
 		printf("%-20s %-13s %s\n", "markercost", "-",
 		       "a marker pair, cached and by name, beside the 4 bare inline reads of 2 events, "
-		       "and selfmon_set__read_all of them");
+		       "and selfmon_set__read_all of them (emulated board: 147, 215, 93, 101 user "
+		       "instructions; docs/markers.md)");
 	if (wanted(r, "samplecost"))
 		printf("%-20s %-13s %s\n", "samplecost", "-",
 		       "one sample read: selfmon_sampler__drain (parse included) vs libperf's "

@@ -19,6 +19,9 @@
 #ifndef SELFMON_MARKER_H
 #define SELFMON_MARKER_H
 
+#include <stdint.h>
+#include <selfmon/read.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -33,14 +36,60 @@ struct selfmon_marker;
 struct selfmon_marker_site {
 	/** The region; the site itself until its first use; NULL when markers are off. */
 	struct selfmon_marker *marker;
-	/** -1: tells a site apart from a region. */
-	long unresolved;
+	/** -1 in a site; a region keeps its index in the same place (the inline path reads it). */
+	long id;
 	/** The region's name. */
 	const char *name;
 };
 
 /** Longest region name, without its NUL. */
 #define SELFMON_MARKER_NAME_MAX 63
+/** Most events the markers count. */
+#define SELFMON_MARKER_EVENTS 8
+
+/*
+ * What the inline path below reads and writes, in the header only so that a
+ * pair costs no call: not an interface. A program neither reads nor writes
+ * these structs, and their layout changes with the library (the inline code
+ * is rebuilt with it). The library owns them: they are per thread, so the
+ * inline path needs no lock.
+ */
+
+/* One event of a region in one thread: the begin's read, and the raw differences. */
+struct selfmon_marker__count {
+	uint64_t begin, sum, min, max;
+};
+
+/* A region in one thread: 512 bytes, so that a slot's address is one shift of its index. */
+struct selfmon_marker__slot {
+	long depth;			/* open begins (the library adds a flag for a begin that could not read) */
+	uint64_t calls[2];		/* pairs, by the form of their end: cached, by name */
+	uint64_t fallbacks;		/* ends that read by read(2) although pages exist */
+	uint64_t enabled, running;	/* summed over timed pairs (multiplexed counters) */
+	uint64_t begin_enabled, begin_running;
+	struct selfmon_marker__count ev[SELFMON_MARKER_EVENTS];
+	uint64_t reserved_[24];
+};
+
+/* A thread's markers as the inline path sees them. */
+struct selfmon_marker__thread {
+	/* Slots the inline path may use: 0 sends every call to the library. */
+	unsigned long nr_slots;
+	struct selfmon_marker__slot *slot;
+	long nr;			/* events, each read through its page */
+	/* The events' pages; with one event, pg[1] is pg[0]; with none, pages that refuse. */
+	const struct perf_event_mmap_page *pg[SELFMON_MARKER_EVENTS];
+};
+
+/**
+ * selfmon_marker__self - this thread's markers, for the inline path only
+ *
+ * Never NULL: until the thread's first begin, and in a thread that reads
+ * its counters the long way, it points to markers with no slots, which
+ * send every call to the library. A thread variable, not a function: the
+ * inline pair reads it with no call.
+ */
+extern __thread struct selfmon_marker__thread *selfmon_marker__self;
 
 /**
  * selfmon_marker__begin() - start counting region @name in this thread
@@ -54,22 +103,73 @@ void selfmon_marker__begin(const char *name);
 
 /** selfmon_marker__end() - end region @name in this thread, as begun by selfmon_marker__begin(). */
 void selfmon_marker__end(const char *name);
-/*
- * Never a tail call (see SELFMON_MARKER__AT below): the code between the
- * begin's read and this read is then the same as in the empty pair the
- * library subtracts. (selfmon_marker__end) is the function itself.
+
+/**
+ * selfmon_marker__begin_const() - selfmon_marker__begin() of a name that
+ * never changes at its address, a string literal: after the first call the
+ * lookup compares the address alone, whatever the name's length (a name in
+ * a buffer is compared in full, as the buffer may hold another name later).
+ * selfmon_marker__begin() of a string literal is this call.
  */
-#define selfmon_marker__end(name) do { (selfmon_marker__end)(name); __asm__ __volatile__(""); } while (0)
+void selfmon_marker__begin_const(const char *name);
+
+/** selfmon_marker__end_const() - selfmon_marker__end() of a string literal, as selfmon_marker__begin_const(). */
+void selfmon_marker__end_const(const char *name);
+
+/*
+ * A string literal takes the _const calls. The end is never a tail call:
+ * the code between the begin's read and the end's read is then the same as
+ * in the empty pair the library subtracts. (selfmon_marker__begin) and
+ * (selfmon_marker__end) are the functions themselves.
+ */
+#define selfmon_marker__begin(name)							\
+	(__builtin_constant_p(name) ? selfmon_marker__begin_const(name) : (selfmon_marker__begin)(name))
+#define selfmon_marker__end(name)							\
+	do {										\
+		if (__builtin_constant_p(name))						\
+			selfmon_marker__end_const(name);				\
+		else									\
+			(selfmon_marker__end)(name);					\
+		__asm__ __volatile__("");						\
+	} while (0)
 
 /**
  * selfmon_marker__begin_at() - selfmon_marker__begin() of a resolved region
  * (or of a struct selfmon_marker_site, which it resolves): the cached form
- * that SELFMON_MARKER_BEGIN() calls.
+ * as a function; SELFMON_MARKER_BEGIN() does the same inline.
  */
-void selfmon_marker__begin_at(struct selfmon_marker *marker);
+void selfmon_marker__begin_at(struct selfmon_marker *marker) __attribute__((cold));
 
 /** selfmon_marker__end_at() - selfmon_marker__end() of a resolved region or a site. */
 void selfmon_marker__end_at(struct selfmon_marker *marker);
+
+/* What selfmon_marker__prepare() gives the inline begin: two registers, nothing to keep across the call. */
+struct selfmon_marker__ready {
+	struct selfmon_marker__thread *t;	/* NULL: nothing left to do */
+	unsigned long id;			/* the region's slot */
+};
+
+/**
+ * selfmon_marker__prepare() - the inline begin's way into the library, not
+ * for programs: resolve a site, open this thread's counters, make room
+ * for the region
+ * Return: this thread's markers and the region's slot, for the inline
+ * begin to read; a NULL thread when there is nothing left to do (markers
+ * off, or a begin the library did itself: a thread that reads the long
+ * way, a nested begin).
+ */
+struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *marker) __attribute__((cold));
+
+/**
+ * selfmon_marker__finish() - the inline end's way into the library, not for
+ * programs: every end the inline path does not finish itself
+ * @marker: the region or site
+ * @now: the end's inline reads of the first two events, when @read
+ * @read: 1 when @now holds the inline reads; 0: the library reads (@now may be NULL)
+ * @form: 0 for the cached form, 1 by name
+ */
+void selfmon_marker__finish(struct selfmon_marker *marker, uint64_t *now, int read, int form)
+	__attribute__((cold));
 
 /**
  * selfmon_marker__report() - write the report of every region now, as at
@@ -80,29 +180,132 @@ void selfmon_marker__end_at(struct selfmon_marker *marker);
 int selfmon_marker__report(void);
 
 /*
+ * The inline pair, for a thread of one or two events (the default's two;
+ * one event is read twice): a thread of more takes the library's path.
+ * A begin reads the counters last; an end reads them first: the code
+ * between the two reads is the same in every pair, and in the empty pair
+ * the library measures and subtracts. Every case but the plain one (a site
+ * not yet resolved, a thread not yet open or reading the long way, nesting,
+ * a refused read, a multiplexed counter) goes to the library, which does
+ * what the inline path would and more. The events are unrolled: no loop,
+ * and the end's reads stay in registers.
+ */
+static inline __attribute__((always_inline)) void selfmon_marker__begin_inline_(struct selfmon_marker *m)
+{
+	struct selfmon_marker__thread *t = selfmon_marker__self;
+	unsigned long id = (unsigned long)((const struct selfmon_marker_site *)m)->id;
+	struct selfmon_marker__slot *s;
+
+	if (__builtin_expect(id >= t->nr_slots, 0)) {
+		struct selfmon_marker__ready r = selfmon_marker__prepare(m);
+
+		if (!r.t)
+			return;
+		t = r.t;
+		id = r.id;
+	}
+	s = &t->slot[id];
+	if (__builtin_expect(s->depth != 0, 0)) {
+		selfmon_marker__begin_at(m);
+		return;
+	}
+	s->depth = 1;
+	if (__builtin_expect(selfmon_page__read_value(t->pg[0], &s->ev[0].begin) ||
+			     selfmon_page__read_value(t->pg[1], &s->ev[1].begin), 0)) {
+		s->depth = 0;
+		selfmon_marker__begin_at(m);
+	}
+}
+
+/* Add the pair ending with @v0, @v1 to region @m of this thread, or leave it to the library. */
+static inline __attribute__((always_inline)) void selfmon_marker__add_(struct selfmon_marker__thread *t,
+								       struct selfmon_marker *m, uint64_t v0,
+								       uint64_t v1, int form)
+{
+	unsigned long id = (unsigned long)((const struct selfmon_marker_site *)m)->id;
+	struct selfmon_marker__slot *s;
+	uint64_t d0, d1;
+
+	/* A multiplexed leader is read with its times from now on: the library's. */
+	if (__builtin_expect(id >= t->nr_slots || t->slot[id].depth != 1 ||
+			     t->pg[0]->time_enabled != t->pg[0]->time_running, 0)) {
+		uint64_t now[2] = { v0, v1 };
+
+		selfmon_marker__finish(m, now, 1, form);
+		return;
+	}
+	s = &t->slot[id];
+	s->depth = 0;
+	d0 = v0 - s->ev[0].begin;
+	d1 = v1 - s->ev[1].begin;
+	s->ev[0].sum += d0;
+	s->ev[1].sum += d1;
+	s->ev[0].min = d0 < s->ev[0].min ? d0 : s->ev[0].min;
+	s->ev[1].min = d1 < s->ev[1].min ? d1 : s->ev[1].min;
+	s->ev[0].max = d0 > s->ev[0].max ? d0 : s->ev[0].max;
+	s->ev[1].max = d1 > s->ev[1].max ? d1 : s->ev[1].max;
+	s->calls[form]++;
+}
+
+/* The end's reads, first thing. Return: 1 when both counters read inline. */
+static inline __attribute__((always_inline)) int selfmon_marker__read_(const struct selfmon_marker__thread *t,
+								       uint64_t *v0, uint64_t *v1)
+{
+	if (__builtin_expect(selfmon_page__read_value(t->pg[0], v0), 0))
+		return 0;
+	return !selfmon_page__read_value(t->pg[1], v1);
+}
+
+static inline __attribute__((always_inline)) void selfmon_marker__end_inline_(struct selfmon_marker *m)
+{
+	struct selfmon_marker__thread *t = selfmon_marker__self;
+	uint64_t v0, v1;
+
+	if (__builtin_expect(!selfmon_marker__read_(t, &v0, &v1), 0)) {
+		selfmon_marker__finish(m, 0, 0, 0);
+		return;
+	}
+	selfmon_marker__add_(t, m, v0, v1, 0);
+}
+
+/*
+ * A site's region, loaded with one instruction: a volatile load takes the
+ * site's address folded in, where gcc's atomic load needs it in a register
+ * first (an instruction more at each end with markers off). ThreadSanitizer
+ * builds take the atomic load, which it understands.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define SELFMON_MARKER__LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SELFMON_MARKER__LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#endif
+#endif
+#ifndef SELFMON_MARKER__LOAD
+#define SELFMON_MARKER__LOAD(p) (*(struct selfmon_marker *const volatile *)(p))
+#endif
+
+/*
  * The cached form: a static per call site holds its region; with markers
  * off a pair costs a load and a branch at each end. The first use resolves
- * the site (and stores NULL when markers are off). The empty asm keeps the
- * call out of tail position, so that the code between a begin's read and
- * its end's read is the same at every site as in the empty pair the
- * library measures and subtracts.
+ * the site (and stores NULL when markers are off). The empty asm keeps
+ * every site's code around the pair alike.
  */
 #define SELFMON_MARKER__AT(fn, name)							\
 	do {										\
 		static struct selfmon_marker_site selfmon_marker__site_ = {		\
 			(struct selfmon_marker *)&selfmon_marker__site_, -1, (name) };	\
 		struct selfmon_marker *selfmon_marker__m_ =				\
-			__atomic_load_n(&selfmon_marker__site_.marker, __ATOMIC_RELAXED);	\
+			SELFMON_MARKER__LOAD(&selfmon_marker__site_.marker);		\
 		if (__builtin_expect(selfmon_marker__m_ != 0, 1))			\
 			fn(selfmon_marker__m_);						\
-		/* Never a tail call: every site's code around the calls alike. */	\
-		__asm__ __volatile__("");						\
+		__asm__ __volatile__("" ::: "memory");					\
 	} while (0)
 
 /** Begin region @name (a string constant) with the cached form. */
-#define SELFMON_MARKER_BEGIN(name) SELFMON_MARKER__AT(selfmon_marker__begin_at, name)
+#define SELFMON_MARKER_BEGIN(name) SELFMON_MARKER__AT(selfmon_marker__begin_inline_, name)
 /** End region @name (a string constant) with the cached form. */
-#define SELFMON_MARKER_END(name) SELFMON_MARKER__AT(selfmon_marker__end_at, name)
+#define SELFMON_MARKER_END(name) SELFMON_MARKER__AT(selfmon_marker__end_inline_, name)
 
 #ifdef __cplusplus
 }

@@ -129,16 +129,21 @@ SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, 
 	uint32_t seq, idx;
 	unsigned int shift;
 
+	/*
+	 * The expected path, said to the compiler: a readable page, read once.
+	 * Otherwise gcc guesses a loop that exits by -EAGAIN, and may pad the
+	 * code that follows a read as if it were a loop's head.
+	 */
 	do {
 		selfmon_arch_load_lock_index(p, seq, idx);
 		selfmon_barrier();
 		shift = 64u - pc->pmc_width;
-		if (!selfmon_page_readable(idx, shift, pc->capabilities))
+		if (__builtin_expect(!selfmon_page_readable(idx, shift, pc->capabilities), 0))
 			return -EAGAIN;
 		cnt = pc->offset;
 		pmc = selfmon_arch_read_counter(idx);
 		selfmon_barrier();
-	} while (p->lock != seq);
+	} while (__builtin_expect(p->lock != seq, 0));
 
 	*value = cnt + selfmon_pmc_sext(pmc, shift);
 	return 0;

@@ -129,6 +129,7 @@ TEST(a_region_of_3n_instructions_reports_exactly_3n_per_call_in_either_form)
 	ASSERT_EQ(0, report_json(&root, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_STREQ("{instructions:u,cycles:u}", json_str(json_get(&root, "context"), "selfmon_events"));
 	EXPECT_STREQ("inline", json_str(json_get(&root, "context"), "selfmon_read_path"));
+	TH_LOG("%s", json_str(json_get(&root, "context"), "selfmon_note"));
 	EXPECT_EXACT(root, "cached 300", 300, 20);
 	EXPECT_EXACT(root, "cached 3000", 3000, 20);
 	EXPECT_EXACT(root, "by name 3000", 3000, 20);
@@ -242,6 +243,27 @@ static __attribute__((noinline)) void loop_named(void *arg, int n)
 	}
 }
 
+/* The name of `selfmon bench --filter markercost`'s row, 33 bytes: a string literal costs the same at any length. */
+static __attribute__((noinline)) void loop_named_long(void *arg, int n)
+{
+	(void)arg;
+	for (int i = 0; i < n; i++) {
+		selfmon_marker__begin("selfmon bench markercost, by name");
+		selfmon_marker__end("selfmon bench markercost, by name");
+	}
+}
+
+/* A name in a buffer: compared in full at each call (the buffer may hold another name later). */
+static __attribute__((noinline)) void loop_named_buffer(void *arg, int n)
+{
+	const char *name = arg;
+
+	for (int i = 0; i < n; i++) {
+		selfmon_marker__begin(name);
+		selfmon_marker__end(name);
+	}
+}
+
 static __attribute__((noinline)) void loop_empty(void *arg, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -279,18 +301,22 @@ static __attribute__((noinline)) void loop_inline4_empty(void *arg, int n)
 #define PER_CALL(x) (long long)((x) / PAIRS), (long long)((x) % PAIRS)
 
 /*
- * The pair's cost as a budget that catches a regression: 220 user
- * instructions cached (the issue's target is 120: not met, see
- * docs/markers.md), by name at most 1.5 times that, and no read(2).
+ * The pair's cost: by name at most 1.5 times the cached form (a string
+ * literal of 12 or 33 bytes alike), no read(2); the cached form at most 150
+ * user instructions, the level reached (the issue's target, 120, is not
+ * met: docs/markers.md says where the instructions go).
  */
-TEST(a_marker_pair_costs_at_most_220_instructions_cached_and_1_5x_by_name_with_no_read2)
+TEST(a_marker_pair_costs_at_most_150_instructions_cached_and_1_5x_by_name_with_no_read2)
 {
 	const struct perf_event_mmap_page *pg[2], *meter;
+	char buffer[] = "pair by name, in a buffer";
 	struct loops cached = { loop_cached, loop_empty, NULL }, named = { loop_named, loop_empty, NULL };
+	struct loops named_long = { loop_named_long, loop_empty, NULL };
+	struct loops named_buffer = { loop_named_buffer, loop_empty, buffer };
 	struct loops bare = { loop_inline4, loop_inline4_empty, pg };
 	struct selfmon_set *set;
 	struct jval root = { 0 };
-	int64_t c, nm, r;
+	int64_t c, nm, nl, nb, r;
 	char err[160];
 
 	EXACT_USER_OR_SKIP();
@@ -303,18 +329,28 @@ TEST(a_marker_pair_costs_at_most_220_instructions_cached_and_1_5x_by_name_with_n
 	/* The first pairs open this thread's counters: outside the measurement. */
 	loop_cached(NULL, 1);
 	loop_named(NULL, 1);
+	loop_named_long(NULL, 1);
+	loop_named_buffer(buffer, 1);
 	c = cost_x1000(meter, &cached);
 	nm = cost_x1000(meter, &named);
+	nl = cost_x1000(meter, &named_long);
+	nb = cost_x1000(meter, &named_buffer);
 	r = cost_x1000(meter, &bare);
-	ASSERT_TRUE(c > 0 && nm > 0 && r > 0) TH_LOG("a meter read fell back: %lld %lld %lld, indices %u %u",
-						     (long long)c, (long long)nm, (long long)r, pg[0]->index, pg[1]->index);
-	TH_LOG("marker pair, 2 events: cached %lld.%03lld, by name %lld.%03lld user instructions; "
-	       "the 4 bare inline reads: %lld.%03lld", PER_CALL(c), PER_CALL(nm), PER_CALL(r));
-	EXPECT_LE(c, 220 * PAIRS);
+	ASSERT_TRUE(c > 0 && nm > 0 && nl > 0 && nb > 0 && r > 0)
+		TH_LOG("a meter read fell back: %lld %lld %lld %lld %lld, indices %u %u", (long long)c,
+		       (long long)nm, (long long)nl, (long long)nb, (long long)r, pg[0]->index, pg[1]->index);
+	TH_LOG("marker pair, 2 events: cached %lld.%03lld (budget 150, target 120); by name %lld.%03lld "
+	       "(12 bytes), %lld.%03lld (33 bytes), %lld.%03lld (a 25-byte buffer) user instructions; "
+	       "the 4 bare inline reads: %lld.%03lld", PER_CALL(c), PER_CALL(nm), PER_CALL(nl), PER_CALL(nb),
+	       PER_CALL(r));
+	EXPECT_LE(c, 150 * PAIRS);
 	EXPECT_LE(nm * 2, c * 3);
+	EXPECT_LE(nl * 2, c * 3);
+	EXPECT_EQ(nm, nl) TH_LOG("a string literal's lookup does not depend on its length");
 	ASSERT_EQ(0, report_json(&root, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(0, num(median(&root, "pair"), "read_fallbacks"));
 	EXPECT_EQ(0, num(median(&root, "pair by name"), "read_fallbacks"));
+	EXPECT_EQ(0, num(median(&root, "selfmon bench markercost, by name"), "read_fallbacks"));
 	EXPECT_EQ(0, num(json_bench(&root, "pair"), "instructions:u_max"));
 	json_free(&root);
 	selfmon_set__close(set);
@@ -463,11 +499,11 @@ static __attribute__((noinline)) void loop_set_empty(void *arg, int n)
 }
 
 /*
- * read_all's cost as a budget that catches a regression: 35n + 30 user
- * instructions for a group of n (the issue's target, 25n + 25, is not met:
- * docs/markers.md); read_raw no more than read.
+ * read_all's cost as a budget that catches a regression: 33n + 33 user
+ * instructions for a group of n, the level reached (the issue's target,
+ * 25n + 25, is not met: docs/markers.md); read_raw no more than read.
  */
-TEST(read_all_of_a_group_of_n_costs_at_most_35n_plus_30_and_read_raw_no_more_than_read)
+TEST(read_all_of_a_group_of_n_costs_at_most_33n_plus_33_and_read_raw_no_more_than_read)
 {
 	static const char *const groups[] = {
 		"{instructions:u}", "{instructions:u,cycles:u}",
@@ -489,8 +525,8 @@ TEST(read_all_of_a_group_of_n_costs_at_most_35n_plus_30_and_read_raw_no_more_tha
 		w = cost_x1000(selfmon_set__page(set, 0), &raw);
 		TH_LOG("group of %d: selfmon_set__read_all %lld.%03lld user instructions (budget %d, target %d); "
 		       "selfmon_set__read %lld.%03lld, selfmon_set__read_raw %lld.%03lld", sizes[g], PER_CALL(x),
-		       35 * sizes[g] + 30, 25 * sizes[g] + 25, PER_CALL(r), PER_CALL(w));
-		EXPECT_LE(x, (35 * sizes[g] + 30) * PAIRS) TH_LOG("group of %d", sizes[g]);
+		       33 * sizes[g] + 33, 25 * sizes[g] + 25, PER_CALL(r), PER_CALL(w));
+		EXPECT_LE(x, (33 * sizes[g] + 33) * PAIRS) TH_LOG("group of %d", sizes[g]);
 		EXPECT_LE(w, r);
 		for (int i = 0; i < sizes[g]; i++)
 			EXPECT_EQ(0, selfmon_set__fallbacks(set, i));
