@@ -168,8 +168,11 @@ static __attribute__((noinline)) void mk_begin_named(const char *name, int verif
 	struct mk_thread *t = mk_self;
 	struct selfmon_marker *m = t ? mk_cached_name(t, name, verify) : NULL;
 
-	if (__builtin_expect(!m, 0) && !(m = mk_named_slow(name)))
-		return;
+	if (__builtin_expect(!m, 0)) {
+		m = mk_named_slow(name);
+		if (!m)
+			return;
+	}
 	selfmon_marker__begin_inline_(m);
 }
 
@@ -343,11 +346,13 @@ static __attribute__((noinline)) void mk_empty_named(void)
 	selfmon_marker__end(MK_EMPTY);
 }
 
+/* The empty pair of each form, as a program writes it. */
+static void (*const mk_pairs[MK_FORMS])(void) = { mk_empty_cached, mk_empty_named };
+
 /* The least each event counts over empty pairs of each form: what a pair adds to a region. */
 void mk_calibrate(struct mk_thread *t)
 {
 	struct selfmon_marker *m = mk_lookup(MK_EMPTY);
-	void (*const pair[MK_FORMS])(void) = { mk_empty_cached, mk_empty_named };
 
 	if (!m || ((unsigned long)m->id >= t->h.nr_slots && mk_grow(t, m->id)))
 		return;
@@ -355,7 +360,7 @@ void mk_calibrate(struct mk_thread *t)
 		struct selfmon_marker__slot *s = &t->h.slot[m->id];
 
 		for (int k = 0; k < 16; k++)
-			pair[f]();
+			mk_pairs[f]();
 		pthread_mutex_lock(&mk.lock);
 		for (int i = 0; i < t->h.nr; i++)
 			t->overhead[f][i] = s->calls[f] ? s->ev[i].min : 0;

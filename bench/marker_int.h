@@ -58,7 +58,7 @@ struct mk_global {
 	pthread_mutex_t lock;
 	int state;			/* MK_STATE_* */
 	char events[256];		/* as opened */
-	char note[256];			/* said once at the first open; in the report */
+	char note[512];			/* said once at the first open; in the report */
 	char read_path[160];		/* "inline", or "read(2): why", of the first thread */
 	int nr;				/* events */
 	char event_name[MK_EVENTS][64];

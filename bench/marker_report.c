@@ -248,7 +248,8 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 		       char (*names)[2][SELFMON_EVENT_NAME_MAX + 8])
 {
 	static const char *const extra[] = { "region_threads", "read_fallbacks", "time_enabled", "time_running" };
-	const double ev[] = { r->threads, r->fallbacks, r->enabled, r->running };
+	const double ev[] = { (double)r->threads, (double)r->fallbacks, (double)r->enabled,
+			     (double)r->running };
 	int c = 1;
 
 	if (t)

@@ -275,7 +275,7 @@ struct selfmon_marker *mk_lookup(const char *name)
 	if (!m && !__atomic_exchange_n(&said_full, 1, __ATOMIC_RELAXED))
 		mk_say("region '%s' not counted: %s; markers with new names are ignored",
 		       mk_quote(q, sizeof(q), name), mk.nr_regions >= MK_REGIONS ?
-		       "more than " "256" " regions: use fewer names" : "out of memory");
+		       "more than 256 regions: use fewer names" : "out of memory");
 	return m;
 }
 
@@ -331,7 +331,7 @@ static struct selfmon_set *mk_open_set(void)
 	o.pin = getenv("SELFMON_PIN") ? NULL : "none";
 	set = selfmon_set__open(mk.events, &o);
 	if (!set && !strcmp(mk.events, mk_default)) {
-		snprintf(mk.note, sizeof(mk.note), "no core PMU counts %s here (%.120s): counting %s; "
+		snprintf(mk.note, sizeof(mk.note), "no core PMU counts %s here (%.300s): counting %s; "
 			 "SELFMON_EVENTS names other events", mk_default, mk_errmsg(e, sizeof(e)), mk_fallback);
 		mk_say("%s", mk.note);
 		snprintf(mk.events, sizeof(mk.events), "%s", mk_fallback);
@@ -384,7 +384,7 @@ struct mk_thread *mk_thread_get(void)
 	}
 	t->tid = (pid_t)syscall(SYS_gettid);
 	t->h.nr = selfmon_set__nr(t->set);
-	mk.nr = t->h.nr;
+	mk.nr = (int)t->h.nr;
 	t->all_user = 1;
 	for (int i = 0; i < t->h.nr; i++) {
 		snprintf(mk.event_name[i], sizeof(mk.event_name[i]), "%s", selfmon_set__name(t->set, i));
