@@ -18,10 +18,10 @@
 /* Bytes of a branch pattern: a power of two, the index is masked with it. */
 #define SELFMON_KERNEL_PATTERN 4096
 
-void selfmon_arch_kernel__add_chain(void *arg, uint64_t n);	/* 8 dependent adds */
-void selfmon_arch_kernel__add_indep(void *arg, uint64_t n);	/* 8 independent adds */
-void selfmon_arch_kernel__load_chain(void *ring, uint64_t n);	/* 8 loads p = *p */
-void selfmon_arch_kernel__branch(void *pattern, uint64_t n);	/* a branch on pattern[i] */
+void selfmon_arch_kernel__add_chain(void *arg, uint64_t n); /* 8 dependent adds */
+void selfmon_arch_kernel__add_indep(void *arg, uint64_t n); /* 8 independent adds */
+void selfmon_arch_kernel__load_chain(void *ring, uint64_t n); /* 8 loads p = *p */
+void selfmon_arch_kernel__branch(void *pattern, uint64_t n); /* a branch on pattern[i] */
 
 enum {
 	SELFMON_ARCH_KERNEL__ADD_CHAIN,

@@ -28,26 +28,26 @@
 #define OPTS_GET(opts, field, dflt) (OPTS_HAS(opts, field) ? (opts)->field : (dflt))
 
 /* Empty regions measured for SELFMON_CALIB_EMPTY; their median is subtracted. */
-#define EMPTY_REGIONS	15
+#define EMPTY_REGIONS 15
 /* A min_time that the repetitions cannot reach stops here. */
-#define MAX_REPETITIONS	100000
+#define MAX_REPETITIONS 100000
 /* Dropped repetitions are run again, up to this many times the repetitions asked. */
-#define RETRY_FACTOR	4
-#define MAX_ITERATIONS	1000000000ull
+#define RETRY_FACTOR 4
+#define MAX_ITERATIONS 1000000000ull
 /*
  * The most iterations a caller may fix: a two-length repetition runs 3n, so
  * n must stay far from overflowing, and at about 1 ns an iteration this is
  * already some 50 minutes a repetition. More cannot be run: refused.
  */
-#define MAX_FIXED_ITERATIONS	1000000000000ull
+#define MAX_FIXED_ITERATIONS 1000000000000ull
 
 /* Side events: read around a region, never inside it. */
 #define SIDE_EVENTS "task-clock,context-switches,cpu-migrations"
 enum { SIDE_TASK_CLOCK, SIDE_SWITCHES, SIDE_MIGRATIONS, SIDE_NR };
 
 struct selfmon_bench {
-	struct selfmon_set *set;	/* the region's events; NULL when none opened */
-	struct selfmon_set *side;	/* SIDE_EVENTS; NULL when they did not open */
+	struct selfmon_set *set; /* the region's events; NULL when none opened */
+	struct selfmon_set *side; /* SIDE_EVENTS; NULL when they did not open */
 	/* Read once: every set the driver opens reuses it rather than scanning sysfs again. */
 	struct selfmon_machine *machine;
 	struct selfmon_pages pages;
@@ -68,7 +68,8 @@ int selfmon_set__pages(struct selfmon_set *set, struct selfmon_pages *pages, int
 	if (!set || nr < 0)
 		return selfmon__err(-EINVAL, "no set");
 	if (nr > SELFMON_PAGES_MAX)
-		return selfmon__err(-E2BIG, "%d counters: a region reads at most %d", nr, SELFMON_PAGES_MAX);
+		return selfmon__err(-E2BIG, "%d counters: a region reads at most %d", nr,
+				    SELFMON_PAGES_MAX);
 	pages->set = set;
 	pages->nr = nr;
 	pages->serialize = !!serialize;
@@ -131,7 +132,8 @@ static int open_events(struct selfmon_bench *b, const char *list, const struct s
 
 		if (one) {
 			selfmon_set__close(one);
-			len += (size_t)snprintf(keep + len, cap - len, "%s%s", len ? "," : "", item);
+			len += (size_t)snprintf(keep + len, cap - len, "%s%s", len ? "," : "",
+						item);
 			continue;
 		}
 		/* A name that means nothing here is the caller's mistake, not the machine's. */
@@ -163,15 +165,18 @@ out:
 static int check_limits(const struct selfmon_bench *b)
 {
 	if (b->iterations > MAX_FIXED_ITERATIONS)
-		return selfmon__err(-EINVAL, "selfmon_bench_opts.iterations = %llu: at most %llu can run "
-				    "(0 grows them to rep_time)", (unsigned long long)b->iterations,
-				    MAX_FIXED_ITERATIONS);
+		return selfmon__err(-EINVAL,
+				    "selfmon_bench_opts.iterations = %llu: at most %llu can run "
+				    "(0 grows them to rep_time)",
+				    (unsigned long long)b->iterations, MAX_FIXED_ITERATIONS);
 	/* NaN fails every comparison: written so that it is refused too. */
 	if (!(b->min_time >= 0 && b->min_time <= 86400))
-		return selfmon__err(-EINVAL, "selfmon_bench_opts.min_time = %g: seconds, from 0 to 86400",
+		return selfmon__err(-EINVAL,
+				    "selfmon_bench_opts.min_time = %g: seconds, from 0 to 86400",
 				    b->min_time);
 	if (!(b->rep_time > 0 && b->rep_time <= 3600))
-		return selfmon__err(-EINVAL, "selfmon_bench_opts.rep_time = %g: seconds, from 0 to 3600",
+		return selfmon__err(-EINVAL,
+				    "selfmon_bench_opts.rep_time = %g: seconds, from 0 to 3600",
 				    b->rep_time);
 	if (b->repetitions > MAX_REPETITIONS)
 		return selfmon__err(-EINVAL, "selfmon_bench_opts.repetitions = %d: at most %d",
@@ -198,7 +203,8 @@ static int take_opts(struct selfmon_bench *b, const struct selfmon_bench_opts *o
 	b->calibration = OPTS_GET(opts, calibration, SELFMON_CALIB_TWO_LENGTH);
 	b->keep_noisy = OPTS_GET(opts, keep_noisy, 0);
 	if (b->calibration != SELFMON_CALIB_TWO_LENGTH && b->calibration != SELFMON_CALIB_EMPTY)
-		return selfmon__err(-EINVAL, "calibration %d: use SELFMON_CALIB_TWO_LENGTH or _EMPTY",
+		return selfmon__err(-EINVAL,
+				    "calibration %d: use SELFMON_CALIB_TWO_LENGTH or _EMPTY",
 				    b->calibration);
 	err = check_limits(b);
 	if (err)
@@ -208,7 +214,8 @@ static int take_opts(struct selfmon_bench *b, const struct selfmon_bench_opts *o
 	if (so->sz < sizeof(*so))
 		memset((char *)so + so->sz, 0, sizeof(*so) - so->sz);
 	if (!so->machine) {
-		b->machine = selfmon_machine__open(so->sz > offsetof(struct selfmon_opts, root) ? so->root : NULL);
+		b->machine = selfmon_machine__open(
+			so->sz > offsetof(struct selfmon_opts, root) ? so->root : NULL);
 		so->machine = b->machine;
 		so->sz = sizeof(*so);
 	}
@@ -245,8 +252,10 @@ static int open_sets(struct selfmon_bench *b, const char *events, const struct s
 	if (!b->side) {
 		size_t n = strlen(b->note);
 
-		snprintf(b->note + n, sizeof(b->note) - n, "%sno task-clock, context-switch or migration "
-			 "counts (%s): repetitions are not filtered", n ? "; " : "", selfmon_errmsg());
+		snprintf(b->note + n, sizeof(b->note) - n,
+			 "%sno task-clock, context-switch or migration "
+			 "counts (%s): repetitions are not filtered",
+			 n ? "; " : "", selfmon_errmsg());
 	}
 	return 0;
 }
@@ -259,8 +268,10 @@ struct selfmon_bench *selfmon_bench__open(const struct selfmon_bench_opts *opts)
 
 	if (opts && opts->sz < sizeof(opts->sz)) {
 		errno = EINVAL;
-		selfmon__err(-EINVAL, "selfmon_bench_opts.sz is %zu: set it to sizeof(struct selfmon_bench_opts)",
-			     opts->sz);
+		selfmon__err(
+			-EINVAL,
+			"selfmon_bench_opts.sz is %zu: set it to sizeof(struct selfmon_bench_opts)",
+			opts->sz);
 		return NULL;
 	}
 	b = calloc(1, sizeof(*b));
@@ -332,7 +343,8 @@ static int first_event_col(const struct selfmon_bench *b)
 }
 
 /* Run @fn(@arg, @n) inside one region; @fn NULL: the empty region. */
-static void shot(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg, uint64_t n, struct shot *s)
+static void shot(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg, uint64_t n,
+		 struct shot *s)
 {
 	uint64_t sa[SIDE_NR] = { 0 }, sb[SIDE_NR] = { 0 };
 	struct selfmon_region r;
@@ -479,7 +491,8 @@ static int keep_repetition(struct selfmon_bench_result *res, struct kept *k, con
 {
 	if (res->kept == k->cap) {
 		int cap = k->cap ? k->cap * 2 : 64;
-		double *grown = realloc(k->all, (size_t)cap * SELFMON_BENCH_MAX_COLS * sizeof(*k->all));
+		double *grown =
+			realloc(k->all, (size_t)cap * SELFMON_BENCH_MAX_COLS * sizeof(*k->all));
 
 		if (!grown)
 			return -ENOMEM;

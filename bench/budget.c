@@ -13,7 +13,7 @@
 #include <selfmon/budget.h>
 
 /* Events one thread measures before the oldest measurer is closed. */
-#define BUDGET_CACHE	8
+#define BUDGET_CACHE 8
 
 struct selfmon_budget {
 	char event[SELFMON_EVENT_NAME_MAX];
@@ -63,9 +63,11 @@ static int budget_reps(int *reps)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || *end || v < 1 || v > SELFMON_BUDGET_REPS_MAX)
-		return selfmon_errmsg__set(-EINVAL, "SELFMON_BUDGET_REPS='%.32s': not a number of repetitions "
-					   "from 1 to %d; unset it for %d", s, SELFMON_BUDGET_REPS_MAX,
-					   SELFMON_BUDGET_REPS_DEFAULT);
+		return selfmon_errmsg__set(
+			-EINVAL,
+			"SELFMON_BUDGET_REPS='%.32s': not a number of repetitions "
+			"from 1 to %d; unset it for %d",
+			s, SELFMON_BUDGET_REPS_MAX, SELFMON_BUDGET_REPS_DEFAULT);
 	*reps = (int)v;
 	return 0;
 }
@@ -148,8 +150,8 @@ int selfmon_budget__start(struct selfmon_budget *b, const char *event, struct se
 	if (!b) {
 		m->err = errno ? -errno : -EINVAL;
 		m->bad_input = last_bad_input || !event;
-		snprintf(m->why, sizeof(m->why), "%s", *selfmon_errmsg() ? selfmon_errmsg()
-			 : selfmon_strerror(m->err));
+		snprintf(m->why, sizeof(m->why), "%s",
+			 *selfmon_errmsg() ? selfmon_errmsg() : selfmon_strerror(m->err));
 		return 0;
 	}
 	b->n[0] = b->n[1] = 0;
@@ -210,7 +212,8 @@ int selfmon_budget__finish(struct selfmon_budget *b, struct selfmon_measure *m)
 
 	if (b->err || !b->n[0] || b->n[0] != b->n[1]) {
 		m->err = b->err ? b->err : -EINVAL;
-		snprintf(m->why, sizeof(m->why), "a read of %s failed: %s", m->event, selfmon_strerror(m->err));
+		snprintf(m->why, sizeof(m->why), "a read of %s failed: %s", m->event,
+			 selfmon_strerror(m->err));
 		return m->err;
 	}
 	m->reps = b->n[1];
@@ -255,12 +258,16 @@ static int verdict_unmeasured(const struct selfmon_measure *m, char *msg, size_t
 
 	if (m->err) {
 		snprintf(msg, size, "%s: cannot be measured here: %s%s", m->event, m->why,
-			 m->bad_input ? "" : strict ? " (SELFMON_EXPECT_USER_READ=1: this machine must count it)" : "");
+			 m->bad_input ? "" :
+			 strict ? " (SELFMON_EXPECT_USER_READ=1: this machine must count it)" :
+				  "");
 		return m->bad_input || strict ? SELFMON_VERDICT_FAIL : SELFMON_VERDICT_SKIP;
 	}
 	if (strict && m->path == SELFMON_PATH_SYSCALL && m->reason != SELFMON_REASON_SOFTWARE) {
-		snprintf(msg, size, "%s: read by read(2), not from user space: %s (SELFMON_EXPECT_USER_READ=1)",
-			 m->event, selfmon_reason__str(m->reason));
+		snprintf(
+			msg, size,
+			"%s: read by read(2), not from user space: %s (SELFMON_EXPECT_USER_READ=1)",
+			m->event, selfmon_reason__str(m->reason));
 		return SELFMON_VERDICT_FAIL;
 	}
 	return -1;
@@ -270,18 +277,20 @@ static void describe(const struct selfmon_measure *m, const char *budget, char *
 {
 	char v[32], raw[32], ov[32];
 
-	snprintf(msg, size,
-		 "%s: measured %s, budget %s; overhead subtracted %s (an empty measurement; %s with it)%s; "
-		 "read path %s%s%s; %s of %d repetitions",
-		 m->event, num(v, sizeof(v), m->value), budget, num(ov, sizeof(ov), m->overhead),
-		 num(raw, sizeof(raw), m->raw), m->clamped ? ", clamped to 0" : "",
-		 m->path == SELFMON_PATH_USER ? "user space (" SELFMON_ARCH_NAME ")" : "read(2)",
-		 m->path == SELFMON_PATH_USER ? "" : ": ",
-		 m->path == SELFMON_PATH_USER ? "" : selfmon_reason__str(m->reason),
-		 m->min_of_reps ? "minimum" : "median", m->reps);
+	snprintf(
+		msg, size,
+		"%s: measured %s, budget %s; overhead subtracted %s (an empty measurement; %s with it)%s; "
+		"read path %s%s%s; %s of %d repetitions",
+		m->event, num(v, sizeof(v), m->value), budget, num(ov, sizeof(ov), m->overhead),
+		num(raw, sizeof(raw), m->raw), m->clamped ? ", clamped to 0" : "",
+		m->path == SELFMON_PATH_USER ? "user space (" SELFMON_ARCH_NAME ")" : "read(2)",
+		m->path == SELFMON_PATH_USER ? "" : ": ",
+		m->path == SELFMON_PATH_USER ? "" : selfmon_reason__str(m->reason),
+		m->min_of_reps ? "minimum" : "median", m->reps);
 }
 
-int selfmon_measure__check_le(const struct selfmon_measure *m, double budget, char *msg, size_t size)
+int selfmon_measure__check_le(const struct selfmon_measure *m, double budget, char *msg,
+			      size_t size)
 {
 	char b[48], n[32];
 	int v = verdict_unmeasured(m, msg, size);
@@ -302,11 +311,12 @@ int selfmon_measure__check_within(const struct selfmon_measure *m, double expect
 	if (v >= 0)
 		return v;
 	if (!(pct >= 0)) {
-		snprintf(msg, size, "%s: within %g%%: a tolerance must be 0 or more percent", m->event, pct);
+		snprintf(msg, size, "%s: within %g%%: a tolerance must be 0 or more percent",
+			 m->event, pct);
 		return SELFMON_VERDICT_FAIL;
 	}
 	snprintf(b, sizeof(b), "%s within %g%%", num(n, sizeof(n), expected), pct);
 	describe(m, b, msg, size);
-	return abs_(m->value - expected) <= abs_(expected) * pct / 100 ? SELFMON_VERDICT_PASS
-								       : SELFMON_VERDICT_FAIL;
+	return abs_(m->value - expected) <= abs_(expected) * pct / 100 ? SELFMON_VERDICT_PASS :
+									 SELFMON_VERDICT_FAIL;
 }

@@ -34,7 +34,7 @@ static void mk_hooks(void)
 /* ---- reads ---- */
 
 /* A begin that could not read: the depth says so, and the end drops the pair. */
-#define MK_BAD	(1 << 20)
+#define MK_BAD (1 << 20)
 
 /* Both ends by the set's own reads: the fallback, and every read of a multiplexed set. */
 static __attribute__((noinline)) int mk_read_slow(struct mk_thread *t, uint64_t *v, uint64_t *times)
@@ -57,7 +57,8 @@ static __attribute__((noinline)) int mk_read_slow(struct mk_thread *t, uint64_t 
 /* ---- begin: the plain one is inline in <selfmon/marker.h> ---- */
 
 /* The begin's read the long way: a refused page, or a multiplexed set (with times). */
-static __attribute__((noinline, cold)) void mk_begin_read(struct mk_thread *t, struct selfmon_marker__slot *s)
+static __attribute__((noinline, cold)) void mk_begin_read(struct mk_thread *t,
+							  struct selfmon_marker__slot *s)
 {
 	uint64_t v[MK_EVENTS], times[2] = { 0, 0 };
 
@@ -127,12 +128,14 @@ struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *mark
  * The region @name in @t's cache of names: its pointer, then, if @verify,
  * its text (a buffer may be reused; a string literal may not).
  */
-static inline struct selfmon_marker *mk_cached_name(struct mk_thread *t, const char *name, int verify)
+static inline struct selfmon_marker *mk_cached_name(struct mk_thread *t, const char *name,
+						    int verify)
 {
 	unsigned int h = (unsigned int)((uintptr_t)name >> 4) & 15;
 
 	if (__builtin_expect(t->cache[h].ptr == name && name &&
-			     (!verify || !strcmp(t->cache[h].m->name, name)), 1))
+				     (!verify || !strcmp(t->cache[h].m->name, name)),
+			     1))
 		return t->cache[h].m;
 	return NULL;
 }
@@ -176,7 +179,7 @@ static __attribute__((noinline)) void mk_begin_named(const char *name, int verif
 	selfmon_marker__begin_inline_(m);
 }
 
-__attribute__((noinline)) void (selfmon_marker__begin)(const char *name)
+__attribute__((noinline)) void(selfmon_marker__begin)(const char *name)
 {
 	mk_begin_named(name, 1);
 }
@@ -188,19 +191,20 @@ __attribute__((noinline)) void selfmon_marker__begin_const(const char *name)
 
 /* ---- end: the plain one is inline in <selfmon/marker.h> ---- */
 
-static __attribute__((noinline, cold)) void mk_unbalanced(struct mk_thread *t, struct selfmon_marker *m)
+static __attribute__((noinline, cold)) void mk_unbalanced(struct mk_thread *t,
+							  struct selfmon_marker *m)
 {
 	char q[96];
 
 	if (!__atomic_exchange_n(&m->said_unbalanced, 1, __ATOMIC_RELAXED))
 		mk_say("end of region '%s' without a begin in thread %d: pair every end with a begin "
-		       "(this end, and later ones like it, are ignored)", mk_quote(q, sizeof(q), m->name),
-		       t ? (int)t->tid : (int)syscall(SYS_gettid));
+		       "(this end, and later ones like it, are ignored)",
+		       mk_quote(q, sizeof(q), m->name), t ? (int)t->tid : (int)syscall(SYS_gettid));
 }
 
 /* Add one pair to its slot, as the inline end does; @slow: 1 when an end read by read(2). */
-static void mk_account(struct mk_thread *t, struct selfmon_marker__slot *s, const uint64_t *now, int form,
-		       int slow)
+static void mk_account(struct mk_thread *t, struct selfmon_marker__slot *s, const uint64_t *now,
+		       int form, int slow)
 {
 	for (int i = 0; i < t->h.nr; i++) {
 		struct selfmon_marker__count *c = &s->ev[i];
@@ -291,7 +295,7 @@ static __attribute__((noinline)) void mk_end_named(const char *name, int verify)
 	selfmon_marker__add_(h, m, now[0], now[1], MK_NAMED);
 }
 
-__attribute__((noinline)) void (selfmon_marker__end)(const char *name)
+__attribute__((noinline)) void(selfmon_marker__end)(const char *name)
 {
 	mk_end_named(name, 1);
 }
@@ -305,8 +309,10 @@ __attribute__((noinline)) void selfmon_marker__end_const(const char *name)
 
 /* SELFMON_MARKER_BEGIN()/END()'s sites, here at file scope so that mk__reset() can unresolve them. */
 /* Two statics, as two macros make: each its own address to load, as at a program's sites. */
-static struct selfmon_marker_site mk_empty_begin = { (struct selfmon_marker *)&mk_empty_begin, -1, MK_EMPTY };
-static struct selfmon_marker_site mk_empty_end = { (struct selfmon_marker *)&mk_empty_end, -1, MK_EMPTY };
+static struct selfmon_marker_site mk_empty_begin = { (struct selfmon_marker *)&mk_empty_begin, -1,
+						     MK_EMPTY };
+static struct selfmon_marker_site mk_empty_end = { (struct selfmon_marker *)&mk_empty_end, -1,
+						   MK_EMPTY };
 
 void mk__reset(void)
 {

@@ -14,8 +14,8 @@
 #include <selfmon/marker.h>
 
 /* Most events the markers count; most regions of one process. */
-#define MK_EVENTS	8
-#define MK_REGIONS	256
+#define MK_EVENTS 8
+#define MK_REGIONS 256
 
 /* How a pair was begun: its empty-pair cost differs (calls, lookups). */
 enum mk_form { MK_CACHED, MK_NAMED, MK_FORMS };
@@ -26,45 +26,51 @@ enum mk_form { MK_CACHED, MK_NAMED, MK_FORMS };
  * the id also sends a site that is not yet resolved the long way.
  */
 struct selfmon_marker {
-	void *tag;		/* NULL: a site's first word is its own address */
-	long id;		/* index in the registry */
+	void *tag; /* NULL: a site's first word is its own address */
+	long id; /* index in the registry */
 	char name[SELFMON_MARKER_NAME_MAX + 1];
-	int said_unbalanced;	/* said once: an end without a begin */
+	int said_unbalanced; /* said once: an end without a begin */
 };
 
 /* One region in one thread: struct selfmon_marker__slot (<selfmon/marker.h>), raw differences; the report subtracts the empty pairs. */
-_Static_assert(sizeof(struct selfmon_marker__slot) == 512, "a slot is 512 bytes: the inline path shifts");
-_Static_assert(MK_EVENTS == SELFMON_MARKER_EVENTS, "the public and the library's event limits agree");
+_Static_assert(sizeof(struct selfmon_marker__slot) == 512,
+	       "a slot is 512 bytes: the inline path shifts");
+_Static_assert(MK_EVENTS == SELFMON_MARKER_EVENTS,
+	       "the public and the library's event limits agree");
 
 /* A thread's counters and regions. */
 struct mk_thread {
 	/* What the inline path reads: the slots, the events' pages (nr_slots, slot, nr, pg). */
 	struct selfmon_marker__thread h;
 	int fast;
-	int inline_ok;		/* fast, with one or two events: the inline pair serves it */		/* all_user and not timed: both ends read inline */
-	int all_user;		/* every counter has a page: try the inline reads */
-	int timed;		/* the leader was multiplexed: read with times */
-	int open;		/* pairs still open at the last report */
+	int inline_ok;
+		/* fast, with one or two events: the inline pair serves it */ /* all_user and not timed: both ends read inline */
+	int all_user; /* every counter has a page: try the inline reads */
+	int timed; /* the leader was multiplexed: read with times */
+	int open; /* pairs still open at the last report */
 	struct selfmon_set *set;
 	pid_t tid;
 	int exited;
-	uint64_t overhead[MK_FORMS][MK_EVENTS];	/* empty pair, subtracted */
-	struct { const char *ptr; struct selfmon_marker *m; } cache[16];	/* by name */
+	uint64_t overhead[MK_FORMS][MK_EVENTS]; /* empty pair, subtracted */
+	struct {
+		const char *ptr;
+		struct selfmon_marker *m;
+	} cache[16]; /* by name */
 	struct mk_thread *next;
 };
 
 /* The markers' shared state; marker.c owns it. */
 struct mk_global {
 	pthread_mutex_t lock;
-	int state;			/* MK_STATE_* */
-	char events[256];		/* as opened */
-	char note[512];			/* said once at the first open; in the report */
-	char read_path[160];		/* "inline", or "read(2): why", of the first thread */
-	int nr;				/* events */
+	int state; /* MK_STATE_* */
+	char events[256]; /* as opened */
+	char note[512]; /* said once at the first open; in the report */
+	char read_path[160]; /* "inline", or "read(2): why", of the first thread */
+	int nr; /* events */
 	char event_name[MK_EVENTS][64];
 	struct selfmon_marker *region[MK_REGIONS];
 	int nr_regions;
-	struct mk_thread *threads;	/* every thread of this process that counted */
+	struct mk_thread *threads; /* every thread of this process that counted */
 	/* The hooks of the layers above (marker.c sets them): the empty pair, the report at exit. */
 	void (*calibrate)(struct mk_thread *t);
 	int (*report)(void);

@@ -35,7 +35,8 @@ static uint64_t sub0(uint64_t a, uint64_t b)
  * form; a region ended in both forms takes the smaller one off its min and
  * max (and each form's off its sum).
  */
-static void row_add(struct mk_row *r, const struct mk_thread *t, const struct selfmon_marker__slot *s)
+static void row_add(struct mk_row *r, const struct mk_thread *t,
+		    const struct selfmon_marker__slot *s)
 {
 	uint64_t calls = s->calls[MK_CACHED] + s->calls[MK_NAMED];
 
@@ -49,7 +50,10 @@ static void row_add(struct mk_row *r, const struct mk_thread *t, const struct se
 	r->running += s->running;
 	for (int i = 0; i < mk.nr; i++) {
 		uint64_t oc = t->overhead[MK_CACHED][i], on = t->overhead[MK_NAMED][i];
-		uint64_t o = !s->calls[MK_NAMED] ? oc : !s->calls[MK_CACHED] ? on : oc < on ? oc : on;
+		uint64_t o = !s->calls[MK_NAMED]  ? oc :
+			     !s->calls[MK_CACHED] ? on :
+			     oc < on		  ? oc :
+						    on;
 		uint64_t min = sub0(s->ev[i].min, o), max = sub0(s->ev[i].max, o);
 
 		r->sum[i] += sub0(s->ev[i].sum, s->calls[MK_CACHED] * oc + s->calls[MK_NAMED] * on);
@@ -105,8 +109,8 @@ static void table_row(FILE *f, const char *label, const struct mk_row *r)
 			(unsigned long long)r->max[i]);
 	fprintf(f, " %8llu", (unsigned long long)r->fallbacks);
 	if (r->enabled != r->running)
-		fprintf(f, "  ran %.1f%% of the time enabled", r->enabled ? 100.0 * (double)r->running /
-			(double)r->enabled : 0.0);
+		fprintf(f, "  ran %.1f%% of the time enabled",
+			r->enabled ? 100.0 * (double)r->running / (double)r->enabled : 0.0);
 	fputc('\n', f);
 }
 
@@ -121,12 +125,15 @@ static void table_header(FILE *f)
 		fprintf(f, "  note: %s\n", mk.note);
 	fputs("  an empty pair's count is subtracted from each call:", f);
 	for (int i = 0; t0 && i < mk.nr; i++)
-		fprintf(f, "%s %s %llu (cached), %llu (by name)", i ? ";" : "", mk_quote(q, sizeof(q), mk.event_name[i]),
-			(unsigned long long)t0->overhead[MK_CACHED][i], (unsigned long long)t0->overhead[MK_NAMED][i]);
+		fprintf(f, "%s %s %llu (cached), %llu (by name)", i ? ";" : "",
+			mk_quote(q, sizeof(q), mk.event_name[i]),
+			(unsigned long long)t0->overhead[MK_CACHED][i],
+			(unsigned long long)t0->overhead[MK_NAMED][i]);
 	fputc('\n', f);
 	fprintf(f, "%-28s %8s", "region / thread", "calls");
 	for (int i = 0; i < mk.nr; i++)
-		fprintf(f, " %14.14s %10s %10s", mk_quote(q, sizeof(q), mk.event_name[i]), "min", "max");
+		fprintf(f, " %14.14s %10s %10s", mk_quote(q, sizeof(q), mk.event_name[i]), "min",
+			"max");
 	fprintf(f, " %8s\n", "read(2)");
 	fprintf(f, "%-28s %8s", "", "");
 	for (int i = 0; i < mk.nr; i++)
@@ -151,16 +158,18 @@ static int report_table(FILE *f)
 		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
 			struct mk_row one = { 0 };
 
-			if ((unsigned long)id >= t->h.nr_slots || !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
+			if ((unsigned long)id >= t->h.nr_slots ||
+			    !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
 				continue;
 			row_add(&one, t, &t->h.slot[id]);
-			snprintf(label, sizeof(label), "  thread %d%s", (int)t->tid, t->exited ? " (exited)" : "");
+			snprintf(label, sizeof(label), "  thread %d%s", (int)t->tid,
+				 t->exited ? " (exited)" : "");
 			table_row(f, label, &one);
 		}
 	}
 	if (open)
-		fprintf(f, "  %d pair%s still open (a begin without its end yet): not counted\n", open,
-			open == 1 ? "" : "s");
+		fprintf(f, "  %d pair%s still open (a begin without its end yet): not counted\n",
+			open, open == 1 ? "" : "s");
 	return 0;
 }
 
@@ -194,8 +203,8 @@ static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row 
 		fputc(',', f);
 		csv_field(f, mk.event_name[i]);
 		fprintf(f, ",%llu,%llu,%.3f,%llu,%llu,", (unsigned long long)r->calls,
-			(unsigned long long)r->sum[i], per_call(r, i), (unsigned long long)r->min[i],
-			(unsigned long long)r->max[i]);
+			(unsigned long long)r->sum[i], per_call(r, i),
+			(unsigned long long)r->min[i], (unsigned long long)r->max[i]);
 		if (t)
 			fprintf(f, "%llu", (unsigned long long)t->overhead[MK_CACHED][i]);
 		fprintf(f, ",%llu,%llu,%llu\n", (unsigned long long)r->fallbacks,
@@ -206,7 +215,8 @@ static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row 
 static int report_csv(FILE *f)
 {
 	fputs("region,thread,event,calls,sum,per_call,min,max,empty_pair,read_fallbacks,time_enabled,"
-	      "time_running\n", f);
+	      "time_running\n",
+	      f);
 	for (int id = 0; id < mk.nr_regions; id++) {
 		struct mk_row r;
 
@@ -217,7 +227,8 @@ static int report_csv(FILE *f)
 		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
 			struct mk_row one = { 0 };
 
-			if ((unsigned long)id >= t->h.nr_slots || !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
+			if ((unsigned long)id >= t->h.nr_slots ||
+			    !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
 				continue;
 			row_add(&one, t, &t->h.slot[id]);
 			csv_rows(f, mk.region[id]->name, t->tid, &one, t);
@@ -247,9 +258,10 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 		       const struct mk_thread *t, const struct mk_row *r,
 		       char (*names)[2][SELFMON_EVENT_NAME_MAX + 8])
 {
-	static const char *const extra[] = { "region_threads", "read_fallbacks", "time_enabled", "time_running" };
+	static const char *const extra[] = { "region_threads", "read_fallbacks", "time_enabled",
+					     "time_running" };
 	const double ev[] = { (double)r->threads, (double)r->fallbacks, (double)r->enabled,
-			     (double)r->running };
+			      (double)r->running };
 	int c = 1;
 
 	if (t)
@@ -262,7 +274,8 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 		if (!strcmp(mk.event_name[i], "task-clock"))
 			j->v[0] = per_call(r, i);
 		j->v[c] = per_call(r, i);
-		j->col[c] = (struct selfmon_report_col){ .name = mk.event_name[i], .values = &j->v[c] };
+		j->col[c] =
+			(struct selfmon_report_col){ .name = mk.event_name[i], .values = &j->v[c] };
 		c++;
 		j->v[c] = (double)r->min[i];
 		j->col[c] = (struct selfmon_report_col){ .name = names[i][0], .values = &j->v[c] };
@@ -302,7 +315,8 @@ static int json_rows(struct selfmon_report_entry *e, struct mk_json_entry *j, in
 		for (const struct mk_thread *t = mk.threads; t && n < max; t = t->next) {
 			struct mk_row one = { 0 };
 
-			if ((unsigned long)id >= t->h.nr_slots || !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
+			if ((unsigned long)id >= t->h.nr_slots ||
+			    !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
 				continue;
 			row_add(&one, t, &t->h.slot[id]);
 			json_entry(&e[n], &j[n], mk.region[id]->name, t, &one, names);
@@ -343,14 +357,17 @@ static int report_json(FILE *f)
 	if (uname(&u))
 		snprintf(u.machine, sizeof(u.machine), "unknown");
 	/* The empty pair each call was reduced by, and what else the reader must know, in the note. */
-	o = snprintf(note, sizeof(note), "markers of pid %d; empty pair subtracted per call:", (int)getpid());
+	o = snprintf(note, sizeof(note),
+		     "markers of pid %d; empty pair subtracted per call:", (int)getpid());
 	for (int i = 0; t0 && i < mk.nr && o < (int)sizeof(note); i++)
-		o += snprintf(note + o, sizeof(note) - (size_t)o, " %s %llu (cached) %llu (by name)%s",
-			      mk.event_name[i], (unsigned long long)t0->overhead[MK_CACHED][i],
-			      (unsigned long long)t0->overhead[MK_NAMED][i], i + 1 < mk.nr ? "," : "");
+		o += snprintf(note + o, sizeof(note) - (size_t)o,
+			      " %s %llu (cached) %llu (by name)%s", mk.event_name[i],
+			      (unsigned long long)t0->overhead[MK_CACHED][i],
+			      (unsigned long long)t0->overhead[MK_NAMED][i],
+			      i + 1 < mk.nr ? "," : "");
 	if (o < (int)sizeof(note))
-		o += snprintf(note + o, sizeof(note) - (size_t)o, "; open pairs (a begin without its end yet): %d",
-			      open_pairs());
+		o += snprintf(note + o, sizeof(note) - (size_t)o,
+			      "; open pairs (a begin without its end yet): %d", open_pairs());
 	if (mk.note[0] && o < (int)sizeof(note))
 		snprintf(note + o, sizeof(note) - (size_t)o, "; %s", mk.note);
 	ctx.arch = u.machine;
@@ -414,8 +431,8 @@ int mk_report_write(void)
 			if (fd >= 0)
 				close(fd);
 			mk_say("cannot write the report to SELFMON_OUTPUT='%s': %s. Fix: name a file in a "
-			       "writable directory; the report goes to stderr", mk_quote(q, sizeof(q), out),
-			       strerror(err));
+			       "writable directory; the report goes to stderr",
+			       mk_quote(q, sizeof(q), out), strerror(err));
 			f = stderr;
 		}
 	}

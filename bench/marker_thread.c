@@ -256,7 +256,8 @@ struct selfmon_marker *mk_lookup(const char *name)
 	if (len > SELFMON_MARKER_NAME_MAX || !len) {
 		if (!__atomic_exchange_n(&said_long, 1, __ATOMIC_RELAXED))
 			mk_say("region name '%s' is %s: use 1 to %d bytes; markers with it are ignored",
-			       mk_quote(q, sizeof(q), name), len ? "too long" : "empty", SELFMON_MARKER_NAME_MAX);
+			       mk_quote(q, sizeof(q), name), len ? "too long" : "empty",
+			       SELFMON_MARKER_NAME_MAX);
 		return NULL;
 	}
 	pthread_mutex_lock(&mk.lock);
@@ -274,8 +275,9 @@ struct selfmon_marker *mk_lookup(const char *name)
 	pthread_mutex_unlock(&mk.lock);
 	if (!m && !__atomic_exchange_n(&said_full, 1, __ATOMIC_RELAXED))
 		mk_say("region '%s' not counted: %s; markers with new names are ignored",
-		       mk_quote(q, sizeof(q), name), mk.nr_regions >= MK_REGIONS ?
-		       "more than 256 regions: use fewer names" : "out of memory");
+		       mk_quote(q, sizeof(q), name),
+		       mk.nr_regions >= MK_REGIONS ? "more than 256 regions: use fewer names" :
+						     "out of memory");
 	return m;
 }
 
@@ -316,7 +318,8 @@ int mk_grow(struct mk_thread *t, long id)
 	}
 	pthread_mutex_unlock(&mk.lock);
 	if (!s)
-		mk_say("out of memory for region %ld in thread %d: it is not counted there", id, (int)t->tid);
+		mk_say("out of memory for region %ld in thread %d: it is not counted there", id,
+		       (int)t->tid);
 	return s ? 0 : -ENOMEM;
 }
 
@@ -331,8 +334,10 @@ static struct selfmon_set *mk_open_set(void)
 	o.pin = getenv("SELFMON_PIN") ? NULL : "none";
 	set = selfmon_set__open(mk.events, &o);
 	if (!set && !strcmp(mk.events, mk_default)) {
-		snprintf(mk.note, sizeof(mk.note), "no core PMU counts %s here (%.300s): counting %s; "
-			 "SELFMON_EVENTS names other events", mk_default, mk_errmsg(e, sizeof(e)), mk_fallback);
+		snprintf(mk.note, sizeof(mk.note),
+			 "no core PMU counts %s here (%.300s): counting %s; "
+			 "SELFMON_EVENTS names other events",
+			 mk_default, mk_errmsg(e, sizeof(e)), mk_fallback);
 		mk_say("%s", mk.note);
 		snprintf(mk.events, sizeof(mk.events), "%s", mk_fallback);
 		set = selfmon_set__open(mk.events, &o);
@@ -340,7 +345,8 @@ static struct selfmon_set *mk_open_set(void)
 	if (!set) {
 		mk_say("cannot count SELFMON_EVENTS='%s': %s. Fix: name events this machine has (selfmon's "
 		       "event syntax, e.g. '{instructions:u,cycles:u}' or 'task-clock'), or unset it for the "
-		       "default; markers are off", mk_quote(q, sizeof(q), mk.events), mk_errmsg(e, sizeof(e)));
+		       "default; markers are off",
+		       mk_quote(q, sizeof(q), mk.events), mk_errmsg(e, sizeof(e)));
 		return NULL;
 	}
 	if (selfmon_set__nr(set) > MK_EVENTS) {
@@ -387,7 +393,8 @@ struct mk_thread *mk_thread_get(void)
 	mk.nr = (int)t->h.nr;
 	t->all_user = 1;
 	for (int i = 0; i < t->h.nr; i++) {
-		snprintf(mk.event_name[i], sizeof(mk.event_name[i]), "%s", selfmon_set__name(t->set, i));
+		snprintf(mk.event_name[i], sizeof(mk.event_name[i]), "%s",
+			 selfmon_set__name(t->set, i));
 		t->h.pg[i] = selfmon_set__page(t->set, i);
 		if (!t->h.pg[i])
 			t->all_user = 0;
@@ -396,7 +403,8 @@ struct mk_thread *mk_thread_get(void)
 		enum selfmon_reason why = SELFMON_REASON_NONE;
 
 		selfmon_set__path(t->set, 0, &why);
-		snprintf(mk.read_path, sizeof(mk.read_path), "%s%s", t->all_user ? "inline" : "read(2): ",
+		snprintf(mk.read_path, sizeof(mk.read_path), "%s%s",
+			 t->all_user ? "inline" : "read(2): ",
 			 t->all_user ? "" : selfmon_reason__str(why));
 	}
 	t->fast = t->all_user;
@@ -411,4 +419,3 @@ struct mk_thread *mk_thread_get(void)
 		mk.calibrate(t);
 	return t;
 }
-

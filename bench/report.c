@@ -23,11 +23,21 @@ static void json_chars(FILE *f, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
 		switch (*p) {
-		case '"':  fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
 		default:
 			if (*p < 0x20)
 				fprintf(f, "\\u%04x", *p);
@@ -133,7 +143,8 @@ int selfmon_report_view__fill(struct selfmon_report_view *v, const struct selfmo
 {
 	memset(v, 0, sizeof(*v));
 	if (e->res) {
-		if (e->res->nr_cols < 0 || e->res->nr_cols > SELFMON_BENCH_MAX_COLS || e->res->kept < 0)
+		if (e->res->nr_cols < 0 || e->res->nr_cols > SELFMON_BENCH_MAX_COLS ||
+		    e->res->kept < 0)
 			return -EINVAL;
 		view_of_result(v, e->res);
 		return 0;
@@ -166,9 +177,12 @@ static double col_median(const struct selfmon_report_view *v, const char *name)
 	return c < 0 ? -1 : v->col[c].st.median;
 }
 
-void selfmon_report_view__derived(const struct selfmon_report_view *v, struct selfmon_report_derived *d)
+void selfmon_report_view__derived(const struct selfmon_report_view *v,
+				  struct selfmon_report_derived *d)
 {
-	static const struct { const char *name, *num, *den; } ratio[] = {
+	static const struct {
+		const char *name, *num, *den;
+	} ratio[] = {
 		{ "IPC", "instructions", "cycles" },
 		{ "branch_miss_rate", "branch-misses", "branches" },
 		{ "cache_miss_rate", "cache-misses", "cache-references" },
@@ -258,7 +272,8 @@ static void fill_caches(struct selfmon_report_context *ctx)
 			n *= 1024;
 		else if (*end == 'M')
 			n *= 1024L * 1024;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
 		read_trim(path, shared, sizeof(shared));
 		/* "0-3,8" -> 5 */
 		for (char *p = shared; *p;) {
@@ -271,7 +286,9 @@ static void fill_caches(struct selfmon_report_context *ctx)
 			cpus += (int)(b - a + 1);
 			p = *end == ',' ? end + 1 : end;
 		}
-		c->type = !strcmp(type, "Data") ? "Data" : !strcmp(type, "Instruction") ? "Instruction" : "Unified";
+		c->type = !strcmp(type, "Data")	       ? "Data" :
+			  !strcmp(type, "Instruction") ? "Instruction" :
+							 "Unified";
 		c->level = (int)level;
 		c->size = n;
 		c->num_sharing = cpus ? cpus : 1;
@@ -337,7 +354,8 @@ static void json_caches(FILE *f, const struct selfmon_report_context *ctx)
 
 		fprintf(f, "%s\n      {\"type\": ", i ? "," : "");
 		selfmon_report__json_string(f, c->type);
-		fprintf(f, ", \"level\": %d, \"size\": %ld, \"num_sharing\": %d}", c->level, c->size, c->num_sharing);
+		fprintf(f, ", \"level\": %d, \"size\": %ld, \"num_sharing\": %d}", c->level,
+			c->size, c->num_sharing);
 	}
 	fputs(nr ? "\n    ],\n" : "],\n", f);
 }
@@ -352,9 +370,11 @@ static void json_context(FILE *f, const struct selfmon_report_context *ctx)
 	json_kv_str(f, in, "executable", ctx->executable, true);
 	json_kv_num(f, in, "num_cpus", ctx->num_cpus, true);
 	json_kv_num(f, in, "mhz_per_cpu", ctx->mhz_per_cpu, true);
-	fprintf(f, "%s\"cpu_scaling_enabled\": %s,\n", in, ctx->cpu_scaling_enabled ? "true" : "false");
+	fprintf(f, "%s\"cpu_scaling_enabled\": %s,\n", in,
+		ctx->cpu_scaling_enabled ? "true" : "false");
 	json_caches(f, ctx);
-	json_kv_str(f, in, "library_build_type", ctx->build_type ? ctx->build_type : "release", true);
+	json_kv_str(f, in, "library_build_type", ctx->build_type ? ctx->build_type : "release",
+		    true);
 	json_kv_str(f, in, "selfmon_version", ctx->version, true);
 	json_kv_str(f, in, "selfmon_arch", ctx->arch, true);
 	json_kv_str(f, in, "selfmon_events", ctx->events, true);
@@ -407,9 +427,9 @@ struct json_row {
 	const struct selfmon_report_entry *e;
 	const struct selfmon_report_view *v;
 	int family;
-	const char *aggregate;	/* NULL: a repetition */
+	const char *aggregate; /* NULL: a repetition */
 	int rep;
-	const double *val;	/* one per column */
+	const double *val; /* one per column */
 };
 
 static void json_entry(FILE *f, const struct json_row *r, bool *first)
@@ -453,8 +473,8 @@ static void json_entry(FILE *f, const struct json_row *r, bool *first)
 }
 
 /* The repetitions of one entry, then its mean, median and stddev. */
-static void json_one(FILE *f, const struct selfmon_report_entry *e, const struct selfmon_report_view *v,
-		     int family, bool *first)
+static void json_one(FILE *f, const struct selfmon_report_entry *e,
+		     const struct selfmon_report_view *v, int family, bool *first)
 {
 	static const char *const agg[] = { "mean", "median", "stddev" };
 	double val[SELFMON_REPORT_MAX_COLS];
@@ -507,11 +527,14 @@ int selfmon_report__json(FILE *f, const struct selfmon_report_context *ctx,
 
 /* ---- CSV ---- */
 
-static void csv_row(FILE *f, const struct selfmon_report_entry *e, const struct selfmon_report_view *v, int c)
+static void csv_row(FILE *f, const struct selfmon_report_entry *e,
+		    const struct selfmon_report_view *v, int c)
 {
 	const struct selfmon_report_view_col *col = &v->col[c];
 	const struct selfmon_stats *st = &col->st;
-	const double nums[] = { st->median, st->mean, st->min, st->p10, st->p90, st->stddev, st->mad };
+	const double nums[] = {
+		st->median, st->mean, st->min, st->p10, st->p90, st->stddev, st->mad
+	};
 	bool insns = !strncmp(col->name, "instructions", 12);
 
 	selfmon_report__csv_field(f, v->name);
@@ -521,8 +544,8 @@ static void csv_row(FILE *f, const struct selfmon_report_entry *e, const struct 
 	selfmon_report__csv_field(f, col->unit);
 	fputc(',', f);
 	selfmon_report__csv_field(f, col->path ? col->path : "");
-	fprintf(f, ",%llu,%d,%d,%d,%d,%d,%s", (unsigned long long)v->iterations, v->repetitions, v->kept,
-		v->dropped_switch, v->dropped_migration, v->dropped_fallback,
+	fprintf(f, ",%llu,%d,%d,%d,%d,%d,%s", (unsigned long long)v->iterations, v->repetitions,
+		v->kept, v->dropped_switch, v->dropped_migration, v->dropped_fallback,
 		v->calibration ? v->calibration : "");
 	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
 		fputc(',', f);
@@ -544,7 +567,8 @@ int selfmon_report__csv(FILE *f, const struct selfmon_report_context *ctx,
 
 	(void)ctx;
 	fputs("name,event,unit,path,iterations,repetitions,kept,dropped_switch,dropped_migration,"
-	      "dropped_fallback,calibration,median,mean,min,p10,p90,stddev,mad,clamped,overhead,expected\n", f);
+	      "dropped_fallback,calibration,median,mean,min,p10,p90,stddev,mad,clamped,overhead,expected\n",
+	      f);
 	for (int i = 0; v && i < nr; i++) {
 		int rc;
 

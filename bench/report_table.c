@@ -13,8 +13,8 @@
 #include <selfmon/report.h>
 #include "report_view.h"
 
-#define TEXT_BUFS	8
-#define TEXT_MAX	512
+#define TEXT_BUFS 8
+#define TEXT_MAX 512
 
 /*
  * @s with control characters and DEL as \xNN and a backslash doubled, cut
@@ -55,16 +55,18 @@ void selfmon_report__table_header(FILE *f, const struct selfmon_report_context *
 	if (ctx->hardware)
 		fprintf(f, "events: %s (reads: %s)\n", text(ctx->events), text(ctx->read_path));
 	else
-		fprintf(f, "events: wall time and task-clock only: hardware counters are unavailable\n");
+		fprintf(f,
+			"events: wall time and task-clock only: hardware counters are unavailable\n");
 	if (ctx->note && *ctx->note)
 		fprintf(f, "  note: %s\n", text(ctx->note));
 	if (ctx->calibration == SELFMON_CALIB_TWO_LENGTH)
 		fprintf(f, "calibration: two-length: each repetition runs L and 2L iterations; "
-			"(d(2L) - d(L)) / L cancels every fixed cost\n");
+			   "(d(2L) - d(L)) / L cancels every fixed cost\n");
 	else
 		fprintf(f, "calibration: empty: the median of empty regions is subtracted; "
-			"the body's call and fixed cost stay in, divided by L\n");
-	fprintf(f, "values per iteration; %s\n", ctx->serialize ? "serialized reads" : "reads not serialized");
+			   "the body's call and fixed cost stay in, divided by L\n");
+	fprintf(f, "values per iteration; %s\n",
+		ctx->serialize ? "serialized reads" : "reads not serialized");
 }
 
 static void fmt_value(char *buf, size_t size, double v)
@@ -112,10 +114,13 @@ static void histogram(FILE *f, const char *label, const double *v, int n, const 
 	fprintf(f, "| %s %s  (%d repetitions)\n", b, unit, n);
 }
 
-static void table_col(FILE *f, const struct selfmon_report_entry *e, const struct selfmon_report_view_col *col)
+static void table_col(FILE *f, const struct selfmon_report_entry *e,
+		      const struct selfmon_report_view_col *col)
 {
 	const struct selfmon_stats *st = &col->st;
-	const double vals[] = { st->median, st->mean, st->min, st->p10, st->p90, st->stddev, st->mad };
+	const double vals[] = {
+		st->median, st->mean, st->min, st->p10, st->p90, st->stddev, st->mad
+	};
 	char num[7][32], label[64], expect[64] = "";
 
 	for (int k = 0; k < 7; k++)
@@ -126,13 +131,14 @@ static void table_col(FILE *f, const struct selfmon_report_entry *e, const struc
 		snprintf(expect, sizeof(expect), "%g %s", e->expected_insns,
 			 st->median == e->expected_insns ? "(exact)" : "(differs)");
 	if (col->clamped)
-		snprintf(expect + strlen(expect), sizeof(expect) - strlen(expect), "%s%d clamped to 0",
-			 expect[0] ? ", " : "", col->clamped);
-	fprintf(f, "  %-19s %10s %10s %10s %10s %10s %10s %10s  %s\n", label, num[0], num[1], num[2],
-		num[3], num[4], num[5], num[6], expect);
+		snprintf(expect + strlen(expect), sizeof(expect) - strlen(expect),
+			 "%s%d clamped to 0", expect[0] ? ", " : "", col->clamped);
+	fprintf(f, "  %-19s %10s %10s %10s %10s %10s %10s %10s  %s\n", label, num[0], num[1],
+		num[2], num[3], num[4], num[5], num[6], expect);
 }
 
-static void table_tail(FILE *f, const struct selfmon_report_entry *e, const struct selfmon_report_view *v)
+static void table_tail(FILE *f, const struct selfmon_report_entry *e,
+		       const struct selfmon_report_view *v)
 {
 	struct selfmon_report_derived d;
 
@@ -146,9 +152,10 @@ static void table_tail(FILE *f, const struct selfmon_report_entry *e, const stru
 		fprintf(f, "  (expected %g instructions, not counted here)", e->expected_insns);
 	fputc('\n', f);
 	if (v->dropped_switch || v->dropped_migration || v->dropped_fallback || v->flagged)
-		fprintf(f, "  dropped: %d with a context switch, %d with a migration, %d with a read(2) "
-			"fallback; %d noisy kept\n", v->dropped_switch, v->dropped_migration,
-			v->dropped_fallback, v->flagged);
+		fprintf(f,
+			"  dropped: %d with a context switch, %d with a migration, %d with a read(2) "
+			"fallback; %d noisy kept\n",
+			v->dropped_switch, v->dropped_migration, v->dropped_fallback, v->flagged);
 	if (v->nr_cols && v->col[0].values)
 		histogram(f, "time", v->col[0].values, v->kept, "ns");
 }
@@ -160,7 +167,8 @@ static int table_entry(FILE *f, const struct selfmon_report_entry *e, struct sel
 	if (e->skipped) {
 		const char *name = e->res ? e->res->name : e->name;
 
-		fprintf(f, "\n%s: not measured: %s\n", name && name[0] ? text(name) : "?", text(e->skipped));
+		fprintf(f, "\n%s: not measured: %s\n", name && name[0] ? text(name) : "?",
+			text(e->skipped));
 		return 0;
 	}
 	err = selfmon_report_view__fill(v, e);
@@ -170,13 +178,14 @@ static int table_entry(FILE *f, const struct selfmon_report_entry *e, struct sel
 		e->what ? " - " : "", e->what ? text(e->what) : "",
 		(unsigned long long)v->iterations, v->repetitions, v->kept);
 	if (!v->kept) {
-		fprintf(f, "  every repetition was dropped (%d context switch, %d migration, %d fallback): "
+		fprintf(f,
+			"  every repetition was dropped (%d context switch, %d migration, %d fallback): "
 			"nothing to report; --keep-noisy keeps them\n",
 			v->dropped_switch, v->dropped_migration, v->dropped_fallback);
 		return 0;
 	}
-	fprintf(f, "  %-19s %10s %10s %10s %10s %10s %10s %10s  %s\n", "per iteration", "median", "mean",
-		"min", "p10", "p90", "stddev", "MAD", "expected");
+	fprintf(f, "  %-19s %10s %10s %10s %10s %10s %10s %10s  %s\n", "per iteration", "median",
+		"mean", "min", "p10", "p90", "stddev", "MAD", "expected");
 	for (int c = 0; c < v->nr_cols; c++)
 		table_col(f, e, &v->col[c]);
 	table_tail(f, e, v);

@@ -9,8 +9,8 @@
 #include <selfmon/report.h>
 
 struct selfmon_report_view_col {
-	const char *name, *unit, *path;	/* unit "" for counts; path NULL: not said */
-	const double *values;		/* kept values */
+	const char *name, *unit, *path; /* unit "" for counts; path NULL: not said */
+	const double *values; /* kept values */
 	struct selfmon_stats st;
 	double overhead;
 	int clamped;
@@ -20,7 +20,7 @@ struct selfmon_report_view {
 	const char *name;
 	uint64_t iterations;
 	int repetitions, kept;
-	const char *calibration;	/* NULL: not said */
+	const char *calibration; /* NULL: not said */
 	int dropped_switch, dropped_migration, dropped_fallback, flagged;
 	int nr_cols;
 	struct selfmon_report_view_col col[SELFMON_REPORT_MAX_COLS];
@@ -30,6 +30,7 @@ struct selfmon_report_view {
 int selfmon_report_view__fill(struct selfmon_report_view *v, const struct selfmon_report_entry *e);
 /* The column named @name, modifiers (":u") ignored on both sides, or -1. */
 int selfmon_report_view__col(const struct selfmon_report_view *v, const char *name);
-void selfmon_report_view__derived(const struct selfmon_report_view *v, struct selfmon_report_derived *d);
+void selfmon_report_view__derived(const struct selfmon_report_view *v,
+				  struct selfmon_report_derived *d);
 
 #endif

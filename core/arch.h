@@ -12,8 +12,8 @@
 #include "sysfs.h"
 
 /* Notes an arch leaves on an event while opening it (selfmon_counter.notes). */
-#define SELFMON_NOTE_LONG_ASKED		(1u << 0)	/* 64-bit counter requested */
-#define SELFMON_NOTE_LONG_REFUSED	(1u << 1)	/* ...refused; opened as 32-bit */
+#define SELFMON_NOTE_LONG_ASKED (1u << 0) /* 64-bit counter requested */
+#define SELFMON_NOTE_LONG_REFUSED (1u << 1) /* ...refused; opened as 32-bit */
 
 /*
  * The one interface between core/ and arch/<arch>/, and the only core header
@@ -30,8 +30,8 @@ struct selfmon_arch {
 	 * that is closed. @want_long: ask for a 64-bit counter if there is a
 	 * way to.
 	 */
-	enum selfmon_reason (*prepare)(const char *root, struct selfmon_event *ev,
-				       bool want_long, unsigned int *notes);
+	enum selfmon_reason (*prepare)(const char *root, struct selfmon_event *ev, bool want_long,
+				       unsigned int *notes);
 	/* After open failed with @err: change @ev->attr and return true to try again. */
 	bool (*retry)(struct selfmon_event *ev, int err, unsigned int *notes);
 #ifdef CONFIG_PMU_EVENTS

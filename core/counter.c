@@ -26,7 +26,7 @@
 
 static long paranoid_level(const char *root)
 {
-	long v = 2;	/* the kernel's default where the file cannot be read */
+	long v = 2; /* the kernel's default where the file cannot be read */
 
 	selfmon_sysfs__read_long(root, "/proc/sys/kernel/perf_event_paranoid", &v);
 	return v;
@@ -44,20 +44,26 @@ static int access_error(const struct selfmon_counter *c, int err, const char *ro
 
 	/* The sysctl binds users without CAP_PERFMON; root is refused for other reasons. */
 	if (geteuid() == 0)
-		return selfmon__err(err, "event '%s': perf_event_open: %s, even for root: not "
-				    "kernel.perf_event_paranoid but something else forbids it (a "
-				    "security module, lockdown, a container's seccomp profile, or an "
-				    "event that needs more, such as a tracepoint's id)",
-				    c->ev.name, strerror(-err));
+		return selfmon__err(
+			err,
+			"event '%s': perf_event_open: %s, even for root: not "
+			"kernel.perf_event_paranoid but something else forbids it (a "
+			"security module, lockdown, a container's seccomp profile, or an "
+			"event that needs more, such as a tracepoint's id)",
+			c->ev.name, strerror(-err));
 	if (now <= need)
-		return selfmon__err(err, "event '%s': perf_event_open: %s, although "
+		return selfmon__err(err,
+				    "event '%s': perf_event_open: %s, although "
 				    "kernel.perf_event_paranoid is %ld: something else forbids it "
 				    "(a security module, lockdown, a container's seccomp profile)",
 				    c->ev.name, strerror(-err), now);
-	return selfmon__err(err, "event '%s': perf_event_open: %s: kernel.perf_event_paranoid is "
-			    "%ld; %s needs %ld or less: 'sysctl -w kernel.perf_event_paranoid=%ld', "
-			    "or run with CAP_PERFMON (root)", c->ev.name, strerror(-err), now,
-			    need == 1 ? "counting the kernel" : "counting user space", need, need);
+	return selfmon__err(
+		err,
+		"event '%s': perf_event_open: %s: kernel.perf_event_paranoid is "
+		"%ld; %s needs %ld or less: 'sysctl -w kernel.perf_event_paranoid=%ld', "
+		"or run with CAP_PERFMON (root)",
+		c->ev.name, strerror(-err), now,
+		need == 1 ? "counting the kernel" : "counting user space", need, need);
 }
 
 static int open_error(const struct selfmon_counter *c, int err, const char *root)
@@ -70,31 +76,43 @@ static int open_error(const struct selfmon_counter *c, int err, const char *root
 	case -EOPNOTSUPP:
 	case -ENODEV:
 		if (c->ev.hardware && !c->ev.pmu)
-			return selfmon__err(err, "event '%s': no hardware PMU on this machine (a VM "
+			return selfmon__err(err,
+					    "event '%s': no hardware PMU on this machine (a VM "
 					    "without a virtual PMU?): only software events can be "
-					    "counted", c->ev.name);
-		return selfmon__err(err, "event '%s': perf_event_open: %s: the PMU does not offer "
-				    "this event", c->ev.name, strerror(-err));
+					    "counted",
+					    c->ev.name);
+		return selfmon__err(err,
+				    "event '%s': perf_event_open: %s: the PMU does not offer "
+				    "this event",
+				    c->ev.name, strerror(-err));
 	case -EMFILE:
-		return selfmon__err(err, "event '%s': out of file descriptors (ulimit -n)", c->ev.name);
+		return selfmon__err(err, "event '%s': out of file descriptors (ulimit -n)",
+				    c->ev.name);
 	case -EINVAL:
 		/* The kernel checks that a whole group fits the PMU as each member joins. */
 		if (c->leader >= 0)
-			return selfmon__err(err, "event '%s': perf_event_open: %s: the kernel refused "
-					    "it in its group: a group must fit the PMU's counters at "
-					    "once, and this one would have more events than the PMU has "
-					    "counters (or events of different PMUs): split the group",
-					    c->ev.name, strerror(-err));
+			return selfmon__err(
+				err,
+				"event '%s': perf_event_open: %s: the kernel refused "
+				"it in its group: a group must fit the PMU's counters at "
+				"once, and this one would have more events than the PMU has "
+				"counters (or events of different PMUs): split the group",
+				c->ev.name, strerror(-err));
 		if (c->ev.pmu_named && !c->ev.hardware)
-			return selfmon__err(err, "event '%s': perf_event_open: %s: its PMU is not a "
-					    "CPU's: it may count only system-wide, not one thread as "
-					    "selfmon does, or not take a modifier (:u :k :h) or term given",
-					    c->ev.name, strerror(-err));
-		return selfmon__err(err, "event '%s': perf_event_open: %s: the kernel refused this "
-				    "event's attributes (a modifier or term the PMU does not support)",
-				    c->ev.name, strerror(-err));
+			return selfmon__err(
+				err,
+				"event '%s': perf_event_open: %s: its PMU is not a "
+				"CPU's: it may count only system-wide, not one thread as "
+				"selfmon does, or not take a modifier (:u :k :h) or term given",
+				c->ev.name, strerror(-err));
+		return selfmon__err(
+			err,
+			"event '%s': perf_event_open: %s: the kernel refused this "
+			"event's attributes (a modifier or term the PMU does not support)",
+			c->ev.name, strerror(-err));
 	default:
-		return selfmon__err(err, "event '%s': perf_event_open: %s", c->ev.name, strerror(-err));
+		return selfmon__err(err, "event '%s': perf_event_open: %s", c->ev.name,
+				    strerror(-err));
 	}
 }
 
@@ -159,9 +177,12 @@ static int open_sum(struct selfmon_set *set, struct selfmon_counter *c, const st
 	int err;
 
 	if (c->leader >= 0)
-		return selfmon__err(-EINVAL, "event '%s': a group needs its thread pinned to one core "
-				    "type on this machine (unpinned, each event is summed over every "
-				    "core PMU, which no group can be): SELFMON_PIN=current", c->ev.name);
+		return selfmon__err(
+			-EINVAL,
+			"event '%s': a group needs its thread pinned to one core "
+			"type on this machine (unpinned, each event is summed over every "
+			"core PMU, which no group can be): SELFMON_PIN=current",
+			c->ev.name);
 	c->reason = SELFMON_REASON_HETEROGENEOUS;
 	for (int k = 0; k < ctx->topo->nr; k++) {
 		ev = c->ev;
@@ -258,9 +279,12 @@ static int evsel_read(struct perf_evsel *e, const struct selfmon_counter *c,
 	errno = ENODATA;
 	err = perf_evsel__read(e, 0, 0, v);
 	if (err == -ENODATA)
-		return selfmon__err(-SELFMON_ERRNO__PINNED, "event '%s': read(2) hit end of file: "
-				    "the pinned event could not be put on the PMU and counts nothing "
-				    "(too few free counters): fewer events, or no ':D'", c->ev.name);
+		return selfmon__err(
+			-SELFMON_ERRNO__PINNED,
+			"event '%s': read(2) hit end of file: "
+			"the pinned event could not be put on the PMU and counts nothing "
+			"(too few free counters): fewer events, or no ':D'",
+			c->ev.name);
 	if (err)
 		return selfmon__err(err, "event '%s': read: %s", c->ev.name, strerror(-err));
 	return 0;
@@ -303,7 +327,8 @@ static int match_fds(struct selfmon_set *set, const uint64_t *ids, const uint64_
 	while ((d = readdir(dir))) {
 		int fd = atoi(d->d_name);
 
-		if (d->d_name[0] < '0' || d->d_name[0] > '9' || fd == dirfd(dir) || !perf_fd_id(fd, &id))
+		if (d->d_name[0] < '0' || d->d_name[0] > '9' || fd == dirfd(dir) ||
+		    !perf_fd_id(fd, &id))
 			continue;
 		for (int i = 0; i < set->nr; i++)
 			if (ids[i] == id && wants_fd(&set->ctr[i], i))
@@ -352,8 +377,10 @@ int selfmon_counter__find_fds(struct selfmon_set *set)
 			err = -ENOENT;
 	}
 	if (err)
-		return selfmon__err(err, "cannot find the fds of the set's events in /proc/self/fd "
-				    "(is /proc mounted?): %s", strerror(-err));
+		return selfmon__err(err,
+				    "cannot find the fds of the set's events in /proc/self/fd "
+				    "(is /proc mounted?): %s",
+				    strerror(-err));
 	return 0;
 }
 
@@ -371,9 +398,12 @@ int selfmon_counter__read_fd(const struct selfmon_counter *c, struct selfmon_cou
 		return 0;
 	}
 	if (n == 0)
-		return selfmon__err(-SELFMON_ERRNO__PINNED, "event '%s': read(2) hit end of file: "
-				    "the pinned event could not be put on the PMU and counts nothing "
-				    "(too few free counters): fewer events, or no ':D'", c->ev.name);
+		return selfmon__err(
+			-SELFMON_ERRNO__PINNED,
+			"event '%s': read(2) hit end of file: "
+			"the pinned event could not be put on the PMU and counts nothing "
+			"(too few free counters): fewer events, or no ':D'",
+			c->ev.name);
 	return selfmon__err(n < 0 ? -errno : -EIO, "event '%s': read: %s", c->ev.name,
 			    n < 0 ? strerror(errno) : "short read");
 }

@@ -36,9 +36,9 @@ struct open_ctx {
 	const char *root;
 	const struct selfmon_pmus *pmus;
 	const struct selfmon_topology *topo;
-	const struct selfmon_cluster *cluster;	/* pinned to it; NULL: not pinned */
+	const struct selfmon_cluster *cluster; /* pinned to it; NULL: not pinned */
 	bool user_read, want_long;
-	bool sum;	/* unpinned on a heterogeneous machine: one event per core PMU */
+	bool sum; /* unpinned on a heterogeneous machine: one event per core PMU */
 };
 
 #endif

@@ -66,8 +66,8 @@ int selfmon_cpulist__format(const cpu_set_t *set, char *buf, size_t size)
 		lo = c;
 		while (c + 1 < SELFMON_NR_CPUS && CPU_ISSET(c + 1, set))
 			c++;
-		n = lo == c ? snprintf(buf + len, size - len, "%s%d", len ? "," : "", lo)
-			    : snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "", lo, c);
+		n = lo == c ? snprintf(buf + len, size - len, "%s%d", len ? "," : "", lo) :
+			      snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "", lo, c);
 		if (n < 0 || (size_t)n >= size - len)
 			return -ENOSPC;
 		len += (size_t)n;

@@ -47,7 +47,8 @@ static const char *const selfmon_errstr[] = {
 	[SELFMON_ERRNO__THREAD - SELFMON_ERRNO__START] =
 		"event set used by a thread that did not open it",
 	[SELFMON_ERRNO__SYNTAX - SELFMON_ERRNO__START] = "invalid event syntax",
-	[SELFMON_ERRNO__NOEVENT - SELFMON_ERRNO__START] = "no such event, PMU or term on this machine",
+	[SELFMON_ERRNO__NOEVENT - SELFMON_ERRNO__START] =
+		"no such event, PMU or term on this machine",
 	[SELFMON_ERRNO__PINNED - SELFMON_ERRNO__START] =
 		"a pinned event or group could not be scheduled on the PMU: it counts nothing",
 };
@@ -69,20 +70,28 @@ static const struct {
 	const char *fix;
 } reasons[SELFMON_REASON__MAX] = {
 	[SELFMON_REASON_NONE] = { "user-space read available", NULL },
-	[SELFMON_REASON_ARCH] = { "this build's architecture has no user-space counter read", NULL },
+	[SELFMON_REASON_ARCH] = { "this build's architecture has no user-space counter read",
+				  NULL },
 	[SELFMON_REASON_CONFIG] = { "user-space read turned off (CONFIG_USER_READ=n, SELFMON_NO_USER_READ or an option)",
 				    "unset SELFMON_NO_USER_READ, or rebuild with CONFIG_USER_READ=y" },
-	[SELFMON_REASON_SOFTWARE] = { "software event: counted by the kernel, no counter register to read", NULL },
-	[SELFMON_REASON_NO_PMU] = { "no hardware PMU serves this event (a VM without a vPMU?)", NULL },
-	[SELFMON_REASON_NOT_CPU_PMU] = { "the event's PMU is not a CPU PMU (uncore, msr, ...): no per-thread counter register", NULL },
-	[SELFMON_REASON_NO_FORMAT] = { "the PMU's sysfs format/ has no 'rdpmc' bit: its driver offers no user access", NULL },
+	[SELFMON_REASON_SOFTWARE] = { "software event: counted by the kernel, no counter register to read",
+				      NULL },
+	[SELFMON_REASON_NO_PMU] = { "no hardware PMU serves this event (a VM without a vPMU?)",
+				    NULL },
+	[SELFMON_REASON_NOT_CPU_PMU] = { "the event's PMU is not a CPU PMU (uncore, msr, ...): no per-thread counter register",
+					 NULL },
+	[SELFMON_REASON_NO_FORMAT] = { "the PMU's sysfs format/ has no 'rdpmc' bit: its driver offers no user access",
+				       NULL },
 	[SELFMON_REASON_SYSCTL] = { "kernel.perf_user_access is 0: user-space counter access is off",
 				    "sysctl -w kernel.perf_user_access=1" },
-	[SELFMON_REASON_NO_SYSCTL] = { "the kernel has no kernel.perf_user_access (arm64 user access needs Linux 5.17 or later)", NULL },
+	[SELFMON_REASON_NO_SYSCTL] = { "the kernel has no kernel.perf_user_access (arm64 user access needs Linux 5.17 or later)",
+				       NULL },
 	[SELFMON_REASON_SYSFS_RDPMC] = { "the PMU's sysfs 'rdpmc' is 0: rdpmc faults in user space",
 					 "echo 1 > /sys/bus/event_source/devices/cpu/rdpmc" },
-	[SELFMON_REASON_CAP] = { "the mmap page says cap_user_rdpmc=0: the kernel grants no user read for this event", NULL },
-	[SELFMON_REASON_INDEX] = { "the mmap page says index=0: the event is not on a counter now (multiplexed, stopped or on another CPU type)", NULL },
+	[SELFMON_REASON_CAP] = { "the mmap page says cap_user_rdpmc=0: the kernel grants no user read for this event",
+				 NULL },
+	[SELFMON_REASON_INDEX] = { "the mmap page says index=0: the event is not on a counter now (multiplexed, stopped or on another CPU type)",
+				   NULL },
 	[SELFMON_REASON_MMAP] = { "mmap of the event's page failed", NULL },
 	[SELFMON_REASON_HETEROGENEOUS] = { "unpinned on a machine with several core types: the event is counted "
 					   "on every core PMU and summed, by read(2)",

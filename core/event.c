@@ -17,37 +17,37 @@ static const struct {
 	uint32_t type;
 	uint64_t config;
 } generic[] = {
-	{ "cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "cpu-cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branches",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-instructions",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
-	{ "stalled-cycles-frontend",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "stalled-cycles-backend",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "ref-cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
-	{ "cpu-clock",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "context-switches",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cs",				PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "migrations",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "minor-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "alignment-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "emulation-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
-	{ "dummy",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
 };
 
 const char *const selfmon_event__standard[] = {
-	"cycles", "instructions", "branches", "branch-misses", "cache-references",
-	"cache-misses", "ref-cycles", "task-clock", "page-faults", "context-switches",
-	"cpu-migrations", NULL,
+	"cycles",	    "instructions",	"branches",	  "branch-misses",
+	"cache-references", "cache-misses",	"ref-cycles",	  "task-clock",
+	"page-faults",	    "context-switches", "cpu-migrations", NULL,
 };
 
 /*
@@ -64,19 +64,35 @@ static int apply_modifiers(const char *mods, struct selfmon_event *ev)
 
 	for (m = mods; *m; m++) {
 		if (strchr(m + 1, *m))
-			return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': modifier '%c' given twice",
-					    ev->name, *m);
-		switch (*m) {
-		case 'u': u = any = true; break;
-		case 'k': k = any = true; break;
-		case 'h': h = any = true; break;
-		case 'H': H = virt = true; break;
-		case 'G': G = virt = true; break;
-		case 'D': D = true; break;
-		case 'e': e = true; break;
-		default:
 			return selfmon__err(-SELFMON_ERRNO__SYNTAX,
-				"event '%s': unknown modifier '%c' (known: u k h H G D e)", ev->name, *m);
+					    "event '%s': modifier '%c' given twice", ev->name, *m);
+		switch (*m) {
+		case 'u':
+			u = any = true;
+			break;
+		case 'k':
+			k = any = true;
+			break;
+		case 'h':
+			h = any = true;
+			break;
+		case 'H':
+			H = virt = true;
+			break;
+		case 'G':
+			G = virt = true;
+			break;
+		case 'D':
+			D = true;
+			break;
+		case 'e':
+			e = true;
+			break;
+		default:
+			return selfmon__err(
+				-SELFMON_ERRNO__SYNTAX,
+				"event '%s': unknown modifier '%c' (known: u k h H G D e)",
+				ev->name, *m);
 		}
 	}
 	ev->levels_given = any;
@@ -102,7 +118,8 @@ static int apply_all_modifiers(const char *own, const char *extra, struct selfmo
 	char all[32];
 
 	if (a + b >= sizeof(all))
-		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': too many modifiers", ev->name);
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': too many modifiers",
+				    ev->name);
 	memcpy(all, own, a);
 	memcpy(all + a, extra, b);
 	all[a + b] = '\0';
@@ -128,7 +145,9 @@ static int parse_u64(const char *s, uint64_t *v)
 		return -EINVAL;
 	for (; *s; s++) {
 		int d = isdigit((unsigned char)*s) ? *s - '0' :
-			base == 16 && isxdigit((unsigned char)*s) ? tolower((unsigned char)*s) - 'a' + 10 : -1;
+			base == 16 && isxdigit((unsigned char)*s) ?
+						     tolower((unsigned char)*s) - 'a' + 10 :
+						     -1;
 
 		if (d < 0)
 			return -EINVAL;
@@ -154,9 +173,11 @@ static int claim(struct terms_used *used, struct selfmon_event *ev, int field, u
 		 const char *term, int depth)
 {
 	if (used->bits[field] & mask)
-		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': term '%s' %s: give each term once",
-				    ev->name, term, depth ? "of the alias sets bits an earlier term set" :
-				    "given twice, or sets bits an earlier term (or alias) set");
+		return selfmon__err(
+			-SELFMON_ERRNO__SYNTAX, "event '%s': term '%s' %s: give each term once",
+			ev->name, term,
+			depth ? "of the alias sets bits an earlier term set" :
+				"given twice, or sets bits an earlier term (or alias) set");
 	used->bits[field] |= mask;
 	return 0;
 }
@@ -174,7 +195,8 @@ static int apply_terms(const struct selfmon_pmus *pmus, struct selfmon_event *ev
 
 	/* strtok_r would skip an empty term silently; a stray comma is a typo. */
 	if (!len || terms[0] == ',' || terms[len - 1] == ',' || strstr(terms, ",,"))
-		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': empty term in '%s'", ev->name, terms);
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': empty term in '%s'",
+				    ev->name, terms);
 
 	for (t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		err = apply_term(pmus, ev, t, used, depth);
@@ -199,16 +221,20 @@ static int apply_term(const struct selfmon_pmus *pmus, struct selfmon_event *ev,
 		*eq = '\0';
 		err = parse_u64(eq + 1, &val);
 		if (err == -ERANGE)
-			return selfmon__err(-ERANGE, "event '%s': value of '%s' is wider than 64 bits: '%s'",
+			return selfmon__err(-ERANGE,
+					    "event '%s': value of '%s' is wider than 64 bits: '%s'",
 					    ev->name, term, eq + 1);
 		if (err)
-			return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': value of '%s' is not a number: "
-					    "'%s' (decimal, or hex after 0x)", ev->name, term, eq + 1);
+			return selfmon__err(-SELFMON_ERRNO__SYNTAX,
+					    "event '%s': value of '%s' is not a number: "
+					    "'%s' (decimal, or hex after 0x)",
+					    ev->name, term, eq + 1);
 	}
 	if (!strcmp(term, "config") || !strcmp(term, "config1") || !strcmp(term, "config2")) {
 		int field = term[6] == '1' ? 1 : term[6] == '2' ? 2 : 0;
 		uint64_t *f = field == 1 ? (uint64_t *)&ev->attr.config1 :
-			      field == 2 ? (uint64_t *)&ev->attr.config2 : (uint64_t *)&ev->attr.config;
+			      field == 2 ? (uint64_t *)&ev->attr.config2 :
+					   (uint64_t *)&ev->attr.config;
 
 		/* config= sets the whole field: nothing may have set any of it before. */
 		err = claim(used, ev, field, UINT64_MAX, term, depth);
@@ -223,14 +249,16 @@ static int apply_term(const struct selfmon_pmus *pmus, struct selfmon_event *ev,
 			return err;
 		err = selfmon_format__apply(fmt, val, &ev->attr);
 		if (err)
-			return selfmon__err(err, "event '%s': value 0x%llx does not fit term '%s' (%d bits)",
-					    ev->name, (unsigned long long)val, term, fmt->nr_bits);
+			return selfmon__err(
+				err, "event '%s': value 0x%llx does not fit term '%s' (%d bits)",
+				ev->name, (unsigned long long)val, term, fmt->nr_bits);
 		return 0;
 	}
 	/* Not a format term: an alias from events/, which holds terms itself. */
 	if (!eq && depth == 0 && selfmon_pmu__alias(pmus, pmu, term, alias, sizeof(alias)) >= 0)
 		return apply_terms(pmus, ev, alias, used, depth + 1);
-	return selfmon__err(-SELFMON_ERRNO__NOEVENT, "event '%s': PMU '%s' has no event or format term '%s' "
+	return selfmon__err(-SELFMON_ERRNO__NOEVENT,
+			    "event '%s': PMU '%s' has no event or format term '%s' "
 			    "(see /sys/bus/event_source/devices/%s/events and format)",
 			    ev->name, pmu->name, term, pmu->name);
 }
@@ -248,14 +276,16 @@ static int parse_pmu_event(const char *spec, const char *extra, const struct sel
 	close = strrchr(spec, '/');
 	if (close == slash)
 		return selfmon__err(-SELFMON_ERRNO__SYNTAX,
-			"event '%s': a PMU event is 'pmu/terms/' (closing '/' missing)", spec);
+				    "event '%s': a PMU event is 'pmu/terms/' (closing '/' missing)",
+				    spec);
 	if (len >= sizeof(buf))
 		return selfmon__err(-ENAMETOOLONG, "event '%s': PMU name too long", spec);
 	memcpy(buf, spec, len);
 	buf[len] = '\0';
 	ev->pmu = selfmon_pmus__find(pmus, buf);
 	if (!ev->pmu)
-		return selfmon__err(-SELFMON_ERRNO__NOEVENT, "event '%s': no PMU '%s' in /sys/bus/event_source/devices",
+		return selfmon__err(-SELFMON_ERRNO__NOEVENT,
+				    "event '%s': no PMU '%s' in /sys/bus/event_source/devices",
 				    spec, buf);
 	ev->attr.type = ev->pmu->type;
 	ev->hardware = ev->pmu->core;
@@ -265,7 +295,8 @@ static int parse_pmu_event(const char *spec, const char *extra, const struct sel
 	memcpy(buf, slash + 1, len);
 	buf[len] = '\0';
 	if (!len)
-		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': no terms between the slashes", spec);
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX,
+				    "event '%s': no terms between the slashes", spec);
 	err = apply_terms(pmus, ev, buf, &used, 0);
 	if (err)
 		return err;
@@ -289,8 +320,8 @@ static bool x86_pmu(const struct selfmon_pmu *pmu);
  * them: a core PMU counts one core type). Return: 0 (@ev set up on @pmu, its
  * modifiers not yet applied), -ENOENT (not a table name there) or -errno.
  */
-static int table_event(const char *name, const struct selfmon_pmus *pmus, const struct selfmon_pmu *pmu,
-		       struct selfmon_event *ev)
+static int table_event(const char *name, const struct selfmon_pmus *pmus,
+		       const struct selfmon_pmu *pmu, struct selfmon_event *ev)
 {
 	const struct selfmon_pe_table *t = &selfmon_pe__table;
 	const struct selfmon_pe_event *e;
@@ -303,14 +334,17 @@ static int table_event(const char *name, const struct selfmon_pmus *pmus, const 
 		cpu++;
 	if (selfmon_pe__core_of_cpu(t, selfmon_arch__host(), pmus->root, cpu, &id))
 		return -ENOENT;
-	e = selfmon_pe__event(t, id.core, name, pmu && x86_pmu(pmu) && strcmp(pmu->name, "cpu") ? pmu->name : NULL);
+	e = selfmon_pe__event(t, id.core, name,
+			      pmu && x86_pmu(pmu) && strcmp(pmu->name, "cpu") ? pmu->name : NULL);
 	if (!e)
 		return -ENOENT;
 	/* A name of the tables, but nothing to count it with: the machine's lack, not a typo. */
 	if (!pmu)
-		return selfmon__err(-ENODEV, "event '%s' (%s's pmu-events tables) needs a core PMU, and "
-				    "/sys/bus/event_source/devices has none (a VM without a virtual PMU?)", name,
-				    selfmon_pe__str(t, t->cores[id.core].name));
+		return selfmon__err(
+			-ENODEV,
+			"event '%s' (%s's pmu-events tables) needs a core PMU, and "
+			"/sys/bus/event_source/devices has none (a VM without a virtual PMU?)",
+			name, selfmon_pe__str(t, t->cores[id.core].name));
 	snprintf(terms, sizeof(terms), "%s", selfmon_pe__str(t, e->enc));
 	ev->pmu = pmu;
 	ev->attr.type = pmu->type;
@@ -321,7 +355,8 @@ static int table_event(const char *name, const struct selfmon_pmus *pmus, const 
 }
 #endif
 
-int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, struct selfmon_event *ev)
+int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus,
+			 struct selfmon_event *ev)
 {
 	return selfmon_event__parse_mods(spec, "", pmus, ev);
 }
@@ -349,12 +384,14 @@ int selfmon_event__parse_mods(const char *spec, const char *extra, const struct 
 	if (colon)
 		*colon++ = '\0';
 
-	if (name[0] == 'r' && name[1] && strspn(name + 1, "0123456789abcdefABCDEF") == strlen(name + 1)) {
+	if (name[0] == 'r' && name[1] &&
+	    strspn(name + 1, "0123456789abcdefABCDEF") == strlen(name + 1)) {
 		ev->attr.type = PERF_TYPE_RAW;
 		errno = 0;
 		ev->attr.config = strtoull(name + 1, NULL, 16);
 		if (errno == ERANGE)
-			return selfmon__err(-ERANGE, "event '%s': raw config wider than 64 bits", spec);
+			return selfmon__err(-ERANGE, "event '%s': raw config wider than 64 bits",
+					    spec);
 		ev->pmu = selfmon_pmus__default_core(pmus);
 		ev->hardware = true;
 		return apply_all_modifiers(colon ? colon : "", extra, ev);
@@ -376,8 +413,10 @@ int selfmon_event__parse_mods(const char *spec, const char *extra, const struct 
 	if ((int)i != -ENOENT)
 		return (int)i;
 #endif
-	return selfmon__err(-SELFMON_ERRNO__NOEVENT, "unknown event '%s': use a generic name (cycles, instructions, "
-			    "task-clock, ...), " TABLE_HINT "rNNNN, or pmu/alias/", name);
+	return selfmon__err(-SELFMON_ERRNO__NOEVENT,
+			    "unknown event '%s': use a generic name (cycles, instructions, "
+			    "task-clock, ...), " TABLE_HINT "rNNNN, or pmu/alias/",
+			    name);
 }
 
 /*
@@ -386,15 +425,15 @@ int selfmon_event__parse_mods(const char *spec, const char *extra, const struct 
  * names its two 'cycles' and 'instructions'.
  */
 static const char *const hw_aliases[][2] = {
-	[PERF_COUNT_HW_CPU_CYCLES]		= { "cpu_cycles", "cycles" },
-	[PERF_COUNT_HW_INSTRUCTIONS]		= { "inst_retired", "instructions" },
-	[PERF_COUNT_HW_CACHE_REFERENCES]	= { "l1d_cache" },
-	[PERF_COUNT_HW_CACHE_MISSES]		= { "l1d_cache_refill" },
-	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= { "pc_write_retired" },
-	[PERF_COUNT_HW_BRANCH_MISSES]		= { "br_mis_pred" },
-	[PERF_COUNT_HW_BUS_CYCLES]		= { "bus_cycles" },
-	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= { "stall_frontend" },
-	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= { "stall_backend" },
+	[PERF_COUNT_HW_CPU_CYCLES] = { "cpu_cycles", "cycles" },
+	[PERF_COUNT_HW_INSTRUCTIONS] = { "inst_retired", "instructions" },
+	[PERF_COUNT_HW_CACHE_REFERENCES] = { "l1d_cache" },
+	[PERF_COUNT_HW_CACHE_MISSES] = { "l1d_cache_refill" },
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = { "pc_write_retired" },
+	[PERF_COUNT_HW_BRANCH_MISSES] = { "br_mis_pred" },
+	[PERF_COUNT_HW_BUS_CYCLES] = { "bus_cycles" },
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = { "stall_frontend" },
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = { "stall_backend" },
 };
 
 static bool x86_pmu(const struct selfmon_pmu *pmu)
@@ -404,7 +443,8 @@ static bool x86_pmu(const struct selfmon_pmu *pmu)
 
 #ifdef CONFIG_PMU_EVENTS
 /* A table name looked up again in the tables of @pmu's core: a big.LITTLE cluster has its own. */
-static int table_for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pmus, const struct selfmon_pmu *pmu)
+static int table_for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pmus,
+			 const struct selfmon_pmu *pmu)
 {
 	struct perf_event_attr old = ev->attr;
 	char name[SELFMON_EVENT_NAME_MAX];
@@ -414,8 +454,11 @@ static int table_for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pm
 	name[strcspn(name, ":")] = '\0';
 	err = table_event(name, pmus, pmu, ev);
 	if (err == -ENOENT)
-		return selfmon__err(-ENOENT, "event '%s': not in the pmu-events tables of the '%s' CPUs' core "
-				    "(selfmon list shows theirs)", ev->name, pmu->name);
+		return selfmon__err(
+			-ENOENT,
+			"event '%s': not in the pmu-events tables of the '%s' CPUs' core "
+			"(selfmon list shows theirs)",
+			ev->name, pmu->name);
 	if (err)
 		return err;
 	/* The modifiers stay as parsed. */
@@ -446,17 +489,19 @@ int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *
 #endif
 	/* Not by type: x86's cpu_core has type 4, which is also PERF_TYPE_RAW. */
 	if (ev->pmu_named && ev->pmu != pmu)
-		return selfmon__err(-EINVAL, "event '%s' belongs to PMU '%s', but the thread counts on "
-				    "'%s' CPUs: name an event of '%s'", ev->name, ev->pmu->name,
-				    pmu->name, pmu->name);
+		return selfmon__err(-EINVAL,
+				    "event '%s' belongs to PMU '%s', but the thread counts on "
+				    "'%s' CPUs: name an event of '%s'",
+				    ev->name, ev->pmu->name, pmu->name, pmu->name);
 	if (ev->attr.type == pmu->type) {
 		ev->pmu = pmu;
 		return 0;
 	}
 	if (ev->attr.type != PERF_TYPE_HARDWARE && ev->attr.type != PERF_TYPE_RAW)
-		return selfmon__err(-EINVAL, "event '%s' belongs to PMU '%s', but the thread counts on "
-				    "'%s' CPUs: name an event of '%s'", ev->name,
-				    ev->pmu ? ev->pmu->name : "?", pmu->name, pmu->name);
+		return selfmon__err(-EINVAL,
+				    "event '%s' belongs to PMU '%s', but the thread counts on "
+				    "'%s' CPUs: name an event of '%s'",
+				    ev->name, ev->pmu ? ev->pmu->name : "?", pmu->name, pmu->name);
 	ev->pmu = pmu;
 	if (x86_pmu(pmu)) {
 		/* Hybrid x86 takes the PMU in config[63:32] (uapi PERF_PMU_TYPE_SHIFT). */
@@ -467,7 +512,7 @@ int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *
 		return 0;
 	}
 	if (ev->attr.type == PERF_TYPE_RAW) {
-		ev->attr.type = pmu->type;	/* a raw event keeps its number */
+		ev->attr.type = pmu->type; /* a raw event keeps its number */
 		return 0;
 	}
 	ev->attr.type = pmu->type;
@@ -478,6 +523,8 @@ int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *
 		if (alias && selfmon_pmu__alias(pmus, pmu, alias, terms, sizeof(terms)) >= 0)
 			return apply_terms(pmus, ev, terms, &used, 1);
 	}
-	return selfmon__err(-ENOENT, "event '%s': PMU '%s' does not offer it (no matching alias in "
-			    "/sys/bus/event_source/devices/%s/events)", ev->name, pmu->name, pmu->name);
+	return selfmon__err(-ENOENT,
+			    "event '%s': PMU '%s' does not offer it (no matching alias in "
+			    "/sys/bus/event_source/devices/%s/events)",
+			    ev->name, pmu->name, pmu->name);
 }

@@ -8,7 +8,6 @@
 #include <selfmon/selfmon.h>
 #include "pmu.h"
 
-
 /* An event string resolved to the attr the kernel wants. */
 struct selfmon_event {
 	struct perf_event_attr attr;
@@ -33,7 +32,8 @@ struct selfmon_event {
  * alias or term)
  * or -ERANGE (value too wide); selfmon_errmsg() names the culprit.
  */
-int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus, struct selfmon_event *ev);
+int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus,
+			 struct selfmon_event *ev);
 
 /* The same, with a group's modifiers @extra after the event's own (see list.h). */
 int selfmon_event__parse_mods(const char *spec, const char *extra, const struct selfmon_pmus *pmus,

@@ -57,13 +57,17 @@ int selfmon_format__parse(const char *spec, struct selfmon_format *fmt)
 static uint64_t *field_of(struct perf_event_attr *attr, int field)
 {
 	switch (field) {
-	case 0: return (uint64_t *)&attr->config;
-	case 1: return (uint64_t *)&attr->config1;
-	default: return (uint64_t *)&attr->config2;
+	case 0:
+		return (uint64_t *)&attr->config;
+	case 1:
+		return (uint64_t *)&attr->config1;
+	default:
+		return (uint64_t *)&attr->config2;
 	}
 }
 
-int selfmon_format__apply(const struct selfmon_format *fmt, uint64_t value, struct perf_event_attr *attr)
+int selfmon_format__apply(const struct selfmon_format *fmt, uint64_t value,
+			  struct perf_event_attr *attr)
 {
 	uint64_t *dst = field_of(attr, fmt->field);
 	uint64_t bits = 0;

@@ -14,16 +14,17 @@ struct perf_event_attr;
  */
 struct selfmon_format {
 	char name[32];
-	int field;		/* 0: config, 1: config1, 2: config2 */
+	int field; /* 0: config, 1: config1, 2: config2 */
 	int nr_bits;
-	uint8_t bits[64];	/* attr bit for each value bit, in order */
+	uint8_t bits[64]; /* attr bit for each value bit, in order */
 };
 
 /* Parse @spec into @fmt (name untouched). Return: 0 or -EINVAL. */
 int selfmon_format__parse(const char *spec, struct selfmon_format *fmt);
 
 /* OR @value into @attr as @fmt says. Return: 0, or -ERANGE if it does not fit. */
-int selfmon_format__apply(const struct selfmon_format *fmt, uint64_t value, struct perf_event_attr *attr);
+int selfmon_format__apply(const struct selfmon_format *fmt, uint64_t value,
+			  struct perf_event_attr *attr);
 
 /* Clear @fmt's bits in @attr. */
 void selfmon_format__clear(const struct selfmon_format *fmt, struct perf_event_attr *attr);

@@ -43,7 +43,8 @@ int selfmon_group__link(struct selfmon_set *set, int idx)
 }
 
 /* Each member's count out of the group's read(2) buffer: nr, enabled, running, {value, id}... */
-static void unpack(struct selfmon_set *set, int leader, const uint64_t *buf, struct selfmon_count *counts)
+static void unpack(struct selfmon_set *set, int leader, const uint64_t *buf,
+		   struct selfmon_count *counts)
 {
 	for (int i = 0; i < set->ctr[leader].nr_members; i++) {
 		struct selfmon_counter *c = &set->ctr[leader + i];
@@ -70,15 +71,19 @@ int selfmon_group__read(struct selfmon_set *set, int leader, struct selfmon_coun
 	ssize_t n = read(l->fd, buf, size);
 
 	if (n == 0)
-		return selfmon__err(-SELFMON_ERRNO__PINNED, "group of '%s': read(2) hit end of file: "
-				    "the pinned group could not be put on the PMU and counts nothing "
-				    "(too few free counters): fewer events, or no ':D'", l->ev.name);
+		return selfmon__err(
+			-SELFMON_ERRNO__PINNED,
+			"group of '%s': read(2) hit end of file: "
+			"the pinned group could not be put on the PMU and counts nothing "
+			"(too few free counters): fewer events, or no ':D'",
+			l->ev.name);
 	if (n < 0)
 		return selfmon__err(-errno, "group of '%s': read: %s", l->ev.name, strerror(errno));
 	if ((size_t)n != size || buf[0] != (uint64_t)l->nr_members)
-		return selfmon__err(-EIO, "group of '%s': read(2) gave %zd bytes for %llu events, "
-				    "expected %d events", l->ev.name, n, (unsigned long long)buf[0],
-				    l->nr_members);
+		return selfmon__err(-EIO,
+				    "group of '%s': read(2) gave %zd bytes for %llu events, "
+				    "expected %d events",
+				    l->ev.name, n, (unsigned long long)buf[0], l->nr_members);
 	unpack(set, leader, buf, counts);
 	return 0;
 }

@@ -42,9 +42,11 @@ static int item_end(const char *list, const char *p, const char **end)
 			break;
 	}
 	if (slashes % 2)
-		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "unbalanced '/' in event list '%s'", list);
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "unbalanced '/' in event list '%s'",
+				    list);
 	if (depth)
-		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event list '%s': '{' without '}'", list);
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event list '%s': '{' without '}'",
+				    list);
 	*end = p;
 	return 0;
 }
@@ -97,7 +99,8 @@ static int group_mods(const char *list, const char *from, const char *to,
 
 	/* Only what lies between the '}' and the next item counts. */
 	if ((size_t)(to - from) >= sizeof(buf))
-		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event list '%s': too much after a '}'", list);
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event list '%s': too much after a '}'",
+				    list);
 	memcpy(buf, from, (size_t)(to - from));
 	buf[to - from] = '\0';
 	n = strlen(buf);
@@ -108,8 +111,10 @@ static int group_mods(const char *list, const char *from, const char *to,
 	if (!*after)
 		return 0;
 	if (*after != ':' || !after[1])
-		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event list '%s': after a group's '}' "
-				    "only ':modifiers' may follow, found '%s'", list, after);
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX,
+				    "event list '%s': after a group's '}' "
+				    "only ':modifiers' may follow, found '%s'",
+				    list, after);
 	for (after++; *after; after++) {
 		if (*after == 'D' || *after == 'e') {
 			bool *flag = *after == 'D' ? &leader_out->pinned : &leader_out->exclusive;
@@ -125,8 +130,10 @@ static int group_mods(const char *list, const char *from, const char *to,
 	}
 	mods[n] = '\0';
 	if (*after)
-		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event list '%s': group modifiers '%s' "
-				    "repeat one or are too many", list, after);
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX,
+				    "event list '%s': group modifiers '%s' "
+				    "repeat one or are too many",
+				    list, after);
 	return 0;
 }
 
@@ -165,14 +172,17 @@ static int split_group(struct splitter *s, const char *p, const char *end)
 	if (err)
 		return err;
 	if (!*skip_blanks(p + 1) || skip_blanks(p + 1) == close)
-		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event list '%s': empty group '{}'", s->list);
+		return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event list '%s': empty group '{}'",
+				    s->list);
 	for (q = p + 1;; q = member_end + 1) {
 		for (member_end = q; member_end < close && *member_end != ','; member_end++) {
 			if (*member_end == '/')
 				member_end = strchr(member_end + 1, '/');
 			if (!member_end || member_end >= close)
-				return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event list '%s': unbalanced "
-						    "'/' in a group", s->list);
+				return selfmon__err(-SELFMON_ERRNO__SYNTAX,
+						    "event list '%s': unbalanced "
+						    "'/' in a group",
+						    s->list);
 		}
 		err = add(s, q, (size_t)(member_end - q), group, &e);
 		if (err)

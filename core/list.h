@@ -20,9 +20,9 @@ struct selfmon_spec {
 	char name[SELFMON_EVENT_NAME_MAX];
 	/* The group's modifiers for this member, D and e left out. */
 	char mods[SELFMON_GROUP_MODS_MAX];
-	int group;		/* -1: a lone event; else its group's number, from 0 */
-	bool leader;		/* the first event of its group */
-	bool pinned, exclusive;	/* the group's :D and :e, on its leader */
+	int group; /* -1: a lone event; else its group's number, from 0 */
+	bool leader; /* the first event of its group */
+	bool pinned, exclusive; /* the group's :D and :e, on its leader */
 };
 
 /*

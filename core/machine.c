@@ -29,7 +29,7 @@ struct selfmon_machine {
 	int topo_err;
 	int paranoid_err, user_access_err;
 	long paranoid, user_access;
-	char (*pmu_cpus)[CPULIST_MAX];		/* one per PMU */
+	char (*pmu_cpus)[CPULIST_MAX]; /* one per PMU */
 	char cl_cpus[SELFMON_MAX_CLUSTERS][CPULIST_MAX];
 };
 
@@ -70,9 +70,14 @@ struct selfmon_machine *selfmon_machine__open(const char *root)
 	if (err) {
 		/* Never an empty message: say what could not be read, and under which root. */
 		if (!selfmon_errmsg()[0])
-			selfmon__err(err, "cannot read the PMUs in %s%.64s%s/sys/bus/event_source/devices: %s",
-				     *m->root ? "'" : "", m->root, strlen(m->root) > 64 ? "...'" : *m->root ? "'" : "",
-				     selfmon_strerror(err));
+			selfmon__err(
+				err,
+				"cannot read the PMUs in %s%.64s%s/sys/bus/event_source/devices: %s",
+				*m->root ? "'" : "", m->root,
+				strlen(m->root) > 64 ? "...'" :
+				*m->root	     ? "'" :
+						       "",
+				selfmon_strerror(err));
 		goto out;
 	}
 	/* A topology that does not load leaves what it found: probe shows it. */
@@ -139,8 +144,10 @@ int selfmon_machine__format(const struct selfmon_machine *m, int pmu, int fmt,
 	static const char *const field[] = { "config", "config1", "config2" };
 	const struct selfmon_format *f;
 
-	if (!m || !info || pmu < 0 || pmu >= m->pmus.nr || fmt < 0 || fmt >= m->pmus.pmu[pmu].nr_formats)
-		return selfmon__err(-EINVAL, "selfmon_machine__format: no format %d of PMU %d", fmt, pmu);
+	if (!m || !info || pmu < 0 || pmu >= m->pmus.nr || fmt < 0 ||
+	    fmt >= m->pmus.pmu[pmu].nr_formats)
+		return selfmon__err(-EINVAL, "selfmon_machine__format: no format %d of PMU %d", fmt,
+				    pmu);
 	f = &m->pmus.pmu[pmu].formats[fmt];
 	info->name = f->name;
 	info->field = f->field >= 0 && f->field < 3 ? field[f->field] : "?";
@@ -158,12 +165,14 @@ int selfmon_machine__nr_clusters(const struct selfmon_machine *m)
 	return m ? m->topo.nr : 0;
 }
 
-int selfmon_machine__cluster(const struct selfmon_machine *m, int idx, struct selfmon_cluster_info *info)
+int selfmon_machine__cluster(const struct selfmon_machine *m, int idx,
+			     struct selfmon_cluster_info *info)
 {
 	const struct selfmon_cluster *c, *big, *little;
 
 	if (!m || !info || idx < 0 || idx >= m->topo.nr)
-		return selfmon__err(-EINVAL, "selfmon_machine__cluster: no cluster %d (there are %d)", idx,
+		return selfmon__err(-EINVAL,
+				    "selfmon_machine__cluster: no cluster %d (there are %d)", idx,
 				    m ? m->topo.nr : 0);
 	c = &m->topo.cl[idx];
 	big = selfmon_topology__big(&m->topo);
@@ -212,8 +221,9 @@ int selfmon_machine__resolve_pin(const struct selfmon_machine *m, const char *po
 		return err;
 	*cluster = (int)(cl - m->topo.cl);
 	if (selfmon_cpulist__format(&set, cpus, size))
-		return selfmon__err(-ENOSPC, "selfmon_machine__resolve_pin: %zu bytes do not hold the CPU list",
-				    size);
+		return selfmon__err(
+			-ENOSPC, "selfmon_machine__resolve_pin: %zu bytes do not hold the CPU list",
+			size);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
  * selfmon_machine__close().
  */
 const struct selfmon_pmus *selfmon_machine__pmus_of(const struct selfmon_machine *m);
-int selfmon_machine__topology_of(const struct selfmon_machine *m, const struct selfmon_topology **t);
+int selfmon_machine__topology_of(const struct selfmon_machine *m,
+				 const struct selfmon_topology **t);
 
 #endif

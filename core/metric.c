@@ -14,10 +14,11 @@ struct walk {
 	const struct selfmon_metric_ctx *ctx;
 	bool collect;
 	int depth;
-	const struct selfmon_pe_metric *cur;	/* a metric may name an event of its own name */
+	const struct selfmon_pe_metric *cur; /* a metric may name an event of its own name */
 };
 
-static int eval_at(struct walk *w, const struct selfmon_pe_metric *m, double *v, char *why, size_t why_size);
+static int eval_at(struct walk *w, const struct selfmon_pe_metric *m, double *v, char *why,
+		   size_t why_size);
 
 /*
  * perf's ways to name an event in an expression: "EVENT", "EVENT:mods",
@@ -74,8 +75,11 @@ static int value(void *arg, const char *id, double *v, char *why, size_t why_siz
 		return -ENAMETOOLONG;
 	}
 	if (!core_pmu(pmu)) {
-		snprintf(why, why_size, "'%s' names the PMU '%s': only events of the core tables and "
-			 "the generic names are taken (uncore, msr and raw terms on a named PMU are not)", id, pmu);
+		snprintf(
+			why, why_size,
+			"'%s' names the PMU '%s': only events of the core tables and "
+			"the generic names are taken (uncore, msr and raw terms on a named PMU are not)",
+			id, pmu);
 		return -EOPNOTSUPP;
 	}
 	ev = selfmon_pe__event(c->t, c->core, base, *pmu ? pmu : c->pmu);
@@ -101,8 +105,9 @@ static int has_event(void *arg, const char *id, double *v, char *why, size_t why
 	char buf[64];
 
 	/* Asked, not counted: whether the core's PMU has it. */
-	*v = !w->ctx->count(w->ctx->arg, selfmon_pe__event(w->ctx->t, w->ctx->core, id, w->ctx->pmu), id, v,
-			    buf, sizeof(buf));
+	*v = !w->ctx->count(w->ctx->arg,
+			    selfmon_pe__event(w->ctx->t, w->ctx->core, id, w->ctx->pmu), id, v, buf,
+			    sizeof(buf));
 	(void)why;
 	(void)why_size;
 	return 0;
@@ -120,10 +125,15 @@ static int cpuid(void *arg, const char *id, double *v, char *why, size_t why_siz
 	return 0;
 }
 
-static int eval_at(struct walk *w, const struct selfmon_pe_metric *m, double *v, char *why, size_t why_size)
+static int eval_at(struct walk *w, const struct selfmon_pe_metric *m, double *v, char *why,
+		   size_t why_size)
 {
 	const struct selfmon_mexpr_env env = {
-		.value = value, .literal = literal, .has_event = has_event, .cpuid = cpuid, .arg = w,
+		.value = value,
+		.literal = literal,
+		.has_event = has_event,
+		.cpuid = cpuid,
+		.arg = w,
 	};
 	const char *name = selfmon_pe__str(w->ctx->t, m->name);
 	const struct selfmon_pe_metric *outer = w->cur;
@@ -131,7 +141,8 @@ static int eval_at(struct walk *w, const struct selfmon_pe_metric *m, double *v,
 	int err;
 
 	if (++w->depth > SELFMON_METRIC_MAX_NEST) {
-		snprintf(why, why_size, "metric '%s': metrics name each other deeper than %d (or in a circle)",
+		snprintf(why, why_size,
+			 "metric '%s': metrics name each other deeper than %d (or in a circle)",
 			 name, SELFMON_METRIC_MAX_NEST);
 		w->depth--;
 		return -ELOOP;
@@ -147,8 +158,8 @@ static int eval_at(struct walk *w, const struct selfmon_pe_metric *m, double *v,
 	return err;
 }
 
-int selfmon_metric__eval(const struct selfmon_metric_ctx *ctx, const struct selfmon_pe_metric *m, bool collect,
-			 double *v, char *why, size_t why_size)
+int selfmon_metric__eval(const struct selfmon_metric_ctx *ctx, const struct selfmon_pe_metric *m,
+			 bool collect, double *v, char *why, size_t why_size)
 {
 	struct walk w = { .ctx = ctx, .collect = collect };
 

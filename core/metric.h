@@ -19,8 +19,8 @@
 struct selfmon_metric_ctx {
 	const struct selfmon_pe_table *t;
 	int core;
-	const char *cpuid;	/* the part, for strcmp_cpuid_str() */
-	const char *pmu;	/* x86 hybrid: "cpu_core" / "cpu_atom"; NULL otherwise */
+	const char *cpuid; /* the part, for strcmp_cpuid_str() */
+	const char *pmu; /* x86 hybrid: "cpu_core" / "cpu_atom"; NULL otherwise */
 	/*
 	 * The count of an event: @ev from the table (NULL: not in it), @name
 	 * as selfmon's event parser takes it after the table name ("EVENT",
@@ -40,7 +40,7 @@ struct selfmon_metric_ctx {
  * parse), -ELOOP (metrics nest too deep or in a circle), or what count() or
  * literal() returned; @why says which name and why.
  */
-int selfmon_metric__eval(const struct selfmon_metric_ctx *ctx, const struct selfmon_pe_metric *m, bool collect,
-			 double *v, char *why, size_t why_size);
+int selfmon_metric__eval(const struct selfmon_metric_ctx *ctx, const struct selfmon_pe_metric *m,
+			 bool collect, double *v, char *why, size_t why_size);
 
 #endif

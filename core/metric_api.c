@@ -26,7 +26,8 @@ static int append(char *out, size_t size, size_t *len, const char *item)
 	return 0;
 }
 
-int selfmon_metrics__split(const char *list, char *events, size_t events_size, char *names, size_t names_size)
+int selfmon_metrics__split(const char *list, char *events, size_t events_size, char *names,
+			   size_t names_size)
 {
 	char item[SELFMON_EVENT_NAME_MAX];
 	const char *cursor = list;
@@ -46,21 +47,21 @@ int selfmon_metrics__split(const char *list, char *events, size_t events_size, c
 }
 
 #ifdef CONFIG_PMU_EVENTS
-#define MAX_METRICS	64
-#define MAX_MEVENTS	12
+#define MAX_METRICS 64
+#define MAX_MEVENTS 12
 
 struct one {
 	const struct selfmon_pe_metric *pm;
 	char why[200];
 	int nr_ev;
-	char ev[MAX_MEVENTS][SELFMON_EVENT_NAME_MAX];	/* as opened, modifiers included */
+	char ev[MAX_MEVENTS][SELFMON_EVENT_NAME_MAX]; /* as opened, modifiers included */
 };
 
 struct selfmon_metrics {
 	const struct selfmon_pe_table *t;
 	struct selfmon_pe_ident id;
 	struct selfmon_pmus pmus;
-	const struct selfmon_pmu *pmu;	/* the core PMU of the CPU */
+	const struct selfmon_pmu *pmu; /* the core PMU of the CPU */
 	char mods[16];
 	int nr;
 	struct one m[MAX_METRICS];
@@ -75,7 +76,8 @@ struct selfmon_metrics {
 static const struct selfmon_pmu *pmu_of_cpu(const struct selfmon_pmus *pmus, int cpu)
 {
 	for (int i = 0; i < pmus->nr; i++)
-		if (pmus->pmu[i].core && pmus->pmu[i].has_cpus && CPU_ISSET(cpu, &pmus->pmu[i].cpus))
+		if (pmus->pmu[i].core && pmus->pmu[i].has_cpus &&
+		    CPU_ISSET(cpu, &pmus->pmu[i].cpus))
 			return &pmus->pmu[i];
 	return selfmon_pmus__default_core(pmus);
 }
@@ -88,21 +90,26 @@ static int literal(void *arg, const char *name, double *v, char *why, size_t why
 	long n = -1;
 
 	if (!strcmp(name, "slots") && m->pmu) {
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/caps/slots", m->pmu->name);
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/caps/slots",
+			 m->pmu->name);
 		if (!selfmon_sysfs__read_long(m->pmus.root, path, &n) && n > 0)
 			return *v = (double)n, 0;
-		snprintf(why, why_size, "#slots: the '%s' PMU has no caps/slots (kernel 6.4 or later, "
-			 "PMMIR_EL1.SLOTS)", m->pmu->name);
+		snprintf(why, why_size,
+			 "#slots: the '%s' PMU has no caps/slots (kernel 6.4 or later, "
+			 "PMMIR_EL1.SLOTS)",
+			 m->pmu->name);
 		return -ENOENT;
 	}
 	if (!strcmp(name, "smt_on") || !strcmp(name, "core_wide")) {
-		if (selfmon_sysfs__read_long(m->pmus.root, "/sys/devices/system/cpu/smt/active", &n))
+		if (selfmon_sysfs__read_long(m->pmus.root, "/sys/devices/system/cpu/smt/active",
+					     &n))
 			n = 0;
 		/* core_wide: counting the whole core, which a thread counting itself does only without SMT. */
 		return *v = !strcmp(name, "smt_on") ? (double)(n == 1) : (double)(n != 1), 0;
 	}
 	if (!strcmp(name, "num_cpus") || !strcmp(name, "num_cpus_online"))
-		return *v = (double)sysconf(name[8] ? _SC_NPROCESSORS_ONLN : _SC_NPROCESSORS_CONF), 0;
+		return *v = (double)sysconf(name[8] ? _SC_NPROCESSORS_ONLN : _SC_NPROCESSORS_CONF),
+		       0;
 	snprintf(why, why_size, "literal '#%s' is not known to a self-monitoring thread", name);
 	return -EOPNOTSUPP;
 }
@@ -119,11 +126,13 @@ static int collect(void *arg, const struct selfmon_pe_event *ev, const char *nam
 	if (!strcmp(name, "duration_time"))
 		return 0;
 	if (!ev && selfmon_event__parse(name, &m->pmus, &probe)) {
-		snprintf(why, why_size, "event '%s' is in neither this core's tables nor the PMU's", name);
+		snprintf(why, why_size, "event '%s' is in neither this core's tables nor the PMU's",
+			 name);
 		return -ENOENT;
 	}
 	for (int i = 0; i < o->nr_ev; i++)
-		if (!strncasecmp(o->ev[i], name, strlen(name)) && o->ev[i][strlen(name)] == (*m->mods ? ':' : '\0'))
+		if (!strncasecmp(o->ev[i], name, strlen(name)) &&
+		    o->ev[i][strlen(name)] == (*m->mods ? ':' : '\0'))
 			return 0;
 	if (o->nr_ev == MAX_MEVENTS) {
 		snprintf(why, why_size, "more than %d events: too many for one group", MAX_MEVENTS);
@@ -133,14 +142,20 @@ static int collect(void *arg, const struct selfmon_pe_event *ev, const char *nam
 		snprintf(why, why_size, "event '%s' brings modifiers of its own", name);
 		return -EOPNOTSUPP;
 	}
-	snprintf(o->ev[o->nr_ev++], SELFMON_EVENT_NAME_MAX, "%s%s%s", name, *m->mods ? ":" : "", m->mods);
+	snprintf(o->ev[o->nr_ev++], SELFMON_EVENT_NAME_MAX, "%s%s%s", name, *m->mods ? ":" : "",
+		 m->mods);
 	return 0;
 }
 
 static int add_metric(struct selfmon_metrics *m, const struct selfmon_pe_metric *pm)
 {
 	struct selfmon_metric_ctx ctx = {
-		.t = m->t, .core = m->id.core, .cpuid = m->id.id, .count = collect, .literal = literal, .arg = m,
+		.t = m->t,
+		.core = m->id.core,
+		.cpuid = m->id.id,
+		.count = collect,
+		.literal = literal,
+		.arg = m,
 	};
 	struct one *o;
 	double v;
@@ -154,7 +169,8 @@ static int add_metric(struct selfmon_metrics *m, const struct selfmon_pe_metric 
 	memset(o, 0, sizeof(*o));
 	o->pm = pm;
 	m->cur = o;
-	if (m->pmu && m->pmu->core && strcmp(m->pmu->name, "cpu") && !strncmp(m->pmu->name, "cpu_", 4))
+	if (m->pmu && m->pmu->core && strcmp(m->pmu->name, "cpu") &&
+	    !strncmp(m->pmu->name, "cpu_", 4))
 		ctx.pmu = m->pmu->name;
 	if (selfmon_metric__eval(&ctx, pm, true, &v, o->why, sizeof(o->why)))
 		o->nr_ev = 0;
@@ -194,14 +210,18 @@ static int unknown(struct selfmon_metrics *m, const char *name)
 	size_t len = 0;
 	const struct selfmon_pe_metric *pm;
 
-	for (int i = 0; (pm = selfmon_pe__metric_at(m->t, m->id.core, i)) && len + 40 < sizeof(near); i++) {
+	for (int i = 0;
+	     (pm = selfmon_pe__metric_at(m->t, m->id.core, i)) && len + 40 < sizeof(near); i++) {
 		const char *n = selfmon_pe__str(m->t, pm->name);
 
 		if (distance(name, n) <= 3 || (strlen(name) > 2 && strcasestr(n, name)))
-			len += (size_t)snprintf(near + len, sizeof(near) - len, "%s'%s'", len ? ", " : "", n);
+			len += (size_t)snprintf(near + len, sizeof(near) - len, "%s'%s'",
+						len ? ", " : "", n);
 	}
-	return selfmon__err(-ENOENT, "no metric or metric group '%s' on this core (%s)%s%s: selfmon list shows them",
-			    name, selfmon_pe__str(m->t, c->name), *near ? "; close: " : "", near);
+	return selfmon__err(
+		-ENOENT,
+		"no metric or metric group '%s' on this core (%s)%s%s: selfmon list shows them",
+		name, selfmon_pe__str(m->t, c->name), *near ? "; close: " : "", near);
 }
 
 /* One name of the list: a metric, else a metric group. */
@@ -231,9 +251,11 @@ static void list_events(struct selfmon_metrics *m)
 	for (int i = 0; i < m->nr; i++) {
 		const struct one *o = &m->m[i];
 
-		for (int e = 0; e < o->nr_ev && len + SELFMON_EVENT_NAME_MAX + 4 < sizeof(m->events); e++)
-			len += (size_t)snprintf(m->events + len, sizeof(m->events) - len, "%s%s%s%s",
-						!e && len ? "," : "", !e ? "{" : ",", o->ev[e], e == o->nr_ev - 1 ? "}" : "");
+		for (int e = 0;
+		     e < o->nr_ev && len + SELFMON_EVENT_NAME_MAX + 4 < sizeof(m->events); e++)
+			len += (size_t)snprintf(m->events + len, sizeof(m->events) - len,
+						"%s%s%s%s", !e && len ? "," : "", !e ? "{" : ",",
+						o->ev[e], e == o->nr_ev - 1 ? "}" : "");
 	}
 }
 
@@ -249,12 +271,16 @@ static int identify(struct selfmon_metrics *m, int cpu)
 	m->t = &selfmon_pe__table;
 	err = selfmon_pmus__load(&m->pmus, root);
 	if (err)
-		return selfmon__err(err, "metrics: cannot read the PMUs under '%s/sys/bus/event_source'", root);
+		return selfmon__err(
+			err, "metrics: cannot read the PMUs under '%s/sys/bus/event_source'", root);
 	m->pmu = pmu_of_cpu(&m->pmus, cpu);
 	err = selfmon_pe__core_of_cpu(m->t, selfmon_arch__host(), root, cpu, &m->id);
 	if (err)
-		return selfmon__err(err, "metrics: CPU %d's core cannot be told (%s), and these tables have no "
-				    "common set for it", cpu, strerror(-err));
+		return selfmon__err(
+			err,
+			"metrics: CPU %d's core cannot be told (%s), and these tables have no "
+			"common set for it",
+			cpu, strerror(-err));
 	return 0;
 }
 
@@ -272,7 +298,8 @@ struct selfmon_metrics *selfmon_metrics__new(const char *names, int cpu, const c
 	}
 	for (tok = err ? NULL : strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		tok += strspn(tok, " @");
-		err = *tok ? add_name(m, tok) : selfmon__err(-EINVAL, "metrics '%s': an empty name", names);
+		err = *tok ? add_name(m, tok) :
+			     selfmon__err(-EINVAL, "metrics '%s': an empty name", names);
 		if (err)
 			break;
 	}
@@ -338,10 +365,13 @@ static int column_count(void *arg, const struct selfmon_pe_event *ev, const char
 
 	(void)ev;
 	if (!strcmp(name, "duration_time") && !strcmp(res->col[0].name, "time"))
-		return *v = res->samples[(size_t)m->rep] * 1e-9, 0;	/* ns per iteration */
+		return *v = res->samples[(size_t)m->rep] * 1e-9, 0; /* ns per iteration */
 	for (int e = 0; e < m->cur->nr_ev; e++)
-		if (!strncasecmp(m->cur->ev[e], name, n) && (m->cur->ev[e][n] == ':' || !m->cur->ev[e][n]))
-			return *v = res->samples[(size_t)(m->first_col + e) * (size_t)res->kept + (size_t)m->rep], 0;
+		if (!strncasecmp(m->cur->ev[e], name, n) &&
+		    (m->cur->ev[e][n] == ':' || !m->cur->ev[e][n]))
+			return *v = res->samples[(size_t)(m->first_col + e) * (size_t)res->kept +
+						 (size_t)m->rep],
+			       0;
 	snprintf(why, why_size, "event '%s' was not counted", name);
 	return -ENOENT;
 }
@@ -362,7 +392,8 @@ static bool same_events(const struct one *a, const struct one *b)
  * metric has a group of its own, in the order of selfmon_metrics__events()).
  * -1: none.
  */
-static int find_group(const struct selfmon_metrics *m, const struct selfmon_bench_result *res, const struct one *o)
+static int find_group(const struct selfmon_metrics *m, const struct selfmon_bench_result *res,
+		      const struct one *o)
 {
 	int skip = 0;
 
@@ -383,15 +414,22 @@ static int find_group(const struct selfmon_metrics *m, const struct selfmon_benc
 static bool never_ran(const struct selfmon_bench_result *res, int first, int n)
 {
 	for (int c = first; c < first + n; c++)
-		if (res->col[c].path == SELFMON_PATH_USER || res->col[c].st.max != 0 || res->col[c].st.min != 0)
+		if (res->col[c].path == SELFMON_PATH_USER || res->col[c].st.max != 0 ||
+		    res->col[c].st.min != 0)
 			return false;
 	return true;
 }
 
-static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *res, struct one *o, double *v)
+static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *res, struct one *o,
+		      double *v)
 {
 	struct selfmon_metric_ctx ctx = {
-		.t = m->t, .core = m->id.core, .cpuid = m->id.id, .count = column_count, .literal = literal, .arg = m,
+		.t = m->t,
+		.core = m->id.core,
+		.cpuid = m->id.id,
+		.count = column_count,
+		.literal = literal,
+		.arg = m,
 	};
 	struct selfmon_bench_col *col = &res->col[res->nr_cols];
 	int err = 0;
@@ -399,15 +437,20 @@ static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *re
 	m->cur = o;
 	m->first_col = find_group(m, res, o);
 	if (m->first_col < 0) {
-		snprintf(o->why, sizeof(o->why), "its group of %d events did not open together (more events "
-			 "than the PMU has counters, or one it lacks: see the driver's note)", o->nr_ev);
+		snprintf(o->why, sizeof(o->why),
+			 "its group of %d events did not open together (more events "
+			 "than the PMU has counters, or one it lacks: see the driver's note)",
+			 o->nr_ev);
 		return 0;
 	}
 	for (m->rep = 0; !err && m->rep < res->kept; m->rep++)
 		err = selfmon_metric__eval(&ctx, o->pm, false, &v[m->rep], o->why, sizeof(o->why));
 	if (err && never_ran(res, m->first_col, o->nr_ev))
-		snprintf(o->why, sizeof(o->why), "its group of %d events counted nothing: beside the other events "
-			 "it did not fit the PMU's counters and never ran (count fewer events with it)", o->nr_ev);
+		snprintf(
+			o->why, sizeof(o->why),
+			"its group of %d events counted nothing: beside the other events "
+			"it did not fit the PMU's counters and never ran (count fewer events with it)",
+			o->nr_ev);
 	memset(col, 0, sizeof(*col));
 	if (err || selfmon_stats__compute(v, (size_t)res->kept, &col->st))
 		return 0;
@@ -415,7 +458,8 @@ static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *re
 	col->unit = selfmon_pe__str(m->t, o->pm->unit);
 	col->path = res->col[m->first_col].path;
 	col->reason = res->col[m->first_col].reason;
-	memcpy(&res->samples[(size_t)res->nr_cols * (size_t)res->kept], v, (size_t)res->kept * sizeof(*v));
+	memcpy(&res->samples[(size_t)res->nr_cols * (size_t)res->kept], v,
+	       (size_t)res->kept * sizeof(*v));
 	res->nr_cols++;
 	return 1;
 }
@@ -428,9 +472,10 @@ int selfmon_metrics__add_columns(struct selfmon_metrics *m, struct selfmon_bench
 	if (!m || !res)
 		return selfmon__err(-EINVAL, "metrics: no result to add columns to");
 	if (res->kept <= 0)
-		return 0;	/* nothing measured, nothing to compute */
+		return 0; /* nothing measured, nothing to compute */
 	v = malloc((size_t)res->kept * sizeof(*v));
-	grown = realloc(res->samples, (size_t)(res->nr_cols + m->nr) * (size_t)res->kept * sizeof(*v));
+	grown = realloc(res->samples,
+			(size_t)(res->nr_cols + m->nr) * (size_t)res->kept * sizeof(*v));
 	if (!v || !grown) {
 		free(v);
 		if (grown)
@@ -443,8 +488,8 @@ int selfmon_metrics__add_columns(struct selfmon_metrics *m, struct selfmon_bench
 		if (!m->m[i].nr_ev)
 			continue;
 		if (res->nr_cols == SELFMON_BENCH_MAX_COLS) {
-			snprintf(m->m[i].why, sizeof(m->m[i].why), "no room for its column (%d at most)",
-				 SELFMON_BENCH_MAX_COLS);
+			snprintf(m->m[i].why, sizeof(m->m[i].why),
+				 "no room for its column (%d at most)", SELFMON_BENCH_MAX_COLS);
 			continue;
 		}
 		added += add_column(m, res, &m->m[i], v);
@@ -467,7 +512,8 @@ const char *selfmon_pmu_events__core(int cpu, int *fallback)
 {
 	const struct selfmon_pe_table *t = &selfmon_pe__table;
 	struct selfmon_pe_ident id;
-	int err = selfmon_pe__core_of_cpu(t, selfmon_arch__host(), selfmon_root__get(NULL), cpu < 0 ? 0 : cpu, &id);
+	int err = selfmon_pe__core_of_cpu(t, selfmon_arch__host(), selfmon_root__get(NULL),
+					  cpu < 0 ? 0 : cpu, &id);
 
 	if (err) {
 		errno = -selfmon__err(err, "CPU %d's core cannot be told: %s", cpu, strerror(-err));
@@ -483,7 +529,8 @@ int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *inf
 	const struct selfmon_pe_table *t = &selfmon_pe__table;
 	const struct selfmon_pe_core *c, *common;
 	struct selfmon_pe_ident id;
-	int err = selfmon_pe__core_of_cpu(t, selfmon_arch__host(), selfmon_root__get(NULL), cpu < 0 ? 0 : cpu, &id);
+	int err = selfmon_pe__core_of_cpu(t, selfmon_arch__host(), selfmon_root__get(NULL),
+					  cpu < 0 ? 0 : cpu, &id);
 
 	if (err)
 		return selfmon__err(err, "CPU %d's core cannot be told: %s", cpu, strerror(-err));
@@ -491,11 +538,14 @@ int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *inf
 	if (idx < 0)
 		return -ENOENT;
 	if ((uint32_t)idx < c->nr_ev)
-		return info_of_event(t, &t->events[t->ev_idx[c->ev_first + (uint32_t)idx]], info), 0;
+		return info_of_event(t, &t->events[t->ev_idx[c->ev_first + (uint32_t)idx]], info),
+		       0;
 	idx -= (int)c->nr_ev;
 	common = t->common >= 0 && t->common != id.core ? &t->cores[t->common] : NULL;
 	if (common && (uint32_t)idx < common->nr_ev)
-		return info_of_event(t, &t->events[t->ev_idx[common->ev_first + (uint32_t)idx]], info), 0;
+		return info_of_event(t, &t->events[t->ev_idx[common->ev_first + (uint32_t)idx]],
+				     info),
+		       0;
 	idx -= common ? (int)common->nr_ev : 0;
 	{
 		const struct selfmon_pe_metric *pm = selfmon_pe__metric_at(t, id.core, idx);
@@ -516,7 +566,8 @@ int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *inf
 /* Built with CONFIG_PMU_EVENTS_NONE: no tables, and each call says so. */
 static int none(void)
 {
-	return selfmon__err(-EOPNOTSUPP, "selfmon was built without metrics (CONFIG_PMU_EVENTS_NONE): "
+	return selfmon__err(-EOPNOTSUPP,
+			    "selfmon was built without metrics (CONFIG_PMU_EVENTS_NONE): "
 			    "rebuild with a Kconfig selection of cores (docs/metrics.md)");
 }
 

@@ -13,16 +13,38 @@
 #include "metric_expr.h"
 
 enum opcode {
-	OP_NUM, OP_ID, OP_LIT, OP_NEG, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
-	OP_LT, OP_GT, OP_LE, OP_GE, OP_EQ, OP_NE, OP_AND, OP_OR, OP_XOR,
-	OP_IF, OP_MIN, OP_MAX, OP_DRATIO, OP_HAS, OP_SRC, OP_CPUID,
+	OP_NUM,
+	OP_ID,
+	OP_LIT,
+	OP_NEG,
+	OP_ADD,
+	OP_SUB,
+	OP_MUL,
+	OP_DIV,
+	OP_MOD,
+	OP_LT,
+	OP_GT,
+	OP_LE,
+	OP_GE,
+	OP_EQ,
+	OP_NE,
+	OP_AND,
+	OP_OR,
+	OP_XOR,
+	OP_IF,
+	OP_MIN,
+	OP_MAX,
+	OP_DRATIO,
+	OP_HAS,
+	OP_SRC,
+	OP_CPUID,
 };
 
 struct node {
 	enum opcode op;
-	int a, b, c;		/* operands; for OP_IF: a if b else c */
+	int a, b, c; /* operands; for OP_IF: a if b else c */
 	double num;
-	char *id;		/* OP_ID, OP_LIT, and the functions of an identifier */
+	char *id; /* OP_ID, OP_LIT, and the functions of an identifier */
 };
 
 struct selfmon_mexpr {
@@ -44,7 +66,8 @@ static int perr(struct parser *ps, int code, const char *fmt, ...)
 	int len;
 
 	if (ps->err && ps->err_size) {
-		len = snprintf(ps->err, ps->err_size, "at %d of '%.60s': ", (int)(ps->p - ps->s), ps->s);
+		len = snprintf(ps->err, ps->err_size, "at %d of '%.60s': ", (int)(ps->p - ps->s),
+			       ps->s);
 		va_start(ap, fmt);
 		if (len >= 0 && (size_t)len < ps->err_size)
 			vsnprintf(ps->err + len, ps->err_size - (size_t)len, fmt, ap);
@@ -78,7 +101,8 @@ static void skip(struct parser *ps)
 
 static bool symch(char c)
 {
-	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == ':' || c == '@' || c == '?';
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == ':' || c == '@' ||
+	       c == '?';
 }
 
 /* A run of symbol characters, escapes removed, into @buf. Return: its length. */
@@ -93,7 +117,7 @@ static size_t symbol(struct parser *ps, char *buf, size_t size)
 			q++;
 		else if (*q == '-' && n && n < size && isdigit((unsigned char)buf[0]) &&
 			 (buf[n - 1] == 'e' || buf[n - 1] == 'E') && isdigit((unsigned char)q[1]))
-			;	/* a number's exponent, "1e-6": perf's lexer reads it whole */
+			; /* a number's exponent, "1e-6": perf's lexer reads it whole */
 		else if (!symch(*q))
 			break;
 		if (n + 1 < size)
@@ -120,10 +144,11 @@ static int leaf(struct parser *ps, enum opcode op, const char *text)
 static const struct {
 	const char *name;
 	enum opcode op;
-	int args;	/* -1: one identifier */
+	int args; /* -1: one identifier */
 } funcs[] = {
-	{ "min", OP_MIN, 2 }, { "max", OP_MAX, 2 }, { "d_ratio", OP_DRATIO, 2 },
-	{ "has_event", OP_HAS, -1 }, { "source_count", OP_SRC, -1 }, { "strcmp_cpuid_str", OP_CPUID, -1 },
+	{ "min", OP_MIN, 2 },		{ "max", OP_MAX, 2 },
+	{ "d_ratio", OP_DRATIO, 2 },	{ "has_event", OP_HAS, -1 },
+	{ "source_count", OP_SRC, -1 }, { "strcmp_cpuid_str", OP_CPUID, -1 },
 };
 
 static int expect(struct parser *ps, char c)
@@ -189,7 +214,8 @@ static int parse_primary(struct parser *ps)
 		double v = strtod(id, &end);
 
 		if (*end || strchr(id, 'x') || strchr(id, 'X'))
-			return leaf(ps, OP_ID, id);	/* "0x410fd493": a name, as perf's lexer has it */
+			return leaf(ps, OP_ID,
+				    id); /* "0x410fd493": a name, as perf's lexer has it */
 		i = add(ps, OP_NUM, -1, -1, -1);
 		if (i >= 0)
 			ps->e->n[i].num = v;
@@ -225,10 +251,10 @@ static const struct {
 	enum opcode op;
 	int level;
 } binops[] = {
-	{ "|", OP_OR, 0 }, { "^", OP_XOR, 1 }, { "&", OP_AND, 2 },
-	{ "<=", OP_LE, 3 }, { ">=", OP_GE, 3 }, { "==", OP_EQ, 3 }, { "!=", OP_NE, 3 },
-	{ "<", OP_LT, 3 }, { ">", OP_GT, 3 },
-	{ "+", OP_ADD, 4 }, { "-", OP_SUB, 4 }, { "*", OP_MUL, 5 }, { "/", OP_DIV, 5 }, { "%", OP_MOD, 5 },
+	{ "|", OP_OR, 0 },  { "^", OP_XOR, 1 }, { "&", OP_AND, 2 }, { "<=", OP_LE, 3 },
+	{ ">=", OP_GE, 3 }, { "==", OP_EQ, 3 }, { "!=", OP_NE, 3 }, { "<", OP_LT, 3 },
+	{ ">", OP_GT, 3 },  { "+", OP_ADD, 4 }, { "-", OP_SUB, 4 }, { "*", OP_MUL, 5 },
+	{ "/", OP_DIV, 5 }, { "%", OP_MOD, 5 },
 };
 #define NR_LEVELS 6
 
@@ -243,7 +269,8 @@ static int parse_level(struct parser *ps, int level)
 	while (a >= 0) {
 		skip(ps);
 		for (k = 0; k < sizeof(binops) / sizeof(binops[0]); k++)
-			if (binops[k].level == level && !strncmp(ps->p, binops[k].tok, strlen(binops[k].tok)))
+			if (binops[k].level == level &&
+			    !strncmp(ps->p, binops[k].tok, strlen(binops[k].tok)))
 				break;
 		if (k == sizeof(binops) / sizeof(binops[0]))
 			break;
@@ -326,7 +353,7 @@ struct evalstate {
 	const struct selfmon_mexpr *e;
 	const struct selfmon_mexpr_env *env;
 	bool collect;
-	bool read_event;	/* the subtree just evaluated read an event */
+	bool read_event; /* the subtree just evaluated read an event */
 	char *why;
 	size_t why_size;
 };
@@ -344,8 +371,10 @@ static int eval_leaf(struct evalstate *st, const struct node *n, double *v)
 {
 	const struct selfmon_mexpr_env *env = st->env;
 	int (*fn)(void *, const char *, double *, char *, size_t) =
-		n->op == OP_ID || n->op == OP_SRC ? env->value : n->op == OP_LIT ? env->literal :
-		n->op == OP_HAS ? env->has_event : env->cpuid;
+		n->op == OP_ID || n->op == OP_SRC ? env->value :
+		n->op == OP_LIT			  ? env->literal :
+		n->op == OP_HAS			  ? env->has_event :
+						    env->cpuid;
 	int err;
 
 	if (!fn)
@@ -404,29 +433,60 @@ static double mod(double a, double b)
 static int eval_binary(struct evalstate *st, const struct node *n, double a, double b, double *v)
 {
 	switch (n->op) {
-	case OP_ADD: *v = a + b; break;
-	case OP_SUB: *v = a - b; break;
-	case OP_MUL: *v = a * b; break;
+	case OP_ADD:
+		*v = a + b;
+		break;
+	case OP_SUB:
+		*v = a - b;
+		break;
+	case OP_MUL:
+		*v = a * b;
+		break;
 	case OP_DIV:
 	case OP_MOD:
 		if (b == 0 && !st->collect)
 			return why(st, -EDOM, "division by zero%s", "");
 		*v = b == 0 ? 0 : n->op == OP_DIV ? a / b : mod(a, b);
 		break;
-	case OP_DRATIO: *v = b == 0 ? 0 : a / b; break;
-	case OP_LT: *v = a < b; break;
-	case OP_GT: *v = a > b; break;
-	case OP_LE: *v = a <= b; break;
-	case OP_GE: *v = a >= b; break;
-	case OP_EQ: *v = a == b; break;
-	case OP_NE: *v = a != b; break;
+	case OP_DRATIO:
+		*v = b == 0 ? 0 : a / b;
+		break;
+	case OP_LT:
+		*v = a < b;
+		break;
+	case OP_GT:
+		*v = a > b;
+		break;
+	case OP_LE:
+		*v = a <= b;
+		break;
+	case OP_GE:
+		*v = a >= b;
+		break;
+	case OP_EQ:
+		*v = a == b;
+		break;
+	case OP_NE:
+		*v = a != b;
+		break;
 	/* perf's |, & and ^ are logical: on zero and non-zero. */
-	case OP_AND: *v = a != 0 && b != 0; break;
-	case OP_OR: *v = a != 0 || b != 0; break;
-	case OP_XOR: *v = (a != 0) != (b != 0); break;
-	case OP_MIN: *v = a < b ? a : b; break;
-	case OP_MAX: *v = a > b ? a : b; break;
-	default: return why(st, -EINVAL, "bad node%s", "");
+	case OP_AND:
+		*v = a != 0 && b != 0;
+		break;
+	case OP_OR:
+		*v = a != 0 || b != 0;
+		break;
+	case OP_XOR:
+		*v = (a != 0) != (b != 0);
+		break;
+	case OP_MIN:
+		*v = a < b ? a : b;
+		break;
+	case OP_MAX:
+		*v = a > b ? a : b;
+		break;
+	default:
+		return why(st, -EINVAL, "bad node%s", "");
 	}
 	return 0;
 }
@@ -441,7 +501,11 @@ static int eval(struct evalstate *st, int i, double *v)
 	case OP_NUM:
 		*v = n->num;
 		return 0;
-	case OP_ID: case OP_LIT: case OP_HAS: case OP_SRC: case OP_CPUID:
+	case OP_ID:
+	case OP_LIT:
+	case OP_HAS:
+	case OP_SRC:
+	case OP_CPUID:
 		return eval_leaf(st, n, v);
 	case OP_NEG:
 		err = eval(st, n->a, &a);
@@ -458,10 +522,12 @@ static int eval(struct evalstate *st, int i, double *v)
 	return err ? err : eval_binary(st, n, a, b, v);
 }
 
-int selfmon_mexpr__eval(const struct selfmon_mexpr *e, const struct selfmon_mexpr_env *env, bool collect,
-			double *out, char *why_buf, size_t why_size)
+int selfmon_mexpr__eval(const struct selfmon_mexpr *e, const struct selfmon_mexpr_env *env,
+			bool collect, double *out, char *why_buf, size_t why_size)
 {
-	struct evalstate st = { .e = e, .env = env, .collect = collect, .why = why_buf, .why_size = why_size };
+	struct evalstate st = {
+		.e = e, .env = env, .collect = collect, .why = why_buf, .why_size = why_size
+	};
 	int err;
 
 	if (why_size)

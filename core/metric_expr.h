@@ -15,8 +15,8 @@
  * strcmp_cpuid_str(). Longest texts and deepest nesting are bounded, so a
  * hostile string costs little.
  */
-#define SELFMON_MEXPR_MAX_LEN	8192
-#define SELFMON_MEXPR_MAX_DEPTH	64
+#define SELFMON_MEXPR_MAX_LEN 8192
+#define SELFMON_MEXPR_MAX_DEPTH 64
 
 struct selfmon_mexpr;
 
@@ -51,7 +51,7 @@ void selfmon_mexpr__free(struct selfmon_mexpr *e);
  * (has_event, strcmp_cpuid_str and literals decide), one that does takes
  * both. Return: 0, or -errno with @why set (a division by zero: -EDOM).
  */
-int selfmon_mexpr__eval(const struct selfmon_mexpr *e, const struct selfmon_mexpr_env *env, bool collect,
-			double *out, char *why, size_t why_size);
+int selfmon_mexpr__eval(const struct selfmon_mexpr *e, const struct selfmon_mexpr_env *env,
+			bool collect, double *out, char *why, size_t why_size);
 
 #endif

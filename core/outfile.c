@@ -22,7 +22,8 @@ static int create_tmp(const char *what, const char *path, char **tmp)
 {
 	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
 	size_t len = strlen(path) + sizeof(".part-XXXXXX");
-	unsigned long long seed = (unsigned long long)getpid() << 20 ^ (unsigned long long)time(NULL);
+	unsigned long long seed = (unsigned long long)getpid() << 20 ^
+				  (unsigned long long)time(NULL);
 	char *name = malloc(len);
 	int fd = -EEXIST;
 
@@ -49,8 +50,11 @@ static int create_tmp(const char *what, const char *path, char **tmp)
 
 static const char *kind(mode_t m)
 {
-	return S_ISDIR(m) ? "a directory" : S_ISBLK(m) ? "a block device" :
-	       S_ISSOCK(m) ? "a socket" : S_ISREG(m) ? "a file" : "not a file";
+	return S_ISDIR(m)  ? "a directory" :
+	       S_ISBLK(m)  ? "a block device" :
+	       S_ISSOCK(m) ? "a socket" :
+	       S_ISREG(m)  ? "a file" :
+			     "not a file";
 }
 
 /* A link, followed only to a character device or a FIFO, opened without O_CREAT or O_TRUNC. */
@@ -63,16 +67,19 @@ static int open_link(const char *what, const char *path)
 	if (stat(path, &st) && errno != ENOENT)
 		return selfmon__err(-errno, "%s '%s': %s", what, path, strerror(errno));
 	if (errno == ENOENT || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
-		return selfmon__err(-ELOOP, "%s '%s': a symbolic link to %s: selfmon writes no "
-				    "file through a link (name the file itself, or remove the link)",
-				    what, path, errno == ENOENT ? "nothing" : kind(st.st_mode));
+		return selfmon__err(
+			-ELOOP,
+			"%s '%s': a symbolic link to %s: selfmon writes no "
+			"file through a link (name the file itself, or remove the link)",
+			what, path, errno == ENOENT ? "nothing" : kind(st.st_mode));
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return selfmon__err(-errno, "%s '%s': %s", what, path, strerror(errno));
 	/* The link may have changed since stat(): still a device or a FIFO? */
 	if (fstat(fd, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
 		close(fd);
-		return selfmon__err(-ELOOP, "%s '%s': the link changed while being opened", what, path);
+		return selfmon__err(-ELOOP, "%s '%s': the link changed while being opened", what,
+				    path);
 	}
 	return fd;
 }

@@ -28,7 +28,7 @@ static pid_t fallback_pid;
 /* Every thread may write it, all with the same pid: relaxed atomics. */
 static pid_t *fork_word = &fallback_pid;
 _Thread_local pid_t selfmon_owner__tid;
-static _Thread_local pid_t tid_pid;	/* the process selfmon_owner__tid was taken in */
+static _Thread_local pid_t tid_pid; /* the process selfmon_owner__tid was taken in */
 
 static void wipe_in_child(void)
 {
@@ -97,12 +97,16 @@ int selfmon_owner__same_process(const struct selfmon_owner *o)
 int selfmon_owner__check(const struct selfmon_owner *o)
 {
 	if (!selfmon_owner__same_process(o))
-		return selfmon__err(-SELFMON_ERRNO__FORKED,
+		return selfmon__err(
+			-SELFMON_ERRNO__FORKED,
 			"this event set was opened by process %d; its mmap pages are not mapped "
-			"after fork(): open a new set in the child", (int)o->pid);
+			"after fork(): open a new set in the child",
+			(int)o->pid);
 	if (current_tid() != o->tid)
-		return selfmon__err(-SELFMON_ERRNO__THREAD,
+		return selfmon__err(
+			-SELFMON_ERRNO__THREAD,
 			"this event set counts thread %d, which opened it, and must be read there: "
-			"open one set per thread", (int)o->tid);
+			"open one set per thread",
+			(int)o->tid);
 	return 0;
 }

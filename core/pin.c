@@ -14,9 +14,14 @@
 
 int selfmon_pin__parse(const char *policy, struct selfmon_pin *pin)
 {
-	static const struct { const char *name; enum selfmon_pin_kind kind; } words[] = {
-		{ "none", SELFMON_PIN_NONE }, { "current", SELFMON_PIN_CURRENT },
-		{ "big", SELFMON_PIN_BIG }, { "little", SELFMON_PIN_LITTLE },
+	static const struct {
+		const char *name;
+		enum selfmon_pin_kind kind;
+	} words[] = {
+		{ "none", SELFMON_PIN_NONE },
+		{ "current", SELFMON_PIN_CURRENT },
+		{ "big", SELFMON_PIN_BIG },
+		{ "little", SELFMON_PIN_LITTLE },
 	};
 	const char *list = policy;
 
@@ -36,15 +41,17 @@ int selfmon_pin__parse(const char *policy, struct selfmon_pin *pin)
 		return 0;
 	}
 	if (!*policy || strlen(policy) >= sizeof(pin->pmu) || strchr(policy, '/'))
-		return selfmon__err(-EINVAL, "pinning policy '%s': use none, current, big, little, "
-				    "a CPU list or a core PMU's name", policy);
+		return selfmon__err(-EINVAL,
+				    "pinning policy '%s': use none, current, big, little, "
+				    "a CPU list or a core PMU's name",
+				    policy);
 	pin->kind = SELFMON_PIN_PMU;
 	strcpy(pin->pmu, policy);
 	return 0;
 }
 
-int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_topology *t,
-			 int cpu, const struct selfmon_cluster **cl, cpu_set_t *cpus)
+int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_topology *t, int cpu,
+			 const struct selfmon_cluster **cl, cpu_set_t *cpus)
 {
 	const struct selfmon_cluster *c = NULL;
 	char have[512];
@@ -60,21 +67,26 @@ int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_top
 	case SELFMON_PIN_CURRENT:
 		c = selfmon_topology__of_cpu(t, cpu);
 		if (!c)
-			return selfmon__err(-ENOENT, "CPU %d, where the thread runs, has no CPU PMU (clusters: %s)",
-					    cpu, have);
+			return selfmon__err(
+				-ENOENT,
+				"CPU %d, where the thread runs, has no CPU PMU (clusters: %s)", cpu,
+				have);
 		break;
 	case SELFMON_PIN_BIG:
 	case SELFMON_PIN_LITTLE:
-		c = pin->kind == SELFMON_PIN_BIG ? selfmon_topology__big(t) : selfmon_topology__little(t);
+		c = pin->kind == SELFMON_PIN_BIG ? selfmon_topology__big(t) :
+						   selfmon_topology__little(t);
 		if (!c)
-			return selfmon__err(-EINVAL, "cannot tell the %s cluster among %s: pin to a PMU or "
-					    "a CPU list instead", pin->kind == SELFMON_PIN_BIG ? "big" : "little",
-					    have);
+			return selfmon__err(-EINVAL,
+					    "cannot tell the %s cluster among %s: pin to a PMU or "
+					    "a CPU list instead",
+					    pin->kind == SELFMON_PIN_BIG ? "big" : "little", have);
 		break;
 	case SELFMON_PIN_PMU:
 		c = selfmon_topology__find(t, pin->pmu);
 		if (!c)
-			return selfmon__err(-ENOENT, "no CPU PMU '%s' to pin to; clusters: %s", pin->pmu, have);
+			return selfmon__err(-ENOENT, "no CPU PMU '%s' to pin to; clusters: %s",
+					    pin->pmu, have);
 		break;
 	case SELFMON_PIN_CPUS:
 		for (int i = 0; i < SELFMON_NR_CPUS; i++) {
@@ -84,9 +96,11 @@ int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_top
 				continue;
 			of = selfmon_topology__of_cpu(t, i);
 			if (!of)
-				return selfmon__err(-ENOENT, "CPU %d is in no cluster (%s)", i, have);
+				return selfmon__err(-ENOENT, "CPU %d is in no cluster (%s)", i,
+						    have);
 			if (c && of != c)
-				return selfmon__err(-EINVAL, "the CPU list spans two clusters, %s and %s: "
+				return selfmon__err(-EINVAL,
+						    "the CPU list spans two clusters, %s and %s: "
 						    "user-space reads need one core type (%s)",
 						    c->pmu->name, of->pmu->name, have);
 			c = of;
@@ -141,8 +155,9 @@ static int pin_first(pid_t tid, const struct selfmon_cluster *cl, const cpu_set_
 	if (!CPU_COUNT(&want)) {
 		selfmon_cpulist__format(cpus, a, sizeof(a));
 		selfmon_cpulist__format(&cur, b, sizeof(b));
-		return selfmon__err(-EINVAL, "cannot pin to %s (CPUs %s): the thread may only run on CPUs %s",
-				    cl->pmu->name, a, b);
+		return selfmon__err(
+			-EINVAL, "cannot pin to %s (CPUs %s): the thread may only run on CPUs %s",
+			cl->pmu->name, a, b);
 	}
 	e->hold.pid = getpid();
 	e->hold.tid = tid;
@@ -169,10 +184,11 @@ int selfmon_pin__acquire(pid_t tid, const struct selfmon_cluster *cl, const cpu_
 	pthread_mutex_lock(&pin_lock);
 	e = *pin_find(getpid(), tid);
 	if (e && strcmp(e->hold.pmu, cl->pmu->name))
-		err = selfmon__err(-EBUSY, "this thread is pinned to %s by another open set; a set for "
+		err = selfmon__err(-EBUSY,
+				   "this thread is pinned to %s by another open set; a set for "
 				   "%s would move it off that set's counters: close the other set "
-				   "first, or open this one for %s", e->hold.pmu, cl->pmu->name,
-				   e->hold.pmu);
+				   "first, or open this one for %s",
+				   e->hold.pmu, cl->pmu->name, e->hold.pmu);
 	else if (e)
 		e->refs++;
 	if (e && !err)

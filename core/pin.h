@@ -15,12 +15,12 @@
  * with that PMU's own type.
  */
 enum selfmon_pin_kind {
-	SELFMON_PIN_NONE,	/* leave affinity alone */
-	SELFMON_PIN_CURRENT,	/* the cluster of the CPU the thread runs on now */
+	SELFMON_PIN_NONE, /* leave affinity alone */
+	SELFMON_PIN_CURRENT, /* the cluster of the CPU the thread runs on now */
 	SELFMON_PIN_BIG,
 	SELFMON_PIN_LITTLE,
-	SELFMON_PIN_PMU,	/* the cluster of a named core PMU */
-	SELFMON_PIN_CPUS,	/* an explicit CPU list, within one cluster */
+	SELFMON_PIN_PMU, /* the cluster of a named core PMU */
+	SELFMON_PIN_CPUS, /* an explicit CPU list, within one cluster */
 };
 
 struct selfmon_pin {
@@ -40,8 +40,8 @@ int selfmon_pin__parse(const char *policy, struct selfmon_pin *pin);
  * NONE gives *cl = NULL. Return: 0, -ENOENT (no such cluster) or -EINVAL
  * (CPUs spanning clusters, big/little not told apart); selfmon_errmsg() says which.
  */
-int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_topology *t,
-			 int cpu, const struct selfmon_cluster **cl, cpu_set_t *cpus);
+int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_topology *t, int cpu,
+			 const struct selfmon_cluster **cl, cpu_set_t *cpus);
 
 /*
  * A thread has one affinity, whatever number of sets pinned it: the sets of
@@ -52,10 +52,10 @@ int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_top
  * release gives the saved affinity back.
  */
 struct selfmon_pin_hold {
-	pid_t pid;		/* the process of thread @tid */
+	pid_t pid; /* the process of thread @tid */
 	pid_t tid;
-	char pmu[64];		/* the cluster's PMU */
-	cpu_set_t cpus;		/* where the thread may run now */
+	char pmu[64]; /* the cluster's PMU */
+	cpu_set_t cpus; /* where the thread may run now */
 };
 
 /*

@@ -69,7 +69,8 @@ static void load_formats(struct selfmon_pmus *pmus, struct selfmon_pmu *pmu)
 		/* A term we cannot parse cannot be used; the rest of the PMU still can. */
 		if (selfmon_sysfs__read(pmus->root, path, spec, sizeof(spec)) < 0 ||
 		    selfmon_format__parse(spec, f)) {
-			note(pmus, "PMU '%s': format term '%s' unreadable or not 'config[12]:bits': term left out",
+			note(pmus,
+			     "PMU '%s': format term '%s' unreadable or not 'config[12]:bits': term left out",
 			     pmu->name, printable(de->d_name, q, sizeof(q)));
 			continue;
 		}
@@ -100,7 +101,8 @@ static const char *load_cpus(struct selfmon_pmu *pmu, const char *root, const cp
 	if (err == -ENOENT)
 		return NULL;
 	if (err < 0)
-		return pmu->core ? "its 'cpus' file is unreadable" : "its 'cpumask' file is unreadable";
+		return pmu->core ? "its 'cpus' file is unreadable" :
+				   "its 'cpumask' file is unreadable";
 	if (selfmon_cpulist__parse(buf, &pmu->cpus))
 		return "its CPU list is not a CPU list";
 	if (!CPU_COUNT(&pmu->cpus))
@@ -122,7 +124,8 @@ static int load_one(struct selfmon_pmus *pmus, struct selfmon_pmu *pmu, const ch
 
 	memset(pmu, 0, sizeof(*pmu));
 	if (strlen(name) >= sizeof(pmu->name)) {
-		note(pmus, "PMU '%.40s...': name too long: left out", printable(name, q, sizeof(q)));
+		note(pmus, "PMU '%.40s...': name too long: left out",
+		     printable(name, q, sizeof(q)));
 		return -ENAMETOOLONG;
 	}
 	strcpy(pmu->name, name);
@@ -133,7 +136,8 @@ static int load_one(struct selfmon_pmus *pmus, struct selfmon_pmu *pmu, const ch
 		err = -ERANGE;
 	if (err) {
 		/* A PMU whose type cannot be read cannot be opened. */
-		note(pmus, "PMU '%s': its 'type' file is %s: left out", printable(name, q, sizeof(q)),
+		note(pmus, "PMU '%s': its 'type' file is %s: left out",
+		     printable(name, q, sizeof(q)),
 		     err == -ENOENT ? "missing" : "unreadable or not a type number");
 		return err;
 	}
@@ -151,7 +155,8 @@ static int load_one(struct selfmon_pmus *pmus, struct selfmon_pmu *pmu, const ch
 	err = selfmon_sysfs__read_long(pmus->root, path, &val);
 	pmu->rdpmc = err || val < 0 || val > 2 ? -1 : (int)val;
 	if (err != -ENOENT && pmu->rdpmc < 0)
-		note(pmus, "PMU '%s': its 'rdpmc' file is unreadable or not 0, 1 or 2: taken as absent",
+		note(pmus,
+		     "PMU '%s': its 'rdpmc' file is unreadable or not 0, 1 or 2: taken as absent",
 		     pmu->name);
 
 	load_formats(pmus, pmu);
@@ -163,11 +168,14 @@ static void load_possible(struct selfmon_pmus *pmus, cpu_set_t *possible)
 {
 	char buf[4096];
 
-	if (selfmon_sysfs__read(pmus->root, "/sys/devices/system/cpu/possible", buf, sizeof(buf)) >= 0 &&
+	if (selfmon_sysfs__read(pmus->root, "/sys/devices/system/cpu/possible", buf, sizeof(buf)) >=
+		    0 &&
 	    !selfmon_cpulist__parse(buf, possible) && CPU_COUNT(possible))
 		return;
-	note(pmus, "/sys/devices/system/cpu/possible is missing or not a CPU list: "
-	     "PMU CPU lists checked against %d CPUs", SELFMON_NR_CPUS);
+	note(pmus,
+	     "/sys/devices/system/cpu/possible is missing or not a CPU list: "
+	     "PMU CPU lists checked against %d CPUs",
+	     SELFMON_NR_CPUS);
 	CPU_ZERO(possible);
 	for (int c = 0; c < SELFMON_NR_CPUS; c++)
 		CPU_SET(c, possible);

@@ -26,9 +26,9 @@ struct selfmon_pmu {
 };
 
 struct selfmon_pmus {
-	const char *root;	/* as selfmon_root__get() returned it */
+	const char *root; /* as selfmon_root__get() returned it */
 	int nr;
-	struct selfmon_pmu *pmu;	/* sorted by type */
+	struct selfmon_pmu *pmu; /* sorted by type */
 	/* What was left out and why, a line each (selfmon_pmus__notes()). */
 	char notes[2048];
 };

@@ -56,7 +56,8 @@ bool selfmon_pe__cpuid_matches(const char *rule, const char *id)
 	regex_t re;
 	bool hit;
 
-	if (snprintf(pat, sizeof(pat), "^(%s)$", rule) >= (int)sizeof(pat) || regcomp(&re, pat, REG_EXTENDED | REG_NOSUB))
+	if (snprintf(pat, sizeof(pat), "^(%s)$", rule) >= (int)sizeof(pat) ||
+	    regcomp(&re, pat, REG_EXTENDED | REG_NOSUB))
 		return false;
 	hit = !regexec(&re, id, 0, NULL, 0);
 	if (!hit && dash && (size_t)(dash - id) < sizeof(bare)) {
@@ -79,8 +80,8 @@ int selfmon_pe__match(const struct selfmon_pe_table *t, const char *id)
 	return -ENOENT;
 }
 
-int selfmon_pe__core_of_cpu(const struct selfmon_pe_table *t, const struct selfmon_arch *arch, const char *root,
-			    int cpu, struct selfmon_pe_ident *out)
+int selfmon_pe__core_of_cpu(const struct selfmon_pe_table *t, const struct selfmon_arch *arch,
+			    const char *root, int cpu, struct selfmon_pe_ident *out)
 {
 	int err;
 
@@ -99,8 +100,8 @@ int selfmon_pe__core_of_cpu(const struct selfmon_pe_table *t, const struct selfm
 	return out->core < 0 ? -ENOENT : 0;
 }
 
-const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *t, int core, const char *name,
-						 const char *pmu)
+const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *t, int core,
+						 const char *name, const char *pmu)
 {
 	for (int pass = 0; pass < 2 && core >= 0; pass++, core = t->common) {
 		const struct selfmon_pe_core *c = &t->cores[core];
@@ -109,7 +110,8 @@ const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *
 			const struct selfmon_pe_event *e = &t->events[t->ev_idx[c->ev_first + i]];
 			const char *p = selfmon_pe__str(t, e->pmu);
 
-			if (!strcasecmp(selfmon_pe__str(t, e->name), name) && (!*p || !pmu || !strcmp(p, pmu)))
+			if (!strcasecmp(selfmon_pe__str(t, e->name), name) &&
+			    (!*p || !pmu || !strcmp(p, pmu)))
 				return e;
 		}
 		/* arm64: a core's own files leave out some of the standard events it has. */
@@ -119,8 +121,8 @@ const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *
 	return NULL;
 }
 
-static const struct selfmon_pe_metric *core_metric(const struct selfmon_pe_table *t, int core, const char *name,
-						 const char *pmu)
+static const struct selfmon_pe_metric *core_metric(const struct selfmon_pe_table *t, int core,
+						   const char *name, const char *pmu)
 {
 	const struct selfmon_pe_core *c = &t->cores[core];
 
@@ -128,7 +130,8 @@ static const struct selfmon_pe_metric *core_metric(const struct selfmon_pe_table
 		const struct selfmon_pe_metric *m = &t->metrics[t->m_idx[c->m_first + i]];
 		const char *p = selfmon_pe__str(t, m->pmu);
 
-		if (!strcasecmp(selfmon_pe__str(t, m->name), name) && (!*p || !pmu || !strcmp(p, pmu)))
+		if (!strcasecmp(selfmon_pe__str(t, m->name), name) &&
+		    (!*p || !pmu || !strcmp(p, pmu)))
 			return m;
 	}
 	return NULL;
@@ -140,8 +143,8 @@ static const struct selfmon_pe_metric *core_metric(const struct selfmon_pe_table
  * INST_RETIRED and CPU_CYCLES all the same). A metric whose events a core
  * lacks then fails to open, and says so.
  */
-const struct selfmon_pe_metric *selfmon_pe__metric(const struct selfmon_pe_table *t, int core, const char *name,
-						   const char *pmu)
+const struct selfmon_pe_metric *selfmon_pe__metric(const struct selfmon_pe_table *t, int core,
+						   const char *name, const char *pmu)
 {
 	const struct selfmon_pe_metric *m = core_metric(t, core, name, pmu);
 
@@ -150,7 +153,8 @@ const struct selfmon_pe_metric *selfmon_pe__metric(const struct selfmon_pe_table
 	return m;
 }
 
-const struct selfmon_pe_metric *selfmon_pe__metric_at(const struct selfmon_pe_table *t, int core, int idx)
+const struct selfmon_pe_metric *selfmon_pe__metric_at(const struct selfmon_pe_table *t, int core,
+						      int idx)
 {
 	const struct selfmon_pe_core *c = &t->cores[core], *common;
 
@@ -166,14 +170,15 @@ const struct selfmon_pe_metric *selfmon_pe__metric_at(const struct selfmon_pe_ta
 		const struct selfmon_pe_metric *m = &t->metrics[t->m_idx[common->m_first + i]];
 
 		if (core_metric(t, core, selfmon_pe__str(t, m->name), NULL))
-			continue;	/* the core's own replaces it */
+			continue; /* the core's own replaces it */
 		if (!idx--)
 			return m;
 	}
 	return NULL;
 }
 
-bool selfmon_pe__in_group(const struct selfmon_pe_table *t, const struct selfmon_pe_metric *m, const char *group)
+bool selfmon_pe__in_group(const struct selfmon_pe_table *t, const struct selfmon_pe_metric *m,
+			  const char *group)
 {
 	const char *g = selfmon_pe__str(t, m->groups);
 	size_t n = strlen(group);

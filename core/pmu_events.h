@@ -13,25 +13,25 @@
  */
 struct selfmon_pe_event {
 	uint32_t name;
-	uint32_t enc;		/* the PMU's terms: "event=0x11", "event=0xc0,umask=0x1" */
-	uint32_t pmu;		/* x86 hybrid: "cpu_core" or "cpu_atom"; "" any core PMU */
+	uint32_t enc; /* the PMU's terms: "event=0x11", "event=0xc0,umask=0x1" */
+	uint32_t pmu; /* x86 hybrid: "cpu_core" or "cpu_atom"; "" any core PMU */
 	uint32_t desc;
 };
 
 struct selfmon_pe_metric {
 	uint32_t name;
-	uint32_t expr;		/* perf's metric expression language */
-	uint32_t groups;	/* "TopdownL1;Default", ';'-separated */
-	uint32_t unit;		/* ScaleUnit: "1percent of slots", "100%" */
+	uint32_t expr; /* perf's metric expression language */
+	uint32_t groups; /* "TopdownL1;Default", ';'-separated */
+	uint32_t unit; /* ScaleUnit: "1percent of slots", "100%" */
 	uint32_t desc;
 	uint32_t pmu;
 };
 
 /* One folder of mapfile.csv: its events and metrics, by index. */
 struct selfmon_pe_core {
-	uint32_t name;		/* "arm/cortex-a53", "amdzen3" */
-	uint32_t ev_first, nr_ev;	/* into ev_idx[] */
-	uint32_t m_first, nr_m;		/* into m_idx[] */
+	uint32_t name; /* "arm/cortex-a53", "amdzen3" */
+	uint32_t ev_first, nr_ev; /* into ev_idx[] */
+	uint32_t m_first, nr_m; /* into m_idx[] */
 };
 
 /* A mapfile.csv rule: arm64 a MIDR ("0x00000000410fd030"), x86 a regex. */
@@ -41,7 +41,7 @@ struct selfmon_pe_map {
 };
 
 struct selfmon_pe_table {
-	const char *arch;	/* "arm64", "x86" */
+	const char *arch; /* "arm64", "x86" */
 	const char *pool, *dpool;
 	const struct selfmon_pe_event *events;
 	int nr_events;

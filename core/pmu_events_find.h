@@ -16,9 +16,9 @@ int selfmon_pe__match(const struct selfmon_pe_table *t, const char *id);
 
 /* Which core CPU @cpu is. */
 struct selfmon_pe_ident {
-	char id[64];		/* as the arch spells it (arch.h, cpu_id) */
-	int core;		/* index in the table; -1: none */
-	bool fallback;		/* no rule for @id: the architecture's common set */
+	char id[64]; /* as the arch spells it (arch.h, cpu_id) */
+	int core; /* index in the table; -1: none */
+	bool fallback; /* no rule for @id: the architecture's common set */
 };
 
 /*
@@ -26,21 +26,23 @@ struct selfmon_pe_ident {
  * gets the common set, with @out->fallback. Return: 0, -ENOENT (no rule and
  * no common set), or what cpu_id returned (-EOPNOTSUPP, a sysfs error).
  */
-int selfmon_pe__core_of_cpu(const struct selfmon_pe_table *t, const struct selfmon_arch *arch, const char *root,
-			    int cpu, struct selfmon_pe_ident *out);
+int selfmon_pe__core_of_cpu(const struct selfmon_pe_table *t, const struct selfmon_arch *arch,
+			    const char *root, int cpu, struct selfmon_pe_ident *out);
 
 /*
  * The event @name (case-insensitive, as perf) of core @core, else of the
  * common set (arm64); @pmu: an x86 hybrid unit to keep to, or NULL.
  */
-const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *t, int core, const char *name,
-						 const char *pmu);
-const struct selfmon_pe_metric *selfmon_pe__metric(const struct selfmon_pe_table *t, int core, const char *name,
-						   const char *pmu);
+const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *t, int core,
+						 const char *name, const char *pmu);
+const struct selfmon_pe_metric *selfmon_pe__metric(const struct selfmon_pe_table *t, int core,
+						   const char *name, const char *pmu);
 /* Metric @idx of core @core: its own, then (arm64) the common set's it does not replace; NULL past the last. */
-const struct selfmon_pe_metric *selfmon_pe__metric_at(const struct selfmon_pe_table *t, int core, int idx);
+const struct selfmon_pe_metric *selfmon_pe__metric_at(const struct selfmon_pe_table *t, int core,
+						      int idx);
 /* Is @m in the metric group @group (case-insensitive)? */
-bool selfmon_pe__in_group(const struct selfmon_pe_table *t, const struct selfmon_pe_metric *m, const char *group);
+bool selfmon_pe__in_group(const struct selfmon_pe_table *t, const struct selfmon_pe_metric *m,
+			  const char *group);
 
 /* strcmp_cpuid_str() of perf's metrics: 1 if the part @id is @want's, at its version or later; else 0. */
 int selfmon_pe__cpuid_at_least(const struct selfmon_pe_table *t, const char *id, const char *want);

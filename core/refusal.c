@@ -11,7 +11,7 @@
 #include "refusal.h"
 
 enum selfmon_reason selfmon_refusal__why(const struct selfmon_set *set,
-					  const struct selfmon_counter *c)
+					 const struct selfmon_counter *c)
 {
 	int cpu;
 

@@ -81,14 +81,16 @@ static int open_options(const char *events, const struct selfmon_opts *opts, str
 	const char *policy = CONFIG_PIN_POLICY;
 
 	if (opts && opts->sz < sizeof(opts->sz))
-		return selfmon__err(-EINVAL, "selfmon_opts.sz is %zu: set it to sizeof(struct selfmon_opts)",
+		return selfmon__err(-EINVAL,
+				    "selfmon_opts.sz is %zu: set it to sizeof(struct selfmon_opts)",
 				    opts->sz);
 	if (!events)
 		return selfmon__err(-EINVAL, "no events given");
 	ctx->root = selfmon_root__get(OPTS_HAS(opts, root) ? opts->root : NULL);
 	ctx->user_read = IS_ENABLED_USER_READ;
 	ctx->want_long = IS_ENABLED_LONG_COUNTERS;
-	if (env_true("SELFMON_NO_USER_READ") || (OPTS_HAS(opts, no_user_read) && opts->no_user_read))
+	if (env_true("SELFMON_NO_USER_READ") ||
+	    (OPTS_HAS(opts, no_user_read) && opts->no_user_read))
 		ctx->user_read = false;
 	if (OPTS_HAS(opts, no_long) && opts->no_long)
 		ctx->want_long = false;
@@ -119,11 +121,12 @@ static int open_machine(const struct selfmon_opts *opts, struct open_ctx *ctx,
 	err = selfmon_pmus__load(pmus, ctx->root);
 
 	if (err)
-		return selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s", ctx->root,
-				    strerror(-err));
+		return selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s",
+				    ctx->root, strerror(-err));
 	err = selfmon_topology__load(topo, pmus);
 	if (err)
-		return selfmon__err(err, "cannot tell which CPUs the CPU PMUs cover: %s", strerror(-err));
+		return selfmon__err(err, "cannot tell which CPUs the CPU PMUs cover: %s",
+				    strerror(-err));
 	ctx->pmus = pmus;
 	ctx->topo = topo;
 	return 0;
@@ -134,9 +137,11 @@ static int check_member(const struct selfmon_spec *spec, const struct selfmon_ev
 {
 	if (spec->group < 0 || spec->leader || (!ev->attr.pinned && !ev->attr.exclusive))
 		return 0;
-	return selfmon__err(-SELFMON_ERRNO__SYNTAX, "event '%s': ':D' and ':e' apply to a whole "
+	return selfmon__err(-SELFMON_ERRNO__SYNTAX,
+			    "event '%s': ':D' and ':e' apply to a whole "
 			    "group, which the kernel pins or isolates through its leader: write "
-			    "'{...}:D'", spec->name);
+			    "'{...}:D'",
+			    spec->name);
 }
 
 /* Step 3: parse every event, all before any is opened: a typo costs no syscall. */
@@ -230,7 +235,8 @@ static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx 
 }
 
 /* The set and the maps libperf opens it with: this thread, on any CPU. */
-_Static_assert(sizeof(struct selfmon_hot) == 64, "a counter's hot slot is 64 bytes: indexed by a shift");
+_Static_assert(sizeof(struct selfmon_hot) == 64,
+	       "a counter's hot slot is 64 bytes: indexed by a shift");
 
 /*
  * The slots the fast read uses, in their own mapping marked MADV_WIPEONFORK
@@ -242,7 +248,8 @@ static int hot_new(struct selfmon_set *set, int nr)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	void *p;
 
-	set->hot_size = ((size_t)(nr ? nr : 1) * sizeof(struct selfmon_hot) + page - 1) / page * page;
+	set->hot_size =
+		((size_t)(nr ? nr : 1) * sizeof(struct selfmon_hot) + page - 1) / page * page;
 	p = mmap(NULL, set->hot_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
@@ -354,9 +361,9 @@ static int set_ioctl(struct selfmon_set *set, bool enable)
 			struct perf_evsel *e = k < 0 ? c->evsel : c->more[k];
 
 			if (enable ? perf_evsel__enable(e) : perf_evsel__disable(e)) {
-				err = selfmon__err(-errno ? -errno : -EIO, "event '%s': %s failed: %s",
-						   c->ev.name, enable ? "enable" : "disable",
-						   strerror(errno));
+				err = selfmon__err(-errno ? -errno : -EIO,
+						   "event '%s': %s failed: %s", c->ev.name,
+						   enable ? "enable" : "disable", strerror(errno));
 				break;
 			}
 		}
@@ -443,12 +450,14 @@ const char *selfmon_set__pmu(const struct selfmon_set *set)
 	return set && set->pinned ? set->hold.pmu : NULL;
 }
 
-#define NOTE_LONG "the PMU refused a 64-bit counter (EOPNOTSUPP): opened as a 32-bit counter " \
-		  "(pmc_width 32); reads stay exact, the kernel folds each wrap into the offset"
-#define NOTE_USER "kernel.perf_event_paranoid forbids counting the kernel to this user: " \
-		  "counting user space only (exclude_kernel, exclude_hv), as perf does; " \
-		  "write ':u' to ask for that, or lower the sysctl to 1 (or use CAP_PERFMON) " \
-		  "to count the kernel too"
+#define NOTE_LONG                                                                    \
+	"the PMU refused a 64-bit counter (EOPNOTSUPP): opened as a 32-bit counter " \
+	"(pmc_width 32); reads stay exact, the kernel folds each wrap into the offset"
+#define NOTE_USER                                                                    \
+	"kernel.perf_event_paranoid forbids counting the kernel to this user: "      \
+	"counting user space only (exclude_kernel, exclude_hv), as perf does; "      \
+	"write ':u' to ask for that, or lower the sysctl to 1 (or use CAP_PERFMON) " \
+	"to count the kernel too"
 
 const char *selfmon_set__note(const struct selfmon_set *set, int idx)
 {
@@ -487,7 +496,8 @@ int selfmon_count__scale(const struct selfmon_count *count, uint64_t *scaled)
 	unsigned __int128 full;
 
 	if (!count || !scaled)
-		return selfmon__err(-EINVAL, "selfmon_count__scale: %s is NULL", count ? "scaled" : "count");
+		return selfmon__err(-EINVAL, "selfmon_count__scale: %s is NULL",
+				    count ? "scaled" : "count");
 	if (!count->running) {
 		*scaled = 0;
 		return -ENODATA;
@@ -500,8 +510,10 @@ int selfmon_count__scale(const struct selfmon_count *count, uint64_t *scaled)
 	full = (unsigned __int128)count->value * count->enabled / count->running;
 	if (full > UINT64_MAX) {
 		*scaled = UINT64_MAX;
-		return selfmon__err(-EOVERFLOW, "selfmon_count__scale: %llu * %llu / %llu exceeds 64 bits",
-				    (unsigned long long)count->value, (unsigned long long)count->enabled,
+		return selfmon__err(-EOVERFLOW,
+				    "selfmon_count__scale: %llu * %llu / %llu exceeds 64 bits",
+				    (unsigned long long)count->value,
+				    (unsigned long long)count->enabled,
 				    (unsigned long long)count->running);
 	}
 	*scaled = (uint64_t)full;

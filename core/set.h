@@ -33,7 +33,7 @@ struct selfmon_counter {
 	const struct perf_event_mmap_page *page;
 	/* Why reads take read(2) whatever the page says; NONE if the page decides. */
 	enum selfmon_reason reason;
-	unsigned int notes;		/* SELFMON_NOTE_* */
+	unsigned int notes; /* SELFMON_NOTE_* */
 	int64_t fallbacks;
 	/* Groups: the index of this counter's leader in the set; -1 for a lone event. */
 	int leader;
@@ -52,14 +52,14 @@ struct selfmon_counter {
  * away, with no pid check on the way.
  */
 struct selfmon_hot {
-	const struct perf_event_mmap_page *page;	/* NULL: no fast read (or a child) */
+	const struct perf_event_mmap_page *page; /* NULL: no fast read (or a child) */
 	struct selfmon_count base;
 	/* Back to the set, so that a refused fast read needs nothing else to go the long way. */
 	struct selfmon_set *set;
 	int idx;
 	/* A lone counter without a page: its fd + 1, for a bare read(2); 0: none (or a child). */
 	int fd1;
-	int reason;		/* why such a counter is read by read(2) */
+	int reason; /* why such a counter is read by read(2) */
 	/*
 	 * 1: a member of a group, read right after its leader: its times are
 	 * the leader's (the kernel schedules members with their leader), so
@@ -72,7 +72,7 @@ struct selfmon_set {
 	int nr;
 	struct selfmon_hot *hot;
 	size_t hot_size;
-	bool hot_wiped;		/* the slots are MADV_WIPEONFORK: they may hold pages */
+	bool hot_wiped; /* the slots are MADV_WIPEONFORK: they may hold pages */
 	bool enabled;
 	struct selfmon_owner owner;
 	/* Pinned to one cluster: the thread's hold on it (PMU, allowed CPUs). */
@@ -86,7 +86,7 @@ struct selfmon_set {
 };
 
 /* SELFMON_NOTE_* bits beyond the arch's (core/arch.h) */
-#define SELFMON_NOTE_USER_ONLY		(1u << 8)	/* paranoid: fell back to exclude_kernel/hv */
+#define SELFMON_NOTE_USER_ONLY (1u << 8) /* paranoid: fell back to exclude_kernel/hv */
 
 /*
  * The checks every per-counter call makes first: @idx is a counter of @set,

@@ -29,7 +29,7 @@ static void rebase(const struct selfmon_set *set, int idx, struct selfmon_count 
 
 /* Why a read was refused, or, if nothing refuses it after all, the read. */
 static __attribute__((noinline, cold)) int read_checked(struct selfmon_set *set, int idx,
-							 struct selfmon_count *count)
+							struct selfmon_count *count)
 {
 	int err;
 
@@ -95,9 +95,11 @@ static __attribute__((noinline)) int read_from_slot(const struct selfmon_hot *h,
 						    struct selfmon_count *count)
 {
 	if (!h->set)
-		return selfmon__err(-SELFMON_ERRNO__FORKED, "this event set was opened by the parent "
-				    "process; its mmap pages are not mapped after fork(): open a new "
-				    "set in the child");
+		return selfmon__err(
+			-SELFMON_ERRNO__FORKED,
+			"this event set was opened by the parent "
+			"process; its mmap pages are not mapped after fork(): open a new "
+			"set in the child");
 	return h->page ? read_checked(h->set, h->idx, count) : read_slow(h->set, h->idx, count);
 }
 
@@ -128,7 +130,8 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 
 	/* The process is checked by h->page (wiped in a child), the thread here. */
 	if (__builtin_expect(!set || !count || (unsigned int)idx >= (unsigned int)set->nr ||
-			     selfmon_owner__tid != set->owner.tid, 0))
+				     selfmon_owner__tid != set->owner.tid,
+			     0))
 		return read_checked(set, idx, count);
 	h = &set->hot[(unsigned int)idx];
 	if (__builtin_expect(!h->page, 0))
@@ -162,7 +165,8 @@ int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count
 	const struct selfmon_hot *h;
 
 	if (__builtin_expect(!set || !count || (unsigned int)idx >= (unsigned int)set->nr ||
-			     selfmon_owner__tid != set->owner.tid, 0))
+				     selfmon_owner__tid != set->owner.tid,
+			     0))
 		return read_raw_checked(set, idx, count);
 	h = &set->hot[(unsigned int)idx];
 	if (__builtin_expect(!h->page || selfmon_page__read_steady(h->page, count), 0))
@@ -196,7 +200,8 @@ int selfmon_set__read_group(struct selfmon_set *set, int idx, struct selfmon_cou
 	if (!counts)
 		return selfmon__err(-EINVAL, "selfmon_set__read_group: counts is NULL");
 	if (set->ctr[idx].leader < 0)
-		return selfmon__err(-EINVAL, "selfmon_set__read_group: counter %d ('%s') is in no group",
+		return selfmon__err(-EINVAL,
+				    "selfmon_set__read_group: counter %d ('%s') is in no group",
 				    idx, set->ctr[idx].ev.name);
 	l = &set->ctr[set->ctr[idx].leader];
 	err = selfmon_group__read(set, set->ctr[idx].leader, counts);
@@ -252,18 +257,21 @@ int selfmon_set__read_raw_all(struct selfmon_set *set, struct selfmon_count *cou
 	int err;
 
 	if (!set || !counts)
-		return selfmon__err(-EINVAL, "selfmon_set__read_raw_all: %s is NULL", set ? "counts" : "set");
+		return selfmon__err(-EINVAL, "selfmon_set__read_raw_all: %s is NULL",
+				    set ? "counts" : "set");
 	err = selfmon_owner__check(&set->owner);
 	return err ? err : read_all_raw(set, counts);
 }
 
 /* Every counter the long way: a page that refuses, read(2), a child, another thread, an error. */
-static __attribute__((noinline)) int read_all_checked(struct selfmon_set *set, struct selfmon_count *counts)
+static __attribute__((noinline)) int read_all_checked(struct selfmon_set *set,
+						      struct selfmon_count *counts)
 {
 	int err;
 
 	if (!set || !counts)
-		return selfmon__err(-EINVAL, "selfmon_set__read_all: %s is NULL", set ? "counts" : "set");
+		return selfmon__err(-EINVAL, "selfmon_set__read_all: %s is NULL",
+				    set ? "counts" : "set");
 	err = selfmon_owner__check(&set->owner);
 	if (!err)
 		err = read_all_raw(set, counts);

@@ -14,10 +14,13 @@
  */
 static int name_score(const char *name)
 {
-	static const struct { const char *part; int score; } parts[] = {
-		{ "atom", 0 }, { "icestorm", 0 }, { "blizzard", 0 }, { "a510", 0 }, { "a520", 0 },
-		{ "a53", 0 }, { "a55", 0 }, { "a35", 0 }, { "a34", 0 }, { "a32", 0 },
-		{ "a7", 1 },	/* a72..a78, a710, a715, a720 */
+	static const struct {
+		const char *part;
+		int score;
+	} parts[] = {
+		{ "atom", 0 }, { "icestorm", 0 }, { "blizzard", 0 }, { "a510", 0 },
+		{ "a520", 0 }, { "a53", 0 },	  { "a55", 0 },	     { "a35", 0 },
+		{ "a34", 0 },  { "a32", 0 },	  { "a7", 1 }, /* a72..a78, a710, a715, a720 */
 	};
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
@@ -36,7 +39,8 @@ static unsigned long cluster_capacity(const char *root, const cpu_set_t *cpus)
 		if (!CPU_ISSET(c, cpus))
 			continue;
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", c);
-		if (!selfmon_sysfs__read_long(root, path, &cap) && cap > 0 && (unsigned long)cap > best)
+		if (!selfmon_sysfs__read_long(root, path, &cap) && cap > 0 &&
+		    (unsigned long)cap > best)
 			best = (unsigned long)cap;
 	}
 	return best;
@@ -75,9 +79,12 @@ int selfmon_topology__load(struct selfmon_topology *t, const struct selfmon_pmus
 		if (pmu->has_cpus) {
 			cl->cpus = pmu->cpus;
 		} else if (all_cpus(pmus->root, &cl->cpus)) {
-			snprintf(t->notes, sizeof(t->notes), "PMU '%s' names no CPUs and "
-				 "/sys/devices/system/cpu/online and possible are missing or not CPU lists: "
-				 "its cluster is left out", pmu->name);
+			snprintf(
+				t->notes, sizeof(t->notes),
+				"PMU '%s' names no CPUs and "
+				"/sys/devices/system/cpu/online and possible are missing or not CPU lists: "
+				"its cluster is left out",
+				pmu->name);
 			continue;
 		}
 		cl->capacity = cluster_capacity(pmus->root, &cl->cpus);
@@ -99,7 +106,10 @@ int selfmon_topology__load(struct selfmon_topology *t, const struct selfmon_pmus
 			}
 		}
 	}
-	t->ranked_by = t->nr < 2 ? NULL : by_capacity ? "cpu_capacity" : by_name ? "PMU name" : NULL;
+	t->ranked_by = t->nr < 2   ? NULL :
+		       by_capacity ? "cpu_capacity" :
+		       by_name	   ? "PMU name" :
+				     NULL;
 	return 0;
 }
 
@@ -118,7 +128,8 @@ const struct selfmon_cluster *selfmon_topology__of_cpu(const struct selfmon_topo
 	return NULL;
 }
 
-const struct selfmon_cluster *selfmon_topology__find(const struct selfmon_topology *t, const char *pmu)
+const struct selfmon_cluster *selfmon_topology__find(const struct selfmon_topology *t,
+						     const char *pmu)
 {
 	for (int i = 0; i < t->nr; i++)
 		if (!strcmp(t->cl[i].pmu->name, pmu))
@@ -168,7 +179,8 @@ void selfmon_topology__describe(const struct selfmon_topology *t, char *buf, siz
 		int n;
 
 		selfmon_cpulist__format(&t->cl[i].cpus, cpus, sizeof(cpus));
-		n = snprintf(buf + len, size - len, "%s%s (%s)", i ? ", " : "", t->cl[i].pmu->name, cpus);
+		n = snprintf(buf + len, size - len, "%s%s (%s)", i ? ", " : "", t->cl[i].pmu->name,
+			     cpus);
 		if (n < 0)
 			break;
 		len += (size_t)n;

@@ -13,8 +13,8 @@
 struct selfmon_cluster {
 	const struct selfmon_pmu *pmu;
 	cpu_set_t cpus;
-	unsigned long capacity;	/* largest cpu_capacity of its CPUs; 0: unknown */
-	int rank;		/* 0: the littlest ... nr - 1: the biggest (ties share) */
+	unsigned long capacity; /* largest cpu_capacity of its CPUs; 0: unknown */
+	int rank; /* 0: the littlest ... nr - 1: the biggest (ties share) */
 };
 
 struct selfmon_topology {
@@ -42,7 +42,8 @@ int selfmon_topology__load(struct selfmon_topology *t, const struct selfmon_pmus
 const char *selfmon_topology__notes(const struct selfmon_topology *t);
 
 const struct selfmon_cluster *selfmon_topology__of_cpu(const struct selfmon_topology *t, int cpu);
-const struct selfmon_cluster *selfmon_topology__find(const struct selfmon_topology *t, const char *pmu);
+const struct selfmon_cluster *selfmon_topology__find(const struct selfmon_topology *t,
+						     const char *pmu);
 
 /* The clusters of highest / lowest rank; NULL (and -EINVAL) if two share it. */
 const struct selfmon_cluster *selfmon_topology__big(const struct selfmon_topology *t);

@@ -15,15 +15,26 @@
 _Thread_local volatile int selfmon_record__quiet;
 
 static const char *const record_names[] = {
-	[PERF_RECORD_MMAP] = "MMAP", [PERF_RECORD_LOST] = "LOST", [PERF_RECORD_COMM] = "COMM",
-	[PERF_RECORD_EXIT] = "EXIT", [PERF_RECORD_THROTTLE] = "THROTTLE",
-	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE", [PERF_RECORD_FORK] = "FORK",
-	[PERF_RECORD_READ] = "READ", [PERF_RECORD_SAMPLE] = "SAMPLE", [PERF_RECORD_MMAP2] = "MMAP2",
-	[PERF_RECORD_AUX] = "AUX", [PERF_RECORD_ITRACE_START] = "ITRACE_START",
-	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES", [PERF_RECORD_SWITCH] = "SWITCH",
-	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE", [PERF_RECORD_NAMESPACES] = "NAMESPACES",
-	[PERF_RECORD_KSYMBOL] = "KSYMBOL", [PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
-	[PERF_RECORD_CGROUP] = "CGROUP", [PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[PERF_RECORD_MMAP] = "MMAP",
+	[PERF_RECORD_LOST] = "LOST",
+	[PERF_RECORD_COMM] = "COMM",
+	[PERF_RECORD_EXIT] = "EXIT",
+	[PERF_RECORD_THROTTLE] = "THROTTLE",
+	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+	[PERF_RECORD_FORK] = "FORK",
+	[PERF_RECORD_READ] = "READ",
+	[PERF_RECORD_SAMPLE] = "SAMPLE",
+	[PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_AUX] = "AUX",
+	[PERF_RECORD_ITRACE_START] = "ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
+	[PERF_RECORD_SWITCH] = "SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[PERF_RECORD_NAMESPACES] = "NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "KSYMBOL",
+	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "CGROUP",
+	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
 	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
 };
 
@@ -36,24 +47,27 @@ const char *selfmon_record__name(uint32_t type)
 
 int selfmon_cursor__malformed(const struct selfmon_cursor *c, const char *field, size_t need)
 {
-	return record_err(-EBADMSG, "PERF_RECORD_%s: field '%s' needs %zu bytes, %zu are left "
-			    "before header.size: the record is malformed, or the layout "
-			    "(sample_type 0x%llx, read_format 0x%llx, sample_id_all %d) is not "
-			    "the one its event was opened with", selfmon_record__name(c->type),
-			    field, need, (size_t)(c->end - c->p),
-			    (unsigned long long)c->l->sample_type,
-			    (unsigned long long)c->l->read_format, c->l->sample_id_all);
+	return record_err(-EBADMSG,
+			  "PERF_RECORD_%s: field '%s' needs %zu bytes, %zu are left "
+			  "before header.size: the record is malformed, or the layout "
+			  "(sample_type 0x%llx, read_format 0x%llx, sample_id_all %d) is not "
+			  "the one its event was opened with",
+			  selfmon_record__name(c->type), field, need, (size_t)(c->end - c->p),
+			  (unsigned long long)c->l->sample_type,
+			  (unsigned long long)c->l->read_format, c->l->sample_id_all);
 }
 
 /* Bytes left where the layout says the record ends. */
 int selfmon_cursor__left_over(const struct selfmon_cursor *c)
 {
-	return record_err(-EBADMSG, "PERF_RECORD_%s: %zu bytes left over after the last field "
-			    "the layout names: the record is malformed, or the layout (sample_type "
-			    "0x%llx, read_format 0x%llx, sample_id_all %d) is not the one its event "
-			    "was opened with", selfmon_record__name(c->type), (size_t)(c->end - c->p),
-			    (unsigned long long)c->l->sample_type,
-			    (unsigned long long)c->l->read_format, c->l->sample_id_all);
+	return record_err(-EBADMSG,
+			  "PERF_RECORD_%s: %zu bytes left over after the last field "
+			  "the layout names: the record is malformed, or the layout (sample_type "
+			  "0x%llx, read_format 0x%llx, sample_id_all %d) is not the one its event "
+			  "was opened with",
+			  selfmon_record__name(c->type), (size_t)(c->end - c->p),
+			  (unsigned long long)c->l->sample_type,
+			  (unsigned long long)c->l->read_format, c->l->sample_id_all);
 }
 
 /* Take @n bytes at the cursor into *@out; -EBADMSG past the end. */
@@ -96,9 +110,11 @@ int selfmon_cursor__array(struct selfmon_cursor *c, uint64_t nr, size_t size, co
 	size_t left = (size_t)(c->end - c->p);
 
 	if (nr > left / size)
-		return record_err(-EBADMSG, "PERF_RECORD_%s: field '%s' says %llu entries of %zu "
-				    "bytes, only %zu bytes are left before header.size: the record "
-				    "is malformed", selfmon_record__name(c->type), field,
-				    (unsigned long long)nr, size, left);
+		return record_err(-EBADMSG,
+				  "PERF_RECORD_%s: field '%s' says %llu entries of %zu "
+				  "bytes, only %zu bytes are left before header.size: the record "
+				  "is malformed",
+				  selfmon_record__name(c->type), field, (unsigned long long)nr,
+				  size, left);
 	return selfmon_cursor__take(c, (size_t)nr * size, out, field);
 }

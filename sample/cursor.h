@@ -17,7 +17,7 @@
 struct selfmon_cursor {
 	const uint8_t *p, *end;
 	const struct selfmon_record_layout *l;
-	uint32_t type;		/* PERF_RECORD_*, for messages */
+	uint32_t type; /* PERF_RECORD_*, for messages */
 };
 
 /*

@@ -41,9 +41,10 @@ static int check_ident(const uint8_t *b, size_t len, const char *what)
 			   sizeof(Elf64_Ehdr));
 	if (b[EI_CLASS] != ELFCLASS64 || b[EI_DATA] != ELFDATA2LSB ||
 	    __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
-		return selfmon__err(-ENOTSUP, "ELF '%s': class %u, data %u: only ELFCLASS64 "
-				    "little-endian files are read, on little-endian machines", what,
-				    b[EI_CLASS], b[EI_DATA]);
+		return selfmon__err(-ENOTSUP,
+				    "ELF '%s': class %u, data %u: only ELFCLASS64 "
+				    "little-endian files are read, on little-endian machines",
+				    what, b[EI_CLASS], b[EI_DATA]);
 	return 0;
 }
 
@@ -68,7 +69,8 @@ static void read_build_id(const uint8_t *b, const Elf64_Phdr *ph, struct selfmon
 		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && nh.n_descsz &&
 		    nh.n_descsz <= sizeof(elf->build_id) &&
 		    !memcmp(b + ph->p_offset + off + sizeof(nh), "GNU", 4)) {
-			memcpy(elf->build_id, b + ph->p_offset + off + sizeof(nh) + name, nh.n_descsz);
+			memcpy(elf->build_id, b + ph->p_offset + off + sizeof(nh) + name,
+			       nh.n_descsz);
 			elf->build_id_len = nh.n_descsz;
 			return;
 		}
@@ -83,9 +85,11 @@ static int read_loads(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, const 
 		return 0;
 	if (eh->e_phentsize != sizeof(Elf64_Phdr) ||
 	    !table_within(eh->e_phoff, eh->e_phnum, sizeof(Elf64_Phdr), len))
-		return bad(what, "program headers (e_phoff %llu, %u of %u bytes) lie outside its "
-			   "%zu bytes", what, (unsigned long long)eh->e_phoff, eh->e_phnum,
-			   eh->e_phentsize, len);
+		return bad(what,
+			   "program headers (e_phoff %llu, %u of %u bytes) lie outside its "
+			   "%zu bytes",
+			   what, (unsigned long long)eh->e_phoff, eh->e_phnum, eh->e_phentsize,
+			   len);
 	for (unsigned int i = 0; i < eh->e_phnum; i++) {
 		Elf64_Phdr ph;
 
@@ -95,7 +99,8 @@ static int read_loads(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, const 
 		if (ph.p_type != PT_LOAD)
 			continue;
 		if (elf->nr_load == SELFMON_ELF_MAX_LOAD)
-			return bad(what, "more than %d PT_LOAD segments", what, SELFMON_ELF_MAX_LOAD);
+			return bad(what, "more than %d PT_LOAD segments", what,
+				   SELFMON_ELF_MAX_LOAD);
 		elf->load[elf->nr_load].offset = ph.p_offset;
 		elf->load[elf->nr_load].vaddr = ph.p_vaddr;
 		elf->load[elf->nr_load].filesz = ph.p_filesz;
@@ -113,8 +118,10 @@ static int section(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, uint64_t 
 			   (unsigned long long)i, (unsigned long long)shnum);
 	memcpy(sh, b + eh->e_shoff + i * sizeof(*sh), sizeof(*sh));
 	if (sh->sh_type != SHT_NOBITS && !within(sh->sh_offset, sh->sh_size, len))
-		return bad(what, "section %llu (offset %llu, size %llu) runs past the file's %zu "
-			   "bytes", what, (unsigned long long)i, (unsigned long long)sh->sh_offset,
+		return bad(what,
+			   "section %llu (offset %llu, size %llu) runs past the file's %zu "
+			   "bytes",
+			   what, (unsigned long long)i, (unsigned long long)sh->sh_offset,
 			   (unsigned long long)sh->sh_size, len);
 	return 0;
 }
@@ -131,9 +138,12 @@ static int section_count(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, con
 	*shnum = 0;
 	if (!eh->e_shoff)
 		return 0;
-	if (eh->e_shentsize != sizeof(Elf64_Shdr) || !table_within(eh->e_shoff, 1, sizeof(sh0), len))
-		return bad(what, "section headers (e_shoff %llu, %u bytes each) lie outside its %zu "
-			   "bytes", what, (unsigned long long)eh->e_shoff, eh->e_shentsize, len);
+	if (eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	    !table_within(eh->e_shoff, 1, sizeof(sh0), len))
+		return bad(what,
+			   "section headers (e_shoff %llu, %u bytes each) lie outside its %zu "
+			   "bytes",
+			   what, (unsigned long long)eh->e_shoff, eh->e_shentsize, len);
 	memcpy(&sh0, b + eh->e_shoff, sizeof(sh0));
 	*shnum = eh->e_shnum ? eh->e_shnum : sh0.sh_size;
 	if (!table_within(eh->e_shoff, *shnum, sizeof(sh0), len))
@@ -161,8 +171,10 @@ static int find_symtab(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, uint6
 	if (err || !*found)
 		return err;
 	if (sym->sh_entsize != sizeof(Elf64_Sym) || sym->sh_size % sizeof(Elf64_Sym))
-		return bad(what, "symbol table entries of %llu bytes, table of %llu: want %zu-byte "
-			   "entries", what, (unsigned long long)sym->sh_entsize,
+		return bad(what,
+			   "symbol table entries of %llu bytes, table of %llu: want %zu-byte "
+			   "entries",
+			   what, (unsigned long long)sym->sh_entsize,
 			   (unsigned long long)sym->sh_size, sizeof(Elf64_Sym));
 	err = section(b, len, eh, shnum, sym->sh_link, str, what);
 	if (!err && (str->sh_type != SHT_STRTAB || !str->sh_size))
@@ -181,7 +193,10 @@ static uint32_t preference(const Elf64_Sym *s, const char *name)
 	int bind = ELF64_ST_BIND(s->st_info);
 	uint32_t under = (uint32_t)strspn(name, "_"), len = (uint32_t)strlen(name);
 
-	return (uint32_t)(bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 0 : 1) << 24 |
+	return (uint32_t)(bind == STB_GLOBAL ? 2 :
+			  bind == STB_WEAK   ? 0 :
+					       1)
+		       << 24 |
 	       (255 - (under < 255 ? under : 255)) << 16 | (len < 0xffff ? len : 0xffff);
 }
 
@@ -212,7 +227,8 @@ static uint64_t sized(const uint8_t *b, const Elf64_Ehdr *eh, uint64_t shnum, co
 		return s->st_size;
 	memcpy(&sh, b + eh->e_shoff + (uint64_t)s->st_shndx * sizeof(sh), sizeof(sh));
 	return s->st_value >= sh.sh_addr && s->st_value - sh.sh_addr < sh.sh_size ?
-	       sh.sh_size - (s->st_value - sh.sh_addr) : 0;
+		       sh.sh_size - (s->st_value - sh.sh_addr) :
+		       0;
 }
 
 static int read_syms(const uint8_t *b, const Elf64_Ehdr *eh, uint64_t shnum, const Elf64_Shdr *sym,
@@ -236,18 +252,21 @@ static int read_syms(const uint8_t *b, const Elf64_Ehdr *eh, uint64_t shnum, con
 
 		memcpy(&s, b + sym->sh_offset + i * sizeof(s), sizeof(s));
 		type = ELF64_ST_TYPE(s.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF || !s.st_name)
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
+		    !s.st_name)
 			continue;
 		if (s.st_name >= str->sh_size ||
 		    !memchr(elf->names + s.st_name, '\0', str->sh_size - s.st_name)) {
-			err = bad(what, "symbol %llu: its name at %u has no NUL inside the %llu-byte "
-				  "string table", what, (unsigned long long)i, s.st_name,
+			err = bad(what,
+				  "symbol %llu: its name at %u has no NUL inside the %llu-byte "
+				  "string table",
+				  what, (unsigned long long)i, s.st_name,
 				  (unsigned long long)str->sh_size);
 			goto out;
 		}
-		elf->syms[elf->nr++] = (struct selfmon_elf_sym){ s.st_value, sized(b, eh, shnum, &s),
-								 s.st_name,
-								 preference(&s, elf->names + s.st_name) };
+		elf->syms[elf->nr++] =
+			(struct selfmon_elf_sym){ s.st_value, sized(b, eh, shnum, &s), s.st_name,
+						  preference(&s, elf->names + s.st_name) };
 	}
 	qsort(elf->syms, elf->nr, sizeof(*elf->syms), by_addr);
 	err = 0;

@@ -13,24 +13,26 @@
  * copied, so the buffer may go once parsed.
  */
 struct selfmon_elf_sym {
-	uint64_t addr, size;		/* st_value; st_size, or without one the rest of its section */
-	uint32_t name;			/* offset in selfmon_elf.names */
-	uint32_t pref;			/* among aliases at one address, the higher is named */
+	uint64_t addr, size; /* st_value; st_size, or without one the rest of its section */
+	uint32_t name; /* offset in selfmon_elf.names */
+	uint32_t pref; /* among aliases at one address, the higher is named */
 };
 
 #define SELFMON_ELF_MAX_LOAD 16
 
 struct selfmon_elf {
-	struct selfmon_elf_sym *syms;	/* FUNC / GNU_IFUNC defined, by address */
+	struct selfmon_elf_sym *syms; /* FUNC / GNU_IFUNC defined, by address */
 	size_t nr;
-	char *names;			/* the symbol table's string table, NUL-ended */
+	char *names; /* the symbol table's string table, NUL-ended */
 	size_t names_len;
 	/* PT_LOAD segments: how a file offset becomes an address of the symbols. */
-	struct { uint64_t offset, vaddr, filesz; } load[SELFMON_ELF_MAX_LOAD];
+	struct {
+		uint64_t offset, vaddr, filesz;
+	} load[SELFMON_ELF_MAX_LOAD];
 	int nr_load;
-	int symtab;			/* 1: .symtab; 0: .dynsym (stripped) or none */
-	uint8_t build_id[64];		/* NT_GNU_BUILD_ID, to find a stripped file's debug file */
-	uint32_t build_id_len;		/* 0: none */
+	int symtab; /* 1: .symtab; 0: .dynsym (stripped) or none */
+	uint8_t build_id[64]; /* NT_GNU_BUILD_ID, to find a stripped file's debug file */
+	uint32_t build_id_len; /* 0: none */
 };
 
 /*

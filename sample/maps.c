@@ -50,8 +50,9 @@ int selfmon_maps__parse_line(char *line, struct selfmon_map *m)
 	unsigned int maj, min;
 	int n = 0, deleted;
 
-	if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu%n", &start, &end, perms, &pgoff, &maj,
-		   &min, &ino, &n) < 7 || !n || strlen(perms) != 4 || start > end)
+	if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu%n", &start, &end, perms, &pgoff, &maj, &min,
+		   &ino, &n) < 7 ||
+	    !n || strlen(perms) != 4 || start > end)
 		return -EBADMSG;
 	/* The path starts after the blanks that pad the inode's column; "" when anonymous. */
 	path = line + n;
@@ -63,7 +64,8 @@ int selfmon_maps__parse_line(char *line, struct selfmon_map *m)
 	if (perms[2] != 'x')
 		return 0;
 	*m = (struct selfmon_map){ start, end, pgoff, ino, maj, min, 0, perms[3] == 's', 0, NULL };
-	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+		  PROT_EXEC;
 	m->path = strdup(path);
 	if (!m->path)
 		return -ENOMEM;
@@ -107,8 +109,10 @@ int selfmon_maps__read_file(FILE *f, struct selfmon_map **maps, int *nr)
 		if (r == -ENOMEM)
 			err = selfmon__err(-ENOMEM, "/proc/self/maps: no memory");
 		else if (r < 0)
-			err = selfmon__err(r, "/proc/self/maps: a line not in proc(5)'s format: "
-					   "'%.80s'", line);
+			err = selfmon__err(r,
+					   "/proc/self/maps: a line not in proc(5)'s format: "
+					   "'%.80s'",
+					   line);
 	}
 	if (!err && ferror(f))
 		err = selfmon__err(errno ? -errno : -EIO, "/proc/self/maps: read: %s",
@@ -131,7 +135,8 @@ int selfmon_maps__read_exec(struct selfmon_map **maps, int *nr)
 	*maps = NULL;
 	*nr = 0;
 	if (!f)
-		return selfmon__err(-errno, "/proc/self/maps: %s (is /proc mounted?)", strerror(errno));
+		return selfmon__err(-errno, "/proc/self/maps: %s (is /proc mounted?)",
+				    strerror(errno));
 	err = selfmon_maps__read_file(f, maps, nr);
 	fclose(f);
 	return err;

@@ -9,9 +9,9 @@
 struct selfmon_map {
 	uint64_t start, end, pgoff, ino;
 	uint32_t maj, min;
-	uint32_t prot;			/* PROT_READ | PROT_WRITE | PROT_EXEC */
-	int shared;			/* 's': MAP_SHARED; 'p': private */
-	int deleted;			/* the file was unlinked (or replaced) since it was mapped */
+	uint32_t prot; /* PROT_READ | PROT_WRITE | PROT_EXEC */
+	int shared; /* 's': MAP_SHARED; 'p': private */
+	int deleted; /* the file was unlinked (or replaced) since it was mapped */
 	/*
 	 * The file's name ("\012" made '\n' again, " (deleted)" cut);
 	 * "[vdso]" and such; "" for an anonymous mapping.

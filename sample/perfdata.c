@@ -37,18 +37,18 @@ struct file_header {
 	char magic[8];
 	uint64_t size, attr_size;
 	struct file_section attrs, data, event_types;
-	uint64_t flags[4];		/* flags, flags1[3]: HEADER_FEAT_BITS = 256 */
+	uint64_t flags[4]; /* flags, flags1[3]: HEADER_FEAT_BITS = 256 */
 };
 
 struct selfmon_perfdata {
 	FILE *f;
 	char *path;
-	char *tmp;			/* the file being written, renamed to @path at close */
+	char *tmp; /* the file being written, renamed to @path at close */
 	struct selfmon_record_layout layout;
-	uint64_t id;			/* the first sampling event's: synthesized records' */
+	uint64_t id; /* the first sampling event's: synthesized records' */
 	uint32_t pid, tid;
 	struct file_header h;
-	int err;			/* the first write error */
+	int err; /* the first write error */
 };
 
 static int io_err(struct selfmon_perfdata *pd, const char *what)
@@ -56,7 +56,8 @@ static int io_err(struct selfmon_perfdata *pd, const char *what)
 	int err = errno ? -errno : -EIO;
 
 	if (!pd->err)
-		pd->err = selfmon__err(err, "perf.data '%s': %s: %s", pd->path, what, strerror(-err));
+		pd->err =
+			selfmon__err(err, "perf.data '%s': %s: %s", pd->path, what, strerror(-err));
 	return pd->err;
 }
 
@@ -79,7 +80,7 @@ static size_t trailer(const struct selfmon_perfdata *pd, uint64_t *w)
 	if (t & PERF_SAMPLE_TID)
 		w[n++] = (uint64_t)pd->tid << 32 | pd->pid;
 	if (t & PERF_SAMPLE_TIME)
-		w[n++] = 0;	/* before every sample, as perf's synthesized records */
+		w[n++] = 0; /* before every sample, as perf's synthesized records */
 	if (t & PERF_SAMPLE_ID)
 		w[n++] = pd->id;
 	if (t & PERF_SAMPLE_STREAM_ID)
@@ -102,7 +103,7 @@ static int put_record(struct selfmon_perfdata *pd, uint32_t type, const void *bo
 	int err;
 
 	if (size > UINT16_MAX)
-		return 0;	/* a path longer than a record holds: the kernel cuts it too */
+		return 0; /* a path longer than a record holds: the kernel cuts it too */
 	h.size = (uint16_t)size;
 	err = put(pd, &h, sizeof(h));
 	if (!err)
@@ -153,8 +154,17 @@ static int put_mmaps(struct selfmon_perfdata *pd)
 			uint32_t maj, min;
 			uint64_t ino, ino_generation;
 			uint32_t prot, flags;
-		} b = { pd->pid, pd->pid, m->start, m->end - m->start, m->pgoff, m->maj, m->min,
-			m->ino, 0, m->prot, m->shared ? MAP_SHARED : MAP_PRIVATE };
+		} b = { pd->pid,
+			pd->pid,
+			m->start,
+			m->end - m->start,
+			m->pgoff,
+			m->maj,
+			m->min,
+			m->ino,
+			0,
+			m->prot,
+			m->shared ? MAP_SHARED : MAP_PRIVATE };
 		char name[4096 + sizeof(" (deleted)")];
 
 		/* The kernel's MMAP2 names a deleted file as d_path() does, " (deleted)" after it. */
@@ -178,7 +188,8 @@ static int put_attrs(struct selfmon_perfdata *pd, const struct selfmon_sampler *
 		err = put(pd, &id, sizeof(id));
 	}
 	pd->h.attr_size = attr_size + sizeof(struct file_section);
-	pd->h.attrs = (struct file_section){ off + (uint64_t)nr * 8, (uint64_t)nr * pd->h.attr_size };
+	pd->h.attrs =
+		(struct file_section){ off + (uint64_t)nr * 8, (uint64_t)nr * pd->h.attr_size };
 	for (int i = 0; !err && i < nr; i++) {
 		struct file_section ids = { off + (uint64_t)i * 8, 8 };
 
@@ -206,10 +217,13 @@ struct selfmon_perfdata *selfmon_perfdata__open(const char *path, const struct s
 	int err = -EINVAL, fd;
 
 	if (!path || !s || selfmon_sampler__nr(s) <= 0) {
-		selfmon__err(err, "selfmon_perfdata__open: %s", !path ? "a NULL path" : !s ?
-			     "a NULL sampler" : "the sampler has no event of its own (one made by "
-			     "selfmon_sampler__attach() has no ids for the file's header): open the "
-			     "file for a sampler from selfmon_sampler__open()");
+		selfmon__err(
+			err, "selfmon_perfdata__open: %s",
+			!path ? "a NULL path" :
+			!s    ? "a NULL sampler" :
+				"the sampler has no event of its own (one made by "
+				"selfmon_sampler__attach() has no ids for the file's header): open the "
+				"file for a sampler from selfmon_sampler__open()");
 		goto out;
 	}
 	pd = calloc(1, sizeof(*pd));
@@ -253,8 +267,9 @@ out:
 int selfmon_perfdata__write(struct selfmon_perfdata *pd, const struct selfmon_record *rec)
 {
 	if (!pd || !rec || !rec->data || rec->size < sizeof(struct perf_event_header))
-		return selfmon__err(-EINVAL, "selfmon_perfdata__write: %s", !pd || !rec ?
-				    "a NULL argument" : "a record without its bytes (rec->data)");
+		return selfmon__err(-EINVAL, "selfmon_perfdata__write: %s",
+				    !pd || !rec ? "a NULL argument" :
+						  "a record without its bytes (rec->data)");
 	return put(pd, rec->data, rec->size);
 }
 

@@ -29,9 +29,10 @@ static int string(struct selfmon_cursor *c, const char **s, const char *field)
 	size_t left = (size_t)(c->end - c->p);
 
 	if (!left || !memchr(c->p, '\0', left))
-		return record_err(-EBADMSG, "PERF_RECORD_%s: string '%s' has no NUL within the "
-				    "%zu bytes before header.size: the record is malformed",
-				    selfmon_record__name(c->type), field, left);
+		return record_err(-EBADMSG,
+				  "PERF_RECORD_%s: string '%s' has no NUL within the "
+				  "%zu bytes before header.size: the record is malformed",
+				  selfmon_record__name(c->type), field, left);
 	*s = (const char *)c->p;
 	c->p = c->end;
 	return 0;
@@ -41,7 +42,8 @@ static int string(struct selfmon_cursor *c, const char **s, const char *field)
 static size_t sample_id_size(uint64_t t)
 {
 	static const uint64_t words = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-				      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
+				      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+				      PERF_SAMPLE_IDENTIFIER;
 
 	return 8 * (size_t)__builtin_popcountll(t & words);
 }
@@ -65,7 +67,6 @@ static int sample_id_trailer(struct selfmon_cursor *c, struct selfmon_sample_id 
 		err = selfmon_cursor__u64(c, &id->id, "sample_id.id (IDENTIFIER)");
 	return err;
 }
-
 
 /*
  * The bodies of the side-band records, perf_event_open(2) "MMAP layout", one
@@ -101,8 +102,10 @@ static int rec_mmap2(struct selfmon_cursor *c, struct selfmon_record *r)
 	if (!err && (r->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
 		err = selfmon_cursor__take(c, 24, (const void **)&id, "build_id");
 		if (!err && id[0] > 20)
-			return record_err(-EBADMSG, "PERF_RECORD_MMAP2: build_id_size %u is over 20: "
-					    "the record is malformed", id[0]);
+			return record_err(-EBADMSG,
+					  "PERF_RECORD_MMAP2: build_id_size %u is over 20: "
+					  "the record is malformed",
+					  id[0]);
 		if (!err) {
 			m->build_id_size = id[0];
 			m->build_id = id + 4;
@@ -195,7 +198,8 @@ static int rec_switch(struct selfmon_cursor *c, struct selfmon_record *r)
 static int rec_switch_cpu_wide(struct selfmon_cursor *c, struct selfmon_record *r)
 {
 	return selfmon_cursor__u32x2(c, &r->switch_cpu_wide.next_prev_pid,
-				     &r->switch_cpu_wide.next_prev_tid, "next_prev_pid, next_prev_tid");
+				     &r->switch_cpu_wide.next_prev_tid,
+				     "next_prev_pid, next_prev_tid");
 }
 
 static int rec_namespaces(struct selfmon_cursor *c, struct selfmon_record *r)
@@ -205,8 +209,9 @@ static int rec_namespaces(struct selfmon_cursor *c, struct selfmon_record *r)
 
 	if (!err)
 		err = selfmon_cursor__u64(c, &n->nr, "nr_namespaces");
-	return err ? err : selfmon_cursor__array(c, n->nr, 16, (const void **)&n->dev_inode,
-						 "namespaces");
+	return err ? err :
+		     selfmon_cursor__array(c, n->nr, 16, (const void **)&n->dev_inode,
+					   "namespaces");
 }
 
 static int rec_ksymbol(struct selfmon_cursor *c, struct selfmon_record *r)
@@ -264,7 +269,7 @@ static int rec_text_poke(struct selfmon_cursor *c, struct selfmon_record *r)
 	err = selfmon_cursor__take(c, n, (const void **)&t->bytes, "bytes");
 	if (!err && (size_t)(c->end - c->p) >= 8)
 		return selfmon_cursor__left_over(c);
-	c->p = c->end;	/* the padding */
+	c->p = c->end; /* the padding */
 	return err;
 }
 
@@ -276,16 +281,25 @@ static int rec_aux_output_hw_id(struct selfmon_cursor *c, struct selfmon_record 
 typedef int (*record_fn)(struct selfmon_cursor *c, struct selfmon_record *r);
 
 static const record_fn record_fns[] = {
-	[PERF_RECORD_MMAP] = rec_mmap, [PERF_RECORD_LOST] = rec_lost,
-	[PERF_RECORD_COMM] = rec_comm, [PERF_RECORD_EXIT] = rec_task,
-	[PERF_RECORD_THROTTLE] = rec_throttle, [PERF_RECORD_UNTHROTTLE] = rec_throttle,
-	[PERF_RECORD_FORK] = rec_task, [PERF_RECORD_READ] = rec_read,
-	[PERF_RECORD_SAMPLE] = rec_sample, [PERF_RECORD_MMAP2] = rec_mmap2,
-	[PERF_RECORD_AUX] = rec_aux, [PERF_RECORD_ITRACE_START] = rec_itrace_start,
-	[PERF_RECORD_LOST_SAMPLES] = rec_lost_samples, [PERF_RECORD_SWITCH] = rec_switch,
+	[PERF_RECORD_MMAP] = rec_mmap,
+	[PERF_RECORD_LOST] = rec_lost,
+	[PERF_RECORD_COMM] = rec_comm,
+	[PERF_RECORD_EXIT] = rec_task,
+	[PERF_RECORD_THROTTLE] = rec_throttle,
+	[PERF_RECORD_UNTHROTTLE] = rec_throttle,
+	[PERF_RECORD_FORK] = rec_task,
+	[PERF_RECORD_READ] = rec_read,
+	[PERF_RECORD_SAMPLE] = rec_sample,
+	[PERF_RECORD_MMAP2] = rec_mmap2,
+	[PERF_RECORD_AUX] = rec_aux,
+	[PERF_RECORD_ITRACE_START] = rec_itrace_start,
+	[PERF_RECORD_LOST_SAMPLES] = rec_lost_samples,
+	[PERF_RECORD_SWITCH] = rec_switch,
 	[PERF_RECORD_SWITCH_CPU_WIDE] = rec_switch_cpu_wide,
-	[PERF_RECORD_NAMESPACES] = rec_namespaces, [PERF_RECORD_KSYMBOL] = rec_ksymbol,
-	[PERF_RECORD_BPF_EVENT] = rec_bpf_event, [PERF_RECORD_CGROUP] = rec_cgroup,
+	[PERF_RECORD_NAMESPACES] = rec_namespaces,
+	[PERF_RECORD_KSYMBOL] = rec_ksymbol,
+	[PERF_RECORD_BPF_EVENT] = rec_bpf_event,
+	[PERF_RECORD_CGROUP] = rec_cgroup,
 	[PERF_RECORD_TEXT_POKE] = rec_text_poke,
 	[PERF_RECORD_AUX_OUTPUT_HW_ID] = rec_aux_output_hw_id,
 };
@@ -312,23 +326,30 @@ static int header(const void *buf, size_t len, struct selfmon_record *rec)
 	struct perf_event_header h;
 
 	if (len < sizeof(h))
-		return record_err(-EBADMSG, "record: %zu bytes cannot hold a perf_event_header (8): "
-				    "the buffer ends inside one", len);
+		return record_err(-EBADMSG,
+				  "record: %zu bytes cannot hold a perf_event_header (8): "
+				  "the buffer ends inside one",
+				  len);
 	memcpy(&h, buf, sizeof(h));
 	rec->type = h.type;
 	rec->misc = h.misc;
 	rec->size = h.size;
 	if (h.size < sizeof(h) || h.size % 8)
-		return record_err(-EBADMSG, "PERF_RECORD_%s (type %u): header.size %u is not a "
-				    "multiple of 8 of at least 8: the stream is corrupt and cannot "
-				    "be walked further", selfmon_record__name(h.type), h.type, h.size);
+		return record_err(-EBADMSG,
+				  "PERF_RECORD_%s (type %u): header.size %u is not a "
+				  "multiple of 8 of at least 8: the stream is corrupt and cannot "
+				  "be walked further",
+				  selfmon_record__name(h.type), h.type, h.size);
 	if (h.size > len)
-		return record_err(-EBADMSG, "PERF_RECORD_%s: header.size %u runs past the %zu bytes "
-				    "given: the record is truncated", selfmon_record__name(h.type),
-				    h.size, len);
+		return record_err(-EBADMSG,
+				  "PERF_RECORD_%s: header.size %u runs past the %zu bytes "
+				  "given: the record is truncated",
+				  selfmon_record__name(h.type), h.size, len);
 	if (h.type == 0 || h.type > RECORD_LAST)
-		return record_err(-ENOMSG, "record type %u is unknown to this selfmon (a newer "
-				    "kernel's?): skip its %u bytes", h.type, h.size);
+		return record_err(-ENOMSG,
+				  "record type %u is unknown to this selfmon (a newer "
+				  "kernel's?): skip its %u bytes",
+				  h.type, h.size);
 	return 0;
 }
 
@@ -351,12 +372,14 @@ int selfmon_record__parse(const void *buf, size_t len, const struct selfmon_reco
 	int err;
 
 	if (!buf || !layout || !rec || (uintptr_t)buf % 8)
-		return record_err(-EINVAL, "selfmon_record__parse: %s", !buf || !layout || !rec ?
-				    "a NULL argument" : "the buffer is not 8-byte aligned: copy the "
-				    "record to an aligned one");
+		return record_err(-EINVAL, "selfmon_record__parse: %s",
+				  !buf || !layout || !rec ?
+					  "a NULL argument" :
+					  "the buffer is not 8-byte aligned: copy the "
+					  "record to an aligned one");
 	memset(rec, 0, sizeof(*rec));
 	err = header(buf, len, rec);
-	rec->data = err ? NULL : buf;	/* header.size bytes lie within @len */
+	rec->data = err ? NULL : buf; /* header.size bytes lie within @len */
 	if (err)
 		goto out;
 	c.type = rec->type;

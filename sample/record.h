@@ -28,21 +28,22 @@ int selfmon_record__sample(struct selfmon_cursor *c, struct selfmon_sample *s);
  * tested bit by bit; the rarer one-word fields after them go by a table.
  */
 struct selfmon_sample_plan {
-	uint64_t type;		/* the layout's sample_type */
-	uint16_t size;		/* header.size of such a SAMPLE; 0: no plan for this layout */
+	uint64_t type; /* the layout's sample_type */
+	uint16_t size; /* header.size of such a SAMPLE; 0: no plan for this layout */
 	uint16_t nr_tail;
-	uint16_t off_tail[8];	/* offsetof(struct selfmon_sample, field) of tail word i */
+	uint16_t off_tail[8]; /* offsetof(struct selfmon_sample, field) of tail word i */
 };
 
 /* The plan for @l's samples; size 0 when its sample_type has a variable part. */
-void selfmon_sample_plan__init(struct selfmon_sample_plan *p, const struct selfmon_record_layout *l);
+void selfmon_sample_plan__init(struct selfmon_sample_plan *p,
+			       const struct selfmon_record_layout *l);
 
-#define PLAN_WORD(t, bit, s, field, w)							\
-	do {										\
-		if ((t) & (bit)) {							\
+#define PLAN_WORD(t, bit, s, field, w)                                                           \
+	do {                                                                                     \
+		if ((t) & (bit)) {                                                               \
 			memcpy((uint8_t *)(s) + offsetof(struct selfmon_sample, field), (w), 8); \
-			(w) += 8;							\
-		}									\
+			(w) += 8;                                                                \
+		}                                                                                \
 	} while (0)
 
 /*
@@ -60,15 +61,15 @@ static inline void selfmon_sample_plan__parse(const struct selfmon_sample_plan *
 
 	/* type, misc, size: the order and sizes of struct perf_event_header (record_sample.c asserts) */
 	memcpy(rec, buf, sizeof(struct perf_event_header));
-	rec->data = buf;	/* as the parser: the bytes, for a writer of them whole */
+	rec->data = buf; /* as the parser: the bytes, for a writer of them whole */
 	PLAN_WORD(t, PERF_SAMPLE_IDENTIFIER, s, id, w);
 	PLAN_WORD(t, PERF_SAMPLE_IP, s, ip, w);
-	PLAN_WORD(t, PERF_SAMPLE_TID, s, pid, w);	/* pid, tid */
+	PLAN_WORD(t, PERF_SAMPLE_TID, s, pid, w); /* pid, tid */
 	PLAN_WORD(t, PERF_SAMPLE_TIME, s, time, w);
 	PLAN_WORD(t, PERF_SAMPLE_ADDR, s, addr, w);
 	PLAN_WORD(t, PERF_SAMPLE_ID, s, id, w);
 	PLAN_WORD(t, PERF_SAMPLE_STREAM_ID, s, stream_id, w);
-	PLAN_WORD(t, PERF_SAMPLE_CPU, s, cpu, w);	/* cpu, res */
+	PLAN_WORD(t, PERF_SAMPLE_CPU, s, cpu, w); /* cpu, res */
 	PLAN_WORD(t, PERF_SAMPLE_PERIOD, s, period, w);
 	for (unsigned int i = 0, n = p->nr_tail; i < n; i++, w += 8)
 		memcpy((uint8_t *)s + p->off_tail[i], w, 8);

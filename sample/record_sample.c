@@ -37,8 +37,8 @@ int selfmon_record__read_format(struct selfmon_cursor *c, struct selfmon_record_
 	if (err)
 		return err;
 	if (f & PERF_FORMAT_GROUP)
-		return selfmon_cursor__array(c, r->nr, 8 * (size_t)r->stride, (const void **)&r->entries,
-					     "read_format.values");
+		return selfmon_cursor__array(c, r->nr, 8 * (size_t)r->stride,
+					     (const void **)&r->entries, "read_format.values");
 	if (f & PERF_FORMAT_ID)
 		err = selfmon_cursor__u64(c, &r->single.id, "read_format.id");
 	if (!err && (f & PERF_FORMAT_LOST))
@@ -65,7 +65,8 @@ int selfmon_record_read__entry(const struct selfmon_record_read *read, uint64_t 
 }
 
 /* REGS_USER / REGS_INTR: an abi word, then the registers unless abi is NONE. */
-static int regs(struct selfmon_cursor *c, uint32_t nr, struct selfmon_record_regs *r, const char *field)
+static int regs(struct selfmon_cursor *c, uint32_t nr, struct selfmon_record_regs *r,
+		const char *field)
 {
 	int err = selfmon_cursor__u64(c, &r->abi, field);
 
@@ -76,16 +77,18 @@ static int regs(struct selfmon_cursor *c, uint32_t nr, struct selfmon_record_reg
 }
 
 /* A size word and that many bytes, which keep the record 8-byte aligned. */
-static int sized_blob(struct selfmon_cursor *c, uint64_t *size, const void **data, const char *field)
+static int sized_blob(struct selfmon_cursor *c, uint64_t *size, const void **data,
+		      const char *field)
 {
 	int err = selfmon_cursor__u64(c, size, field);
 
 	if (err)
 		return err;
 	if (*size % 8)
-		return record_err(-EBADMSG, "PERF_RECORD_%s: '%s' size %llu is not a multiple of 8 "
-				    "(the kernel pads it): the record is malformed",
-				    selfmon_record__name(c->type), field, (unsigned long long)*size);
+		return record_err(-EBADMSG,
+				  "PERF_RECORD_%s: '%s' size %llu is not a multiple of 8 "
+				  "(the kernel pads it): the record is malformed",
+				  selfmon_record__name(c->type), field, (unsigned long long)*size);
 	return selfmon_cursor__array(c, *size, 1, data, field);
 }
 
@@ -99,8 +102,10 @@ static int raw(struct selfmon_cursor *c, struct selfmon_sample *s)
 		return err;
 	memcpy(&s->raw_size, p, 4);
 	if ((s->raw_size + 4u) % 8)
-		return record_err(-EBADMSG, "PERF_RECORD_SAMPLE: raw size %u + 4 is not a multiple "
-				    "of 8 (the kernel pads it): the record is malformed", s->raw_size);
+		return record_err(-EBADMSG,
+				  "PERF_RECORD_SAMPLE: raw size %u + 4 is not a multiple "
+				  "of 8 (the kernel pads it): the record is malformed",
+				  s->raw_size);
 	return selfmon_cursor__array(c, s->raw_size, 1, &s->raw, "raw.data");
 }
 
@@ -126,10 +131,11 @@ static int stack_user(struct selfmon_cursor *c, struct selfmon_sample *s)
 		return err;
 	err = selfmon_cursor__u64(c, &s->stack_dyn_size, "stack_user.dyn_size");
 	if (!err && s->stack_dyn_size > s->stack_size)
-		return record_err(-EBADMSG, "PERF_RECORD_SAMPLE: stack_user.dyn_size %llu exceeds "
-				    "its size %llu: the record is malformed",
-				    (unsigned long long)s->stack_dyn_size,
-				    (unsigned long long)s->stack_size);
+		return record_err(-EBADMSG,
+				  "PERF_RECORD_SAMPLE: stack_user.dyn_size %llu exceeds "
+				  "its size %llu: the record is malformed",
+				  (unsigned long long)s->stack_dyn_size,
+				  (unsigned long long)s->stack_size);
 	return err;
 }
 
@@ -215,30 +221,40 @@ int selfmon_record__sample(struct selfmon_cursor *c, struct selfmon_sample *s)
 	return err;
 }
 
-
 /* pid/tid and cpu/res share a word, as the record's u32 pairs do. */
 _Static_assert(offsetof(struct selfmon_sample, tid) == offsetof(struct selfmon_sample, pid) + 4,
 	       "pid, tid: one word");
 _Static_assert(offsetof(struct selfmon_sample, res) == offsetof(struct selfmon_sample, cpu) + 4,
 	       "cpu, res: one word");
-_Static_assert(offsetof(struct selfmon_record, type) == 0 && offsetof(struct selfmon_record, misc) == 4 &&
-	       offsetof(struct selfmon_record, size) == 6, "type, misc, size: a perf_event_header");
+_Static_assert(offsetof(struct selfmon_record, type) == 0 &&
+		       offsetof(struct selfmon_record, misc) == 4 &&
+		       offsetof(struct selfmon_record, size) == 6,
+	       "type, misc, size: a perf_event_header");
 
 /* The head words selfmon_sample_plan__parse() tests bit by bit. */
-#define HEAD_WORDS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-		    PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
-		    PERF_SAMPLE_PERIOD)
+#define HEAD_WORDS                                                                      \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |  \
+	 PERF_SAMPLE_PERIOD)
 
 /*
  * The one-word fields after the variable parts, in the record's order
  * (selfmon_record__sample()); WEIGHT and WEIGHT_STRUCT are one word, either
  * or both.
  */
-#define WORD(bits, field) { bits, offsetof(struct selfmon_sample, field) }
-static const struct { uint64_t bits; uint16_t off; } tail_words[] = {
+#define WORD(bits, field)                                    \
+	{                                                    \
+		bits, offsetof(struct selfmon_sample, field) \
+	}
+static const struct {
+	uint64_t bits;
+	uint16_t off;
+} tail_words[] = {
 	WORD(PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, weight),
-	WORD(PERF_SAMPLE_DATA_SRC, data_src), WORD(PERF_SAMPLE_TRANSACTION, transaction),
-	WORD(PERF_SAMPLE_PHYS_ADDR, phys_addr), WORD(PERF_SAMPLE_CGROUP, cgroup),
+	WORD(PERF_SAMPLE_DATA_SRC, data_src),
+	WORD(PERF_SAMPLE_TRANSACTION, transaction),
+	WORD(PERF_SAMPLE_PHYS_ADDR, phys_addr),
+	WORD(PERF_SAMPLE_CGROUP, cgroup),
 	WORD(PERF_SAMPLE_DATA_PAGE_SIZE, data_page_size),
 	WORD(PERF_SAMPLE_CODE_PAGE_SIZE, code_page_size),
 };

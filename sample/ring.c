@@ -34,8 +34,10 @@ int selfmon_ring__init(struct selfmon_ring *ring, void *map, size_t map_len)
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), off = page, size;
 
 	if (map_len < sizeof(*pg) || map_len <= page)
-		return selfmon__err(-EINVAL, "perf ring: a mapping of %zu bytes holds no metadata "
-				    "page and data pages (perf_event_open(2), \"MMAP layout\")", map_len);
+		return selfmon__err(-EINVAL,
+				    "perf ring: a mapping of %zu bytes holds no metadata "
+				    "page and data pages (perf_event_open(2), \"MMAP layout\")",
+				    map_len);
 	size = map_len - page;
 	/* Linux 4.1 and later fill these in; before, the data starts one page on. */
 	if (pg->data_offset || pg->data_size) {
@@ -45,10 +47,12 @@ int selfmon_ring__init(struct selfmon_ring *ring, void *map, size_t map_len)
 	/* Records are 8-byte multiples laid in 2^n bytes: that is what lets a header never wrap. */
 	if (off < sizeof(*pg) || off % 8 || size < 8 || (size & (size - 1)) || off > map_len ||
 	    size > map_len - off)
-		return selfmon__err(-EINVAL, "perf ring: data_offset %llu and data_size %llu do not "
-				    "lie in the %zu-byte mapping as 2^n bytes after the metadata page "
-				    "(perf_event_open(2), \"MMAP layout\"): a corrupt or foreign page",
-				    (unsigned long long)off, (unsigned long long)size, map_len);
+		return selfmon__err(
+			-EINVAL,
+			"perf ring: data_offset %llu and data_size %llu do not "
+			"lie in the %zu-byte mapping as 2^n bytes after the metadata page "
+			"(perf_event_open(2), \"MMAP layout\"): a corrupt or foreign page",
+			(unsigned long long)off, (unsigned long long)size, map_len);
 	ring->page = pg;
 	ring->size = size;
 	ring->data = (const uint8_t *)map + off;
@@ -74,15 +78,20 @@ int selfmon_ring__check_access(void *map, size_t map_len)
 		return selfmon__err(-errno, "perf ring: pipe2: %s", strerror(errno));
 	if (write(p[1], map, 8) != 8 || read(p[0], &buf, 8) != 8 ||
 	    write(p[1], (const char *)map + map_len - 8, 8) != 8 || read(p[0], &buf, 8) != 8)
-		err = selfmon__err(errno == EFAULT ? -EFAULT : -errno, "perf ring: "
-				   "the %zu bytes at %p are not all readable (%s): pass a live mapping "
-				   "of the ring and its length", map_len, map, strerror(errno));
+		err = selfmon__err(
+			errno == EFAULT ? -EFAULT : -errno,
+			"perf ring: "
+			"the %zu bytes at %p are not all readable (%s): pass a live mapping "
+			"of the ring and its length",
+			map_len, map, strerror(errno));
 	else if (write(p[1], &pg->data_tail, 8) != 8 || read(p[0], &pg->data_tail, 8) != 8)
-		err = selfmon__err(errno == EFAULT ? -EACCES : -errno, "perf ring: "
-				   "the ring is mapped read-only (%s): without PROT_WRITE perf "
-				   "overwrites unread records and ignores data_tail (overwrite "
-				   "mode), which this reader moves: mmap(2) it PROT_READ | PROT_WRITE",
-				   strerror(errno));
+		err = selfmon__err(
+			errno == EFAULT ? -EACCES : -errno,
+			"perf ring: "
+			"the ring is mapped read-only (%s): without PROT_WRITE perf "
+			"overwrites unread records and ignores data_tail (overwrite "
+			"mode), which this reader moves: mmap(2) it PROT_READ | PROT_WRITE",
+			strerror(errno));
 	close(p[0]);
 	close(p[1]);
 	return err;

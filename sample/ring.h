@@ -13,8 +13,8 @@
  */
 struct selfmon_ring {
 	struct perf_event_mmap_page *page;
-	const uint8_t *data;		/* page + data_offset */
-	uint64_t size;			/* data_size, a power of two */
+	const uint8_t *data; /* page + data_offset */
+	uint64_t size; /* data_size, a power of two */
 	/* A record that wraps the end is copied here whole: at most 64 KiB (u16 size). */
 	uint64_t copy[65536 / 8];
 };
@@ -64,7 +64,7 @@ static inline long selfmon_ring__read(struct selfmon_ring *ring,
 				      void *ctx, uint64_t *corrupt)
 {
 	uint64_t head = __atomic_load_n(&ring->page->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = ring->page->data_tail;	/* ours alone to write */
+	uint64_t tail = ring->page->data_tail; /* ours alone to write */
 	const uint8_t *data = ring->data;
 	uint64_t mask = ring->size - 1;
 	long n = 0;

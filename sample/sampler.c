@@ -39,24 +39,24 @@
 struct sampler_event {
 	struct selfmon_event ev;
 	int fd;
-	int leader;		/* index of its group's leader, itself for a leader, -1 alone */
-	uint64_t id;		/* PERF_EVENT_IOC_ID */
+	int leader; /* index of its group's leader, itself for a leader, -1 alone */
+	uint64_t id; /* PERF_EVENT_IOC_ID */
 };
 
 struct selfmon_sampler {
 	int nr;
-	int ring_fd;		/* the first sampling event: the one mapped */
+	int ring_fd; /* the first sampling event: the one mapped */
 	struct sampler_event evs[CONFIG_MAX_EVENTS];
 	void *map;
 	size_t map_len;
 	struct selfmon_record_layout layout;
-	struct selfmon_sample_plan plan;	/* the drain's fast path for its SAMPLEs */
+	struct selfmon_sample_plan plan; /* the drain's fast path for its SAMPLEs */
 	struct selfmon_sampler_stats stats;
 	struct selfmon_owner owner;
-	bool attached;		/* selfmon_sampler__attach(): the mapping is the caller's */
+	bool attached; /* selfmon_sampler__attach(): the mapping is the caller's */
 	/* Set while a drain runs: a signal handler's drain on this thread backs off. */
 	volatile sig_atomic_t in_drain;
-	struct selfmon_ring ring;	/* last: it holds a 64 KiB copy buffer */
+	struct selfmon_ring ring; /* last: it holds a 64 KiB copy buffer */
 };
 
 /* Lone events and group leaders sample; members are read by their leader. */
@@ -68,19 +68,24 @@ static bool is_sampling(const struct selfmon_sampler *s, int i)
 static int check_opts(const struct selfmon_sampler_opts *o)
 {
 	if (!o || o->sz < offsetof(struct selfmon_sampler_opts, root))
-		return selfmon__err(-EINVAL, "selfmon_sampler__open: no options, or .sz too small: "
+		return selfmon__err(-EINVAL,
+				    "selfmon_sampler__open: no options, or .sz too small: "
 				    "zero-fill a struct selfmon_sampler_opts and set .sz = sizeof");
 	if (!o->period == !o->freq)
-		return selfmon__err(-EINVAL, "selfmon_sampler__open: give a period (%llu) or a "
+		return selfmon__err(-EINVAL,
+				    "selfmon_sampler__open: give a period (%llu) or a "
 				    "frequency (%llu), exactly one of them",
 				    (unsigned long long)o->period, (unsigned long long)o->freq);
 	if (o->ring_pages & (o->ring_pages - 1))
-		return selfmon__err(-EINVAL, "selfmon_sampler__open: ring_pages %u is not a power "
+		return selfmon__err(-EINVAL,
+				    "selfmon_sampler__open: ring_pages %u is not a power "
 				    "of two (perf_event_open(2), \"MMAP layout\": 2^n data pages)",
 				    o->ring_pages);
 	if (o->sideband & ~SELFMON_SIDEBAND__ALL)
-		return selfmon__err(-EINVAL, "selfmon_sampler__open: sideband 0x%x has bits no "
-				    "SELFMON_SIDEBAND_* names", o->sideband);
+		return selfmon__err(-EINVAL,
+				    "selfmon_sampler__open: sideband 0x%x has bits no "
+				    "SELFMON_SIDEBAND_* names",
+				    o->sideband);
 	return 0;
 }
 
@@ -91,8 +96,8 @@ static int parse_events(struct selfmon_sampler *s, const char *events, const cha
 	struct selfmon_pmus pmus = { 0 };
 	int nr, err;
 
-	nr = specs ? selfmon_list__split(events, specs, CONFIG_MAX_EVENTS)
-		   : selfmon__err(-ENOMEM, "selfmon_sampler__open: out of memory");
+	nr = specs ? selfmon_list__split(events, specs, CONFIG_MAX_EVENTS) :
+		     selfmon__err(-ENOMEM, "selfmon_sampler__open: out of memory");
 	err = nr < 0 ? nr : selfmon_pmus__load(&pmus, selfmon_root__get(root));
 	if (err && nr >= 0)
 		err = selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s",
@@ -127,7 +132,8 @@ static bool has_members(const struct selfmon_sampler *s)
 /* perf_event_open(2), the attr's side-band bits. */
 static void set_sideband(struct perf_event_attr *a, uint32_t sb)
 {
-	a->mmap = !!(sb & (SELFMON_SIDEBAND_MMAP | SELFMON_SIDEBAND_MMAP2 | SELFMON_SIDEBAND_MMAP_DATA));
+	a->mmap = !!(sb &
+		     (SELFMON_SIDEBAND_MMAP | SELFMON_SIDEBAND_MMAP2 | SELFMON_SIDEBAND_MMAP_DATA));
 	a->mmap2 = !!(sb & SELFMON_SIDEBAND_MMAP2);
 	a->mmap_data = !!(sb & SELFMON_SIDEBAND_MMAP_DATA);
 	a->comm = a->comm_exec = !!(sb & SELFMON_SIDEBAND_COMM);
@@ -152,8 +158,8 @@ static void set_attrs(struct selfmon_sampler *s, const struct selfmon_sampler_op
 		struct perf_event_attr *a = &s->evs[i].ev.attr;
 
 		a->size = sizeof(*a);
-		a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
-				 PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+				 PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		a->sample_type = type;
 		a->sample_id_all = !!o->sample_id_all;
 		a->sample_regs_user = o->sample_regs_user;
@@ -170,8 +176,8 @@ static void set_attrs(struct selfmon_sampler *s, const struct selfmon_sampler_op
 			a->wakeup_events = o->wakeup_events;
 		} else {
 			a->watermark = 1;
-			a->wakeup_watermark = o->wakeup_watermark ? o->wakeup_watermark
-								  : (uint32_t)(ring / 4);
+			a->wakeup_watermark = o->wakeup_watermark ? o->wakeup_watermark :
+								    (uint32_t)(ring / 4);
 		}
 		if (OPTS_HAS(o, sig_data) && o->sigtrap) {
 			/* perf_event_open(2): sigtrap needs remove_on_exec */
@@ -196,8 +202,9 @@ static unsigned long long max_sample_rate(void)
 {
 	long v = 0;
 
-	if (selfmon_sysfs__read_long(selfmon_root__get(NULL), "/proc/sys/kernel/perf_event_max_sample_rate",
-				     &v) || v < 0)
+	if (selfmon_sysfs__read_long(selfmon_root__get(NULL),
+				     "/proc/sys/kernel/perf_event_max_sample_rate", &v) ||
+	    v < 0)
 		v = 0;
 	return (unsigned long long)v;
 }
@@ -207,22 +214,32 @@ static int open_error(const struct sampler_event *e, int err)
 	unsigned long long max;
 
 	switch (err) {
-	case -EACCES: case -EPERM:
-		return selfmon__err(err, "event '%s': perf_event_open: %s: sampling needs "
+	case -EACCES:
+	case -EPERM:
+		return selfmon__err(err,
+				    "event '%s': perf_event_open: %s: sampling needs "
 				    "kernel.perf_event_paranoid <= 2 for user space (':u'), <= 1 "
-				    "with the kernel, or CAP_PERFMON", e->ev.name, strerror(-err));
-	case -ENOENT: case -ENODEV: case -EOPNOTSUPP:
-		return selfmon__err(err, "event '%s': perf_event_open: %s: %s", e->ev.name,
-				    strerror(-err), e->ev.hardware && !e->ev.pmu ?
-				    "no hardware PMU here (a VM without a virtual PMU?): sample "
-				    "'cpu-clock' or 'task-clock'" : "the PMU cannot sample this event "
-				    "(no overflow interrupt?) or lacks a sample_type bit asked for");
-	case -EINVAL: case -E2BIG:
+				    "with the kernel, or CAP_PERFMON",
+				    e->ev.name, strerror(-err));
+	case -ENOENT:
+	case -ENODEV:
+	case -EOPNOTSUPP:
+		return selfmon__err(
+			err, "event '%s': perf_event_open: %s: %s", e->ev.name, strerror(-err),
+			e->ev.hardware && !e->ev.pmu ?
+				"no hardware PMU here (a VM without a virtual PMU?): sample "
+				"'cpu-clock' or 'task-clock'" :
+				"the PMU cannot sample this event "
+				"(no overflow interrupt?) or lacks a sample_type bit asked for");
+	case -EINVAL:
+	case -E2BIG:
 		if (e->ev.attr.sigtrap)
-			return selfmon__err(err, "event '%s': perf_event_open: %s with attr.sigtrap: "
-					    "synchronous SIGTRAP on overflow needs Linux 5.13 or later "
-					    "(this kernel: %s); use selfmon_sampler__signal() instead",
-					    e->ev.name, strerror(-err), kernel_release());
+			return selfmon__err(
+				err,
+				"event '%s': perf_event_open: %s with attr.sigtrap: "
+				"synchronous SIGTRAP on overflow needs Linux 5.13 or later "
+				"(this kernel: %s); use selfmon_sampler__signal() instead",
+				e->ev.name, strerror(-err), kernel_release());
 		/*
 		 * A frequency above /proc/sys/kernel/perf_event_max_sample_rate
 		 * (perf_event_open(2), "/proc/sys/kernel/perf_event_max_sample_rate")
@@ -230,16 +247,20 @@ static int open_error(const struct sampler_event *e, int err)
 		 */
 		max = e->ev.attr.freq ? max_sample_rate() : 0;
 		if (max && e->ev.attr.sample_freq > max)
-			return selfmon__err(err, "event '%s': perf_event_open: %s: %llu samples a "
-					    "second is above kernel.perf_event_max_sample_rate, %llu "
-					    "here: ask for %llu or fewer, or raise the limit as root "
-					    "(sysctl -w kernel.perf_event_max_sample_rate=N)", e->ev.name,
-					    strerror(-err), (unsigned long long)e->ev.attr.sample_freq,
-					    max, max);
-		return selfmon__err(err, "event '%s': perf_event_open: %s: a sample_type, "
-				    "side-band or branch bit this kernel or PMU does not take, or a "
-				    "frequency above kernel.perf_event_max_sample_rate", e->ev.name,
-				    strerror(-err));
+			return selfmon__err(
+				err,
+				"event '%s': perf_event_open: %s: %llu samples a "
+				"second is above kernel.perf_event_max_sample_rate, %llu "
+				"here: ask for %llu or fewer, or raise the limit as root "
+				"(sysctl -w kernel.perf_event_max_sample_rate=N)",
+				e->ev.name, strerror(-err),
+				(unsigned long long)e->ev.attr.sample_freq, max, max);
+		return selfmon__err(
+			err,
+			"event '%s': perf_event_open: %s: a sample_type, "
+			"side-band or branch bit this kernel or PMU does not take, or a "
+			"frequency above kernel.perf_event_max_sample_rate",
+			e->ev.name, strerror(-err));
 	default:
 		return selfmon__err(err, "event '%s': perf_event_open: %s", e->ev.name,
 				    strerror(-err));
@@ -257,7 +278,8 @@ static int open_one(struct selfmon_sampler *s, int i)
 	    !e->ev.attr.exclude_kernel) {
 		/* perf_event_paranoid 2: as selfmon_set__open() does, fall back to ':u' */
 		e->ev.attr.exclude_kernel = e->ev.attr.exclude_hv = 1;
-		fd = syscall(SYS_perf_event_open, &e->ev.attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+		fd = syscall(SYS_perf_event_open, &e->ev.attr, 0, -1, group_fd,
+			     PERF_FLAG_FD_CLOEXEC);
 	}
 	if (fd < 0)
 		return open_error(e, -errno);
@@ -280,7 +302,8 @@ static int map_ring(struct selfmon_sampler *s, uint32_t pages)
 		s->map = NULL;
 		return selfmon__err(-errno, "mmap of a %u-page ring: %s%s", pages, strerror(errno),
 				    errno == EPERM ? ": above kernel.perf_event_mlock_kb (ask "
-				    "for fewer ring_pages, or raise it)" : "");
+						     "for fewer ring_pages, or raise it)" :
+						     "");
 	}
 	err = selfmon_ring__init(&s->ring, s->map, s->map_len);
 	for (int i = 0; i < s->nr && !err; i++)
@@ -360,9 +383,11 @@ struct selfmon_sampler *selfmon_sampler__attach(void *map, size_t map_len,
 		err = selfmon__err(-EINVAL, "selfmon_sampler__attach: no %s given",
 				   map ? "attr" : "mapping");
 	else if (!data || data % page || (data & (data - 1)))
-		err = selfmon__err(-EINVAL, "selfmon_sampler__attach: a mapping of %zu bytes is not "
+		err = selfmon__err(-EINVAL,
+				   "selfmon_sampler__attach: a mapping of %zu bytes is not "
 				   "one page and 2^n data pages of %zu bytes (perf_event_open(2), "
-				   "\"MMAP layout\"): pass the length given to mmap(2)", map_len, page);
+				   "\"MMAP layout\"): pass the length given to mmap(2)",
+				   map_len, page);
 	if (!err)
 		err = selfmon_ring__check_access(map, map_len);
 	if (err)
@@ -436,7 +461,7 @@ struct drain_ctx {
 	struct selfmon_sampler *s;
 	selfmon_record_fn fn;
 	void *ctx;
-	uint16_t fast_size;	/* the plan's size while @rec is clean, else 0 (dirty) */
+	uint16_t fast_size; /* the plan's size while @rec is clean, else 0 (dirty) */
 	struct selfmon_record rec;
 };
 
@@ -445,11 +470,22 @@ static void count(struct selfmon_sampler_stats *st, const struct selfmon_record 
 {
 	st->records++;
 	switch (r->type) {
-	case PERF_RECORD_SAMPLE: st->samples++; break;
-	case PERF_RECORD_LOST: st->lost_records++; st->lost += r->lost.lost; break;
-	case PERF_RECORD_LOST_SAMPLES: st->lost_samples += r->lost_samples.lost; break;
-	case PERF_RECORD_THROTTLE: st->throttled++; break;
-	case PERF_RECORD_UNTHROTTLE: st->unthrottled++; break;
+	case PERF_RECORD_SAMPLE:
+		st->samples++;
+		break;
+	case PERF_RECORD_LOST:
+		st->lost_records++;
+		st->lost += r->lost.lost;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		st->lost_samples += r->lost_samples.lost;
+		break;
+	case PERF_RECORD_THROTTLE:
+		st->throttled++;
+		break;
+	case PERF_RECORD_UNTHROTTLE:
+		st->unthrottled++;
+		break;
 	}
 }
 
@@ -490,7 +526,8 @@ static int on_record(const void *buf, uint16_t size, void *arg)
 	struct drain_ctx *d = arg;
 	struct selfmon_sampler *s = d->s;
 
-	if (size != d->fast_size || ((const struct perf_event_header *)buf)->type != PERF_RECORD_SAMPLE)
+	if (size != d->fast_size ||
+	    ((const struct perf_event_header *)buf)->type != PERF_RECORD_SAMPLE)
 		return on_other_record(d, buf, size);
 	selfmon_sample_plan__parse(&s->plan, buf, &d->rec);
 	s->stats.records++;
@@ -518,14 +555,18 @@ int selfmon_sampler__drain(struct selfmon_sampler *s, selfmon_record_fn fn, void
 	if (!s)
 		return -EINVAL;
 	if (!selfmon_owner__same_process(&s->owner))
-		return selfmon__err(-SELFMON_ERRNO__FORKED, "this sampler was opened by process "
-				    "%d; its ring is not mapped after fork(): open a new one in the "
-				    "child", (int)s->owner.pid);
+		return selfmon__err(
+			-SELFMON_ERRNO__FORKED,
+			"this sampler was opened by process "
+			"%d; its ring is not mapped after fork(): open a new one in the "
+			"child",
+			(int)s->owner.pid);
 	if (timeout_ms && s->ring_fd >= 0 && selfmon_ring__empty(&s->ring)) {
 		p = (struct pollfd){ .fd = s->ring_fd, .events = POLLIN };
 		/* A signal (an overflow signal, say) cuts the wait short: read what is there. */
 		if (poll(&p, 1, timeout_ms) < 0 && errno != EINTR)
-			return selfmon__err(-errno, "poll on the sampler's ring: %s", strerror(errno));
+			return selfmon__err(-errno, "poll on the sampler's ring: %s",
+					    strerror(errno));
 	}
 	s->in_drain = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);

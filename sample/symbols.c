@@ -25,15 +25,15 @@
 struct sym_file {
 	char *path;
 	struct selfmon_elf elf;
-	int deleted;			/* the mapped file is gone from its path */
-	int err;			/* reading or parsing it failed so */
-	char msg[256];			/* ...and said this */
+	int deleted; /* the mapped file is gone from its path */
+	int err; /* reading or parsing it failed so */
+	char msg[256]; /* ...and said this */
 };
 
 struct selfmon_symbols {
 	struct selfmon_map *maps;
 	int nr_maps;
-	int *file_of;			/* per map: index in files, -1 for none ([vdso]...) */
+	int *file_of; /* per map: index in files, -1 for none ([vdso]...) */
 	struct sym_file *files;
 	int nr_files;
 };
@@ -106,7 +106,8 @@ static void load_debug_symbols(struct sym_file *f)
 
 	if (f->elf.symtab || !f->elf.build_id_len)
 		return;
-	n = (size_t)snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", f->elf.build_id[0]);
+	n = (size_t)snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/",
+			     f->elf.build_id[0]);
 	for (uint32_t i = 1; i < f->elf.build_id_len; i++)
 		n += (size_t)snprintf(path + n, sizeof(path) - n, "%02x", f->elf.build_id[i]);
 	snprintf(path + n, sizeof(path) - n, ".debug");
@@ -157,9 +158,11 @@ static int file_for(struct selfmon_symbols *sy, const struct selfmon_map *m)
 	f->deleted = m->deleted;
 	if (m->deleted) {
 		f->err = -ENOENT;
-		snprintf(f->msg, sizeof(f->msg), "'%.100s' was deleted or replaced after it was "
+		snprintf(f->msg, sizeof(f->msg),
+			 "'%.100s' was deleted or replaced after it was "
 			 "mapped (\"(deleted)\" in /proc/self/maps): its name no longer holds "
-			 "those symbols", m->path);
+			 "those symbols",
+			 m->path);
 	} else {
 		load_file(f);
 	}

@@ -50,8 +50,8 @@ struct run {
 	struct cli_bench cli;
 	struct cli_kernel_filter filter;
 	FILE *out;
-	char *out_tmp;		/* --out being written, renamed to it at the end */
-	bool progress;		/* a TTY on stderr: one self-erasing progress line */
+	char *out_tmp; /* --out being written, renamed to it at the end */
+	bool progress; /* a TTY on stderr: one self-erasing progress line */
 	struct selfmon_report_context ctx;
 	struct selfmon_report_entry e[32];
 	struct selfmon_bench_result res[32];
@@ -136,7 +136,8 @@ static int pin_cpu(const struct run *r, struct selfmon_set *set)
 	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
 		int err = -errno;
 
-		fprintf(stderr, "selfmon bench: --cpu %s: %s\n", cli_text(r->cli.cpu), strerror(-err));
+		fprintf(stderr, "selfmon bench: --cpu %s: %s\n", cli_text(r->cli.cpu),
+			strerror(-err));
 		return err;
 	}
 	return 0;
@@ -149,7 +150,8 @@ static int pin_cpu(const struct run *r, struct selfmon_set *set)
  */
 static int check_pin(const struct run *r)
 {
-	const char *opt = r->cli.cpu ? "--cpu" : "--cluster", *val = r->cli.cpu ? r->cli.cpu : r->cli.cluster;
+	const char *opt = r->cli.cpu ? "--cpu" : "--cluster",
+		   *val = r->cli.cpu ? r->cli.cpu : r->cli.cluster;
 	struct selfmon_machine *m = selfmon_machine__open(NULL);
 	char cpus[256];
 	cpu_set_t allowed;
@@ -162,8 +164,10 @@ static int check_pin(const struct run *r)
 	}
 	if (r->cli.cpu && (sched_getaffinity(0, sizeof(allowed), &allowed) ||
 			   !CPU_ISSET(atoi(r->cli.cpu), &allowed))) {
-		fprintf(stderr, "selfmon bench: --cpu %s: not a CPU this thread may run on "
-			"(see 'taskset -p $$' or nproc)\n", cli_text(r->cli.cpu));
+		fprintf(stderr,
+			"selfmon bench: --cpu %s: not a CPU this thread may run on "
+			"(see 'taskset -p $$' or nproc)\n",
+			cli_text(r->cli.cpu));
 		err = -EINVAL;
 		goto out;
 	}
@@ -174,7 +178,8 @@ static int check_pin(const struct run *r)
 	if (!err && cl < 0)
 		err = selfmon_errmsg__set(-EINVAL, "it pins to no cluster here");
 	if (err)
-		fprintf(stderr, "selfmon bench: %s '%s' cannot be met: %s\n", opt, cli_text(val), cli_errmsg(err));
+		fprintf(stderr, "selfmon bench: %s '%s' cannot be met: %s\n", opt, cli_text(val),
+			cli_errmsg(err));
 out:
 	selfmon_machine__close(m);
 	return err;
@@ -195,16 +200,19 @@ static void describe(struct run *r, struct selfmon_bench *b)
 					selfmon_set__name(set, i));
 		if (len >= sizeof(events))
 			len = sizeof(events) - 1;
-		if (selfmon_set__path(set, i, &why) != SELFMON_PATH_USER && !strncmp(path, "inline", 6))
+		if (selfmon_set__path(set, i, &why) != SELFMON_PATH_USER &&
+		    !strncmp(path, "inline", 6))
 			snprintf(path, sizeof(path), "read(2): %s: %s", selfmon_set__name(set, i),
 				 selfmon_reason__str(why));
 	}
 	if (selfmon_set__pmu(set))
-		snprintf(pinned, sizeof(pinned), "%s (now CPU %d)", selfmon_set__pmu(set), sched_getcpu());
+		snprintf(pinned, sizeof(pinned), "%s (now CPU %d)", selfmon_set__pmu(set),
+			 sched_getcpu());
 	else if (r->cli.cpu)
 		snprintf(pinned, sizeof(pinned), "CPU %s", r->cli.cpu);
 	r->ctx.events = events;
-	r->ctx.read_path = selfmon_bench__nr_events(b) ? path : "read(2): no event counted in the region";
+	r->ctx.read_path = selfmon_bench__nr_events(b) ? path :
+							 "read(2): no event counted in the region";
 	r->ctx.pinned = pinned;
 	r->ctx.hardware = selfmon_bench__nr_events(b) > 0;
 	/* The driver's note goes with the driver: the report outlives it. */
@@ -250,10 +258,14 @@ static int open_metrics(struct run *r, struct selfmon_metrics **m, char *events,
 	}
 	selfmon_metrics__core(*m, &fallback);
 	if (fallback)
-		fprintf(stderr, "selfmon bench: no pmu-events tables for this core: metrics from the "
-			"architecture's common set (%s)\n", selfmon_metrics__core(*m, NULL));
-	if (snprintf(events, size, "%s%s%s", r->cli.events ? r->cli.events : SELFMON_BENCH_DEFAULT_EVENTS,
-		     *selfmon_metrics__events(*m) ? "," : "", selfmon_metrics__events(*m)) >= (int)size) {
+		fprintf(stderr,
+			"selfmon bench: no pmu-events tables for this core: metrics from the "
+			"architecture's common set (%s)\n",
+			selfmon_metrics__core(*m, NULL));
+	if (snprintf(events, size, "%s%s%s",
+		     r->cli.events ? r->cli.events : SELFMON_BENCH_DEFAULT_EVENTS,
+		     *selfmon_metrics__events(*m) ? "," : "",
+		     selfmon_metrics__events(*m)) >= (int)size) {
 		fprintf(stderr, "selfmon bench: --metrics: too many events\n");
 		selfmon_metrics__delete(*m);
 		return -E2BIG;
@@ -266,8 +278,8 @@ static void metrics_unavailable(const struct selfmon_metrics *m)
 {
 	for (int i = 0; i < selfmon_metrics__nr(m); i++)
 		if (*selfmon_metrics__why(m, i))
-			fprintf(stderr, "selfmon bench: metric %s unavailable: %s\n", selfmon_metrics__name(m, i),
-				cli_text(selfmon_metrics__why(m, i)));
+			fprintf(stderr, "selfmon bench: metric %s unavailable: %s\n",
+				selfmon_metrics__name(m, i), cli_text(selfmon_metrics__why(m, i)));
 }
 
 static int run_kernels(struct run *r)
@@ -284,7 +296,8 @@ static int run_kernels(struct run *r)
 
 	/* "@name" items of --events are metrics, as --metrics names them. */
 	if (r->cli.events && strchr(r->cli.events, '@')) {
-		err = selfmon_metrics__split(r->cli.events, plain, sizeof(plain), names, sizeof(names));
+		err = selfmon_metrics__split(r->cli.events, plain, sizeof(plain), names,
+					     sizeof(names));
 		if (err) {
 			fprintf(stderr, "selfmon bench: --events: %s\n", cli_errmsg(err));
 			return err;
@@ -358,7 +371,8 @@ out:
 static void subtract_loop(struct selfmon_bench_result *res, const struct selfmon_bench_result *loop)
 {
 	for (int c = 0; c < res->nr_cols && res->kept; c++) {
-		double *v = &res->samples[(size_t)c * (size_t)res->kept], base = loop->col[c].st.median;
+		double *v = &res->samples[(size_t)c * (size_t)res->kept],
+		       base = loop->col[c].st.median;
 
 		for (int k = 0; k < res->kept; k++) {
 			v[k] -= base;
@@ -411,17 +425,20 @@ static void add_interleaved(struct selfmon_report_entry *e, struct cli_readcost 
 /* What row @k measured, and its ratios to the rows it is compared with. */
 static void label_readcost(struct selfmon_report_entry **e, int k, bool inline_ok)
 {
-	e[k]->what = k == CLI_READCOST_SELFMON ? "selfmon_page__read_value, inline" :
-		     k == CLI_READCOST_LIBPERF ? "libperf perf_evsel__read, mmapped, no PERF_FORMAT_ID" :
-		     k == CLI_READCOST_SET ? "selfmon_set__read, the call (page, else read(2))" :
-		     "read(2) on the event's fd";
+	e[k]->what =
+		k == CLI_READCOST_SELFMON ? "selfmon_page__read_value, inline" :
+		k == CLI_READCOST_LIBPERF ? "libperf perf_evsel__read, mmapped, no PERF_FORMAT_ID" :
+		k == CLI_READCOST_SET	  ? "selfmon_set__read, the call (page, else read(2))" :
+					    "read(2) on the event's fd";
 	if (k == CLI_READCOST_SET) {
 		/* Side by side with read(2) of the same event, measured just before. */
 		add_ratio(e[k], e[CLI_READCOST_SYSCALL]->res, "time", "time_vs_read2");
 		add_ratio_of(e[k], e[CLI_READCOST_SYSCALL]->res, "time", "time_min_vs_read2", true);
-		add_ratio(e[k], e[CLI_READCOST_SYSCALL]->res, "instructions", "instructions_vs_read2");
+		add_ratio(e[k], e[CLI_READCOST_SYSCALL]->res, "instructions",
+			  "instructions_vs_read2");
 	} else if (k != CLI_READCOST_SELFMON && inline_ok) {
-		add_ratio(e[k], e[CLI_READCOST_SELFMON]->res, "instructions:u", "instructions_vs_selfmon");
+		add_ratio(e[k], e[CLI_READCOST_SELFMON]->res, "instructions:u",
+			  "instructions_vs_selfmon");
 		add_ratio(e[k], e[CLI_READCOST_SELFMON]->res, "time", "time_vs_selfmon");
 	}
 }
@@ -452,9 +469,12 @@ static int run_readcost(struct run *r)
 	}
 	inline_ok = cli_readcost__inline_ok(rc, &why);
 	if (r->cli.format == CLI_FORMAT_TABLE)
-		fprintf(r->out, "\nreadcost: one read of %s, each way; counted by %s; the loop alone is "
-			"subtracted\n", cli_readcost__event(rc),
-			selfmon_bench__nr_events(b) ? READCOST_EVENTS " (as they open)" : "time only");
+		fprintf(r->out,
+			"\nreadcost: one read of %s, each way; counted by %s; the loop alone is "
+			"subtracted\n",
+			cli_readcost__event(rc),
+			selfmon_bench__nr_events(b) ? READCOST_EVENTS " (as they open)" :
+						      "time only");
 	for (int k = 0; k < CLI_READCOST__NR; k++) {
 		e[k] = next_entry(r);
 		if (!e[k]) {
@@ -470,7 +490,8 @@ static int run_readcost(struct run *r)
 			continue;
 		}
 		progress(r, cli_readcost__name(k));
-		err = selfmon_bench__run(b, cli_readcost__name(k), cli_readcost__body(k), rc, e[k]->res);
+		err = selfmon_bench__run(b, cli_readcost__name(k), cli_readcost__body(k), rc,
+					 e[k]->res);
 		if (err) {
 			progress_done(r);
 			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
@@ -515,7 +536,8 @@ static int run_markercost(struct run *r)
 		goto out;
 	}
 	if (r->cli.format == CLI_FORMAT_TABLE)
-		fprintf(r->out, "\nmarkercost: a marker pair (events: SELFMON_EVENTS or the default) beside the "
+		fprintf(r->out,
+			"\nmarkercost: a marker pair (events: SELFMON_EVENTS or the default) beside the "
 			"4 inline reads of 2 events; the loop alone is subtracted\n");
 	for (int k = 0; k < CLI_MARKERCOST__NR && !err; k++) {
 		e[k] = next_entry(r);
@@ -530,7 +552,8 @@ static int run_markercost(struct run *r)
 			continue;
 		}
 		progress(r, cli_markercost__name(k));
-		err = selfmon_bench__run(b, cli_markercost__name(k), cli_markercost__body(k), mc, e[k]->res);
+		err = selfmon_bench__run(b, cli_markercost__name(k), cli_markercost__body(k), mc,
+					 e[k]->res);
 		if (err) {
 			progress_done(r);
 			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
@@ -538,8 +561,10 @@ static int run_markercost(struct run *r)
 		}
 		if (k != CLI_MARKERCOST_EMPTY)
 			subtract_loop(e[k]->res, e[CLI_MARKERCOST_EMPTY]->res);
-		if (k != CLI_MARKERCOST_EMPTY && k != CLI_MARKERCOST_INLINE && !e[CLI_MARKERCOST_INLINE]->skipped)
-			add_ratio(e[k], e[CLI_MARKERCOST_INLINE]->res, "instructions:u", "instructions_vs_inline_reads");
+		if (k != CLI_MARKERCOST_EMPTY && k != CLI_MARKERCOST_INLINE &&
+		    !e[CLI_MARKERCOST_INLINE]->skipped)
+			add_ratio(e[k], e[CLI_MARKERCOST_INLINE]->res, "instructions:u",
+				  "instructions_vs_inline_reads");
 		emit(r, e[k]);
 	}
 out:
@@ -574,9 +599,11 @@ static int run_samplecost(struct run *r)
 		goto out;
 	}
 	if (r->cli.format == CLI_FORMAT_TABLE)
-		fprintf(r->out, "\nsamplecost: one 64-byte sample read from a ring, each way; counted "
+		fprintf(r->out,
+			"\nsamplecost: one 64-byte sample read from a ring, each way; counted "
 			"by %s; the loop alone is subtracted\n",
-			selfmon_bench__nr_events(b) ? READCOST_EVENTS " (as they open)" : "time only");
+			selfmon_bench__nr_events(b) ? READCOST_EVENTS " (as they open)" :
+						      "time only");
 	for (int k = 0; k < CLI_SAMPLECOST__NR && !err; k++) {
 		e[k] = next_entry(r);
 		if (!e[k]) {
@@ -592,9 +619,11 @@ static int run_samplecost(struct run *r)
 			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
 			break;
 		}
-		e[k]->what = k == CLI_SAMPLECOST_EMPTY ? "records published, none read (subtracted below)" :
-			     k == CLI_SAMPLECOST_SELFMON ? "selfmon_sampler__drain, parse included" :
-			     "libperf perf_mmap__read_event + consume, no parse";
+		e[k]->what = k == CLI_SAMPLECOST_EMPTY ?
+				     "records published, none read (subtracted below)" :
+			     k == CLI_SAMPLECOST_SELFMON ?
+				     "selfmon_sampler__drain, parse included" :
+				     "libperf perf_mmap__read_event + consume, no parse";
 		if (k != CLI_SAMPLECOST_EMPTY)
 			subtract_loop(e[k]->res, e[CLI_SAMPLECOST_EMPTY]->res);
 		if (k == CLI_SAMPLECOST_SELFMON && cli_samplecost__records(sc) == 0)
@@ -637,7 +666,8 @@ int cmd_bench(int argc, char **argv)
 	int ret = EXIT_USAGE, rc;
 
 	if (cli_bench__parse(argc, argv, &r->cli, err, sizeof(err))) {
-		fprintf(stderr, "selfmon bench: %s\n'selfmon bench --help' lists the options.\n", cli_text(err));
+		fprintf(stderr, "selfmon bench: %s\n'selfmon bench --help' lists the options.\n",
+			cli_text(err));
 		return EXIT_USAGE;
 	}
 	if (r->cli.help) {

@@ -8,7 +8,8 @@
 
 #include "cli.h"
 
-static int complain(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int complain(char *err, size_t errsz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static int complain(char *err, size_t errsz, const char *fmt, ...)
 {
 	va_list ap;
@@ -61,15 +62,17 @@ static int split_option(int argc, char **argv, int *i, char *name, size_t namesz
 			char *err, size_t errsz)
 {
 	static const char *const with_value[] = {
-		"--filter", "--events", "--metrics", "--repetitions", "--min-time", "--warmup", "--iterations",
-		"--cpu", "--cluster", "--format", "--out", "--calibration", NULL,
+		"--filter", "--events",	     "--metrics", "--repetitions", "--min-time",
+		"--warmup", "--iterations",  "--cpu",	  "--cluster",	   "--format",
+		"--out",    "--calibration", NULL,
 	};
 	const char *opt = argv[*i], *eq = strchr(opt, '=');
 	int takes = 0;
 
 	*val = NULL;
 	if (strncmp(opt, "--", 2) && strcmp(opt, "-h"))
-		return complain(err, errsz, "unexpected argument '%s' (options start with --)", opt);
+		return complain(err, errsz, "unexpected argument '%s' (options start with --)",
+				opt);
 	snprintf(name, namesz, "%.*s", eq ? (int)(eq - opt) : (int)strlen(opt), opt);
 	for (int k = 0; with_value[k]; k++)
 		takes |= !strcmp(name, with_value[k]);
@@ -87,7 +90,8 @@ static int split_option(int argc, char **argv, int *i, char *name, size_t namesz
 }
 
 /* The flags and the options whose value is text. Return: 0, NOT_MINE or -EINVAL. */
-static int set_text(struct cli_bench *cli, const char *name, const char *val, char *err, size_t errsz)
+static int set_text(struct cli_bench *cli, const char *name, const char *val, char *err,
+		    size_t errsz)
 {
 	if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
 		cli->help = true;
@@ -105,11 +109,14 @@ static int set_text(struct cli_bench *cli, const char *name, const char *val, ch
 		cli->events = val;
 	} else if (!strcmp(name, "--metrics")) {
 		if (!*val)
-			return complain(err, errsz, "--metrics: empty list (metric or group names; selfmon list shows them)");
+			return complain(
+				err, errsz,
+				"--metrics: empty list (metric or group names; selfmon list shows them)");
 		cli->metrics = val;
 	} else if (!strcmp(name, "--cluster")) {
 		if (!*val)
-			return complain(err, errsz, "--cluster: empty name (a core PMU, 'big' or 'little')");
+			return complain(err, errsz,
+					"--cluster: empty name (a core PMU, 'big' or 'little')");
 		cli->cluster = val;
 	} else if (!strcmp(name, "--out")) {
 		if (!*val)
@@ -122,13 +129,15 @@ static int set_text(struct cli_bench *cli, const char *name, const char *val, ch
 }
 
 /* The options whose value is a number. Return: 0, NOT_MINE or -EINVAL. */
-static int set_number(struct cli_bench *cli, const char *name, const char *val, char *err, size_t errsz)
+static int set_number(struct cli_bench *cli, const char *name, const char *val, char *err,
+		      size_t errsz)
 {
 	uint64_t u;
 
 	if (!strcmp(name, "--repetitions")) {
 		if (parse_u64(val, 1, 100000, &u))
-			return complain(err, errsz, "--repetitions '%s': a number from 1 to 100000", val);
+			return complain(err, errsz, "--repetitions '%s': a number from 1 to 100000",
+					val);
 		cli->repetitions = (int)u;
 	} else if (!strcmp(name, "--warmup")) {
 		if (parse_u64(val, 0, 1000, &u))
@@ -136,11 +145,13 @@ static int set_number(struct cli_bench *cli, const char *name, const char *val, 
 		cli->warmup = (int)u;
 	} else if (!strcmp(name, "--iterations")) {
 		if (parse_u64(val, 1, 1000000000ull, &u))
-			return complain(err, errsz, "--iterations '%s': a number from 1 to 10^9", val);
+			return complain(err, errsz, "--iterations '%s': a number from 1 to 10^9",
+					val);
 		cli->iterations = u;
 	} else if (!strcmp(name, "--min-time")) {
 		if (parse_seconds(val, &cli->min_time))
-			return complain(err, errsz, "--min-time '%s': seconds, from 0 to 3600", val);
+			return complain(err, errsz, "--min-time '%s': seconds, from 0 to 3600",
+					val);
 	} else if (!strcmp(name, "--cpu")) {
 		if (parse_u64(val, 0, 4095, &u))
 			return complain(err, errsz, "--cpu '%s': a CPU number", val);
@@ -152,7 +163,8 @@ static int set_number(struct cli_bench *cli, const char *name, const char *val, 
 }
 
 /* The options whose value is one of a few words. Return: 0, NOT_MINE or -EINVAL. */
-static int set_choice(struct cli_bench *cli, const char *name, const char *val, char *err, size_t errsz)
+static int set_choice(struct cli_bench *cli, const char *name, const char *val, char *err,
+		      size_t errsz)
 {
 	if (!strcmp(name, "--format")) {
 		if (!strcmp(val, "table"))

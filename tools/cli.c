@@ -7,8 +7,8 @@
 #include <selfmon/selfmon.h>
 #include "cli.h"
 
-#define CLI_TEXT_BUFS	8
-#define CLI_TEXT_MAX	2048
+#define CLI_TEXT_BUFS 8
+#define CLI_TEXT_MAX 2048
 
 const char *cli_text(const char *s)
 {
@@ -67,6 +67,7 @@ int cli_fclose(FILE *f, const char *who, const char *name)
 	bad |= fclose(f) != 0;
 	if (!bad)
 		return 0;
-	fprintf(stderr, "%s: cannot write %s: %s\n", who, cli_text(name), strerror(errno ? errno : EIO));
+	fprintf(stderr, "%s: cannot write %s: %s\n", who, cli_text(name),
+		strerror(errno ? errno : EIO));
 	return -EIO;
 }

@@ -20,9 +20,9 @@
 /* ---- selfmon.c, cli.c: the subcommands, and what they share ---- */
 
 /* Exit codes of every subcommand. */
-#define EXIT_USER_READ		0	/* probe: user-space reads work here */
-#define EXIT_NO_USER_READ	1	/* probe: they do not (and it said why) */
-#define EXIT_USAGE		2
+#define EXIT_USER_READ 0 /* probe: user-space reads work here */
+#define EXIT_NO_USER_READ 1 /* probe: they do not (and it said why) */
+#define EXIT_USAGE 2
 
 int cmd_probe(int argc, char **argv);
 
@@ -95,17 +95,17 @@ struct cli_kernel_filter {
  * "--filter '<regex>': <regerror>" in @err.
  */
 int cli_kernel_filter__init(struct cli_kernel_filter *f, const char *regex, char *err,
-				size_t errsz);
+			    size_t errsz);
 bool cli_kernel_filter__match(const struct cli_kernel_filter *f, const char *name);
 void cli_kernel_filter__fini(struct cli_kernel_filter *f);
 
 /* ---- readcost.c: one read of the same event, three ways ---- */
 
 enum cli_readcost_kind {
-	CLI_READCOST_EMPTY,		/* the loop without a read: subtracted */
-	CLI_READCOST_SELFMON,	/* selfmon_page__read_value() */
-	CLI_READCOST_LIBPERF,	/* perf_evsel__read() on an mmapped evsel */
-	CLI_READCOST_SYSCALL,	/* read(2) on an fd of the event */
+	CLI_READCOST_EMPTY, /* the loop without a read: subtracted */
+	CLI_READCOST_SELFMON, /* selfmon_page__read_value() */
+	CLI_READCOST_LIBPERF, /* perf_evsel__read() on an mmapped evsel */
+	CLI_READCOST_SYSCALL, /* read(2) on an fd of the event */
 	/*
 	 * selfmon_set__read(): the call, on every machine (where the inline
 	 * read is "not measured" too); its cost is compared with read(2)'s
@@ -141,9 +141,9 @@ double cli_readcost__interleaved(struct cli_readcost *rc, int rounds, uint64_t n
 /* ---- samplecost.c: reading one sample, selfmon's drain and libperf's loop ---- */
 
 enum cli_samplecost_kind {
-	CLI_SAMPLECOST_EMPTY,	/* records published, none parsed: subtracted */
-	CLI_SAMPLECOST_SELFMON,	/* selfmon_sampler__drain(), parse included */
-	CLI_SAMPLECOST_LIBPERF,	/* perf_mmap__read_event() + consume, no parse */
+	CLI_SAMPLECOST_EMPTY, /* records published, none parsed: subtracted */
+	CLI_SAMPLECOST_SELFMON, /* selfmon_sampler__drain(), parse included */
+	CLI_SAMPLECOST_LIBPERF, /* perf_mmap__read_event() + consume, no parse */
 	CLI_SAMPLECOST__NR,
 };
 
@@ -174,11 +174,11 @@ void cli_evlist__close_mapped(struct perf_evlist *evlist, struct perf_evsel *evs
 /* ---- markercost.c: a marker pair beside its bare reads ---- */
 
 enum cli_markercost_kind {
-	CLI_MARKERCOST_EMPTY,		/* the loop alone: subtracted */
-	CLI_MARKERCOST_INLINE,		/* the 4 bare inline reads of a pair with 2 events */
-	CLI_MARKERCOST_CACHED,		/* SELFMON_MARKER_BEGIN/END */
-	CLI_MARKERCOST_NAMED,		/* selfmon_marker__begin/end by name */
-	CLI_MARKERCOST_READ_ALL,	/* selfmon_set__read_all of the 2-event group */
+	CLI_MARKERCOST_EMPTY, /* the loop alone: subtracted */
+	CLI_MARKERCOST_INLINE, /* the 4 bare inline reads of a pair with 2 events */
+	CLI_MARKERCOST_CACHED, /* SELFMON_MARKER_BEGIN/END */
+	CLI_MARKERCOST_NAMED, /* selfmon_marker__begin/end by name */
+	CLI_MARKERCOST_READ_ALL, /* selfmon_set__read_all of the 2-event group */
 	CLI_MARKERCOST__NR,
 };
 
@@ -198,7 +198,7 @@ enum cli_bench_format { CLI_FORMAT_TABLE, CLI_FORMAT_CSV, CLI_FORMAT_JSON };
 
 struct cli_bench {
 	bool help, list, serialize, keep_noisy;
-	const char *filter;	/* POSIX extended regex on benchmark names */
+	const char *filter; /* POSIX extended regex on benchmark names */
 	const char *events;
 	/* --metrics: metric and metric-group names, counted beside the events */
 	const char *metrics;
@@ -209,7 +209,7 @@ struct cli_bench {
 	const char *cpu, *cluster;
 	enum cli_bench_format format;
 	const char *out;
-	int calibration;	/* enum selfmon_calib */
+	int calibration; /* enum selfmon_calib */
 };
 
 /*

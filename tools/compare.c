@@ -13,8 +13,8 @@
 #include "cli.h"
 #include "compare.h"
 
-#define MAX_LIMITS	32
-#define MAX_METRICS	32
+#define MAX_LIMITS 32
+#define MAX_METRICS 32
 
 struct compare_cli {
 	bool help, allow_missing;
@@ -57,7 +57,8 @@ static void usage(FILE *f)
 		CLI_COMPARE_MIN_REPS, CLI_COMPARE_MIN_REPS);
 }
 
-static int parse_value(struct compare_cli *cli, const char *opt, const char *v, char *err, size_t errsz)
+static int parse_value(struct compare_cli *cli, const char *opt, const char *v, char *err,
+		       size_t errsz)
 {
 	char *end;
 
@@ -77,7 +78,9 @@ static int parse_value(struct compare_cli *cli, const char *opt, const char *v, 
 	} else if (!strcmp(opt, "--alpha")) {
 		cli->alpha = strtod(v, &end);
 		if (end == v || *end || !(cli->alpha > 0 && cli->alpha < 1))
-			return snprintf(err, errsz, "--alpha '%.40s': a number between 0 and 1, such as 0.05", v),
+			return snprintf(err, errsz,
+					"--alpha '%.40s': a number between 0 and 1, such as 0.05",
+					v),
 			       -EINVAL;
 	} else {
 		static const char *const names[] = { "table", "json", "junit", "lava" };
@@ -85,14 +88,16 @@ static int parse_value(struct compare_cli *cli, const char *opt, const char *v, 
 		for (int i = 0; i < 4; i++)
 			if (!strcmp(v, names[i]))
 				return cli->format = (enum cli_compare_format)i, 0;
-		return snprintf(err, errsz, "--format '%.40s': table, json, junit or lava", v), -EINVAL;
+		return snprintf(err, errsz, "--format '%.40s': table, json, junit or lava", v),
+		       -EINVAL;
 	}
 	return 0;
 }
 
 static int parse(int argc, char **argv, struct compare_cli *cli, char *err, size_t errsz)
 {
-	static const char *const with_value[] = { "--limit", "--metric", "--filter", "--alpha", "--format", "--out" };
+	static const char *const with_value[] = { "--limit", "--metric", "--filter",
+						  "--alpha", "--format", "--out" };
 	int nr_paths = 0;
 
 	memset(cli, 0, sizeof(*cli));
@@ -106,7 +111,8 @@ static int parse(int argc, char **argv, struct compare_cli *cli, char *err, size
 			if (strlen(with_value[k]) != n || strncmp(a, with_value[k], n))
 				continue;
 			if (!eq && i + 1 >= argc)
-				return snprintf(err, errsz, "%s needs a value", with_value[k]), -EINVAL;
+				return snprintf(err, errsz, "%s needs a value", with_value[k]),
+				       -EINVAL;
 			if (parse_value(cli, with_value[k], eq ? eq + 1 : argv[++i], err, errsz))
 				return -EINVAL;
 			done = true;
@@ -122,10 +128,14 @@ static int parse(int argc, char **argv, struct compare_cli *cli, char *err, size
 		else if (nr_paths < 2)
 			cli->paths[nr_paths++] = a;
 		else
-			return snprintf(err, errsz, "one BASE and one NEW report, not '%.60s' as well", a), -EINVAL;
+			return snprintf(err, errsz,
+					"one BASE and one NEW report, not '%.60s' as well", a),
+			       -EINVAL;
 	}
 	if (!cli->help && nr_paths < 2)
-		return snprintf(err, errsz, "two reports are needed: selfmon compare BASE.json NEW.json"), -EINVAL;
+		return snprintf(err, errsz,
+				"two reports are needed: selfmon compare BASE.json NEW.json"),
+		       -EINVAL;
 	return 0;
 }
 
@@ -148,10 +158,11 @@ static int check_metric(const struct cli_report r[2], const char *name, const ch
 		return 0;
 	for (int i = 0; i < r[0].nr_b && !len; i++)
 		for (int k = 0; k < r[0].b[i].nr_m; k++)
-			len += (size_t)snprintf(list + len, len < sizeof(list) ? sizeof(list) - len : 0, "%s%s",
+			len += (size_t)snprintf(list + len,
+						len < sizeof(list) ? sizeof(list) - len : 0, "%s%s",
 						k ? ", " : "", r[0].b[i].m[k].name);
-	fprintf(stderr, "selfmon compare: %s '%s': no such metric in %s or %s; they have: %s\n", opt,
-		cli_text(name), cli_text(r[0].path), cli_text(r[1].path), cli_text(list));
+	fprintf(stderr, "selfmon compare: %s '%s': no such metric in %s or %s; they have: %s\n",
+		opt, cli_text(name), cli_text(r[0].path), cli_text(r[1].path), cli_text(list));
 	return -EINVAL;
 }
 
@@ -186,20 +197,23 @@ static int note_missing(char ***list, int *nr, const char *bench, const char *me
  * count L (what calibration leaves): runs that grew L differently differ
  * by a fraction of an instruction. Say so where that may be the change.
  */
-static void hint_iterations(struct cli_result *r, const struct cli_cmp_bench *b, const struct cli_cmp_bench *nb)
+static void hint_iterations(struct cli_result *r, const struct cli_cmp_bench *b,
+			    const struct cli_cmp_bench *nb)
 {
 	size_t n = strlen(r->why);
 
 	if ((b->iterations == nb->iterations && !b->iterations_vary && !nb->iterations_vary) ||
 	    n + 1 >= sizeof(r->why))
 		return;
-	snprintf(r->why + n, sizeof(r->why) - n, "; the runs differ in iterations (%.0f and %.0f): "
-		 "fix them with selfmon bench --iterations N", b->iterations, nb->iterations);
+	snprintf(r->why + n, sizeof(r->why) - n,
+		 "; the runs differ in iterations (%.0f and %.0f): "
+		 "fix them with selfmon bench --iterations N",
+		 b->iterations, nb->iterations);
 }
 
 /* One benchmark present on both sides: each metric of the base that NEW has too. */
-static int compare_bench(const struct compare_cli *cli, struct cli_compare *c, const struct cli_cmp_bench *b,
-			 const struct cli_cmp_bench *nb)
+static int compare_bench(const struct compare_cli *cli, struct cli_compare *c,
+			 const struct cli_cmp_bench *b, const struct cli_cmp_bench *nb)
 {
 	for (int side = 0; side < 2; side++) {
 		const struct cli_cmp_bench *x = side ? nb : b, *y = side ? b : nb;
@@ -213,8 +227,9 @@ static int compare_bench(const struct compare_cli *cli, struct cli_compare *c, c
 				continue;
 			o = cli_bench_series(y, s->name);
 			if (!o) {
-				if (note_missing(side ? &c->only_new : &c->only_base, side ? &c->nr_only_new :
-						 &c->nr_only_base, b->name, s->name))
+				if (note_missing(side ? &c->only_new : &c->only_base,
+						 side ? &c->nr_only_new : &c->nr_only_base, b->name,
+						 s->name))
 					return -ENOMEM;
 				continue;
 			}
@@ -223,7 +238,9 @@ static int compare_bench(const struct compare_cli *cli, struct cli_compare *c, c
 			res = &c->res[c->nr++];
 			memset(res, 0, sizeof(*res));
 			res->bench = b->name;
-			cli_compare_judge(s, o, cli_limit_find(cli->limits, cli->nr_limits, s->name), cli->alpha, res);
+			cli_compare_judge(s, o,
+					  cli_limit_find(cli->limits, cli->nr_limits, s->name),
+					  cli->alpha, res);
 			if (res->exact && res->verdict != CLI_SAME)
 				hint_iterations(res, b, nb);
 		}
@@ -231,7 +248,8 @@ static int compare_bench(const struct compare_cli *cli, struct cli_compare *c, c
 	return 0;
 }
 
-static int compare_all(const struct compare_cli *cli, const struct cli_report r[2], struct cli_compare *c)
+static int compare_all(const struct compare_cli *cli, const struct cli_report r[2],
+		       struct cli_compare *c)
 {
 	int total = 0, err = 0;
 	regex_t re;
@@ -251,13 +269,15 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 		err = -ENOMEM;
 	for (int side = 0; side < 2 && !err; side++) {
 		for (int i = 0; i < r[side].nr_b && !err; i++) {
-			const struct cli_cmp_bench *b = &r[side].b[i], *o = cli_report_bench(&r[!side], b->name);
+			const struct cli_cmp_bench *b = &r[side].b[i],
+						   *o = cli_report_bench(&r[!side], b->name);
 
 			if (cli->filter && regexec(&re, b->name, 0, NULL, 0))
 				continue;
 			if (!o)
-				err = note_missing(side ? &c->only_new : &c->only_base, side ? &c->nr_only_new :
-						   &c->nr_only_base, b->name, NULL);
+				err = note_missing(side ? &c->only_new : &c->only_base,
+						   side ? &c->nr_only_new : &c->nr_only_base,
+						   b->name, NULL);
 			else if (!side)
 				err = compare_bench(cli, c, b, o);
 		}
@@ -277,14 +297,18 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 static int write_out(const struct compare_cli *cli, const struct cli_compare *c)
 {
 	static int (*const writers[])(FILE *, const struct cli_compare *) = {
-		cli_compare_table, cli_compare_json, cli_compare_junit, cli_compare_lava,
+		cli_compare_table,
+		cli_compare_json,
+		cli_compare_junit,
+		cli_compare_lava,
 	};
 	FILE *f = cli->out ? fopen(cli->out, "w") : stdout;
 	int rc;
 
 	if (!f) {
 		rc = -errno;
-		fprintf(stderr, "selfmon compare: --out %s: %s\n", cli_text(cli->out), strerror(-rc));
+		fprintf(stderr, "selfmon compare: --out %s: %s\n", cli_text(cli->out),
+			strerror(-rc));
 		return rc;
 	}
 	rc = writers[cli->format](f, c);
@@ -312,9 +336,11 @@ static int load_both(const struct compare_cli *cli, struct cli_report r[2])
 		int rc = cli_report_load(cli->paths[i], &r[i], err, sizeof(err));
 
 		if (rc) {
-			fprintf(stderr, "selfmon compare: %s '%s': %s%s\n", i ? "NEW" : "BASE", cli_text(cli->paths[i]),
-				cli_text(err), rc == -ENOENT ? " (write it with selfmon bench --format json "
-				"--out FILE)" : "");
+			fprintf(stderr, "selfmon compare: %s '%s': %s%s\n", i ? "NEW" : "BASE",
+				cli_text(cli->paths[i]), cli_text(err),
+				rc == -ENOENT ? " (write it with selfmon bench --format json "
+						"--out FILE)" :
+						"");
 			if (i)
 				cli_report_free(&r[0]);
 			return rc;
@@ -342,7 +368,9 @@ int cmd_compare(int argc, char **argv)
 	int ret = EXIT_USAGE;
 
 	if (parse(argc, argv, &cli, err, sizeof(err))) {
-		fprintf(stderr, "selfmon compare: %s\n'selfmon compare --help' lists the options.\n", cli_text(err));
+		fprintf(stderr,
+			"selfmon compare: %s\n'selfmon compare --help' lists the options.\n",
+			cli_text(err));
 		return EXIT_USAGE;
 	}
 	if (cli.help) {
@@ -358,10 +386,12 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	if ((c.nr_only_base || c.nr_only_new) && !cli.allow_missing) {
 		fflush(stdout);
-		fprintf(stderr, "selfmon compare: %d benchmark%s or metric%s only in %s, %d only in %s "
-			"(listed in the output); --allow-missing compares the rest\n", c.nr_only_base,
-			c.nr_only_base == 1 ? "" : "s", c.nr_only_base == 1 ? "" : "s", cli_text(c.base_path),
-			c.nr_only_new, cli_text(c.new_path));
+		fprintf(stderr,
+			"selfmon compare: %d benchmark%s or metric%s only in %s, %d only in %s "
+			"(listed in the output); --allow-missing compares the rest\n",
+			c.nr_only_base, c.nr_only_base == 1 ? "" : "s",
+			c.nr_only_base == 1 ? "" : "s", cli_text(c.base_path), c.nr_only_new,
+			cli_text(c.new_path));
 		goto out;
 	}
 	ret = c.regressions ? 1 : 0;

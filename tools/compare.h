@@ -15,13 +15,13 @@
 #include <stdio.h>
 
 /* The U test's least repetitions on each side, as Google Benchmark's compare.py advises. */
-#define CLI_COMPARE_MIN_REPS	9
+#define CLI_COMPARE_MIN_REPS 9
 
 /* ---- the reports ---- */
 
 /* One metric of one benchmark: its values per repetition. */
 struct cli_series {
-	char *name;		/* "time", "cpu_time", or a counter column as written */
+	char *name; /* "time", "cpu_time", or a counter column as written */
 	double *v;
 	int n, cap;
 };
@@ -30,8 +30,8 @@ struct cli_cmp_bench {
 	char *name;
 	struct cli_series *m;
 	int nr_m;
-	double iterations;	/* of its first repetition; 0: not stated */
-	bool iterations_vary;	/* its repetitions ran different iteration counts */
+	double iterations; /* of its first repetition; 0: not stated */
+	bool iterations_vary; /* its repetitions ran different iteration counts */
 };
 
 struct cli_report {
@@ -56,28 +56,28 @@ bool cli_metric_match(const char *name, const char *pattern);
 /* ---- limits and verdicts ---- */
 
 struct cli_limit {
-	char name[64];		/* a metric, its name without modifiers matches too */
-	double value;		/* allowed increase of the median */
-	bool relative;		/* value is a percentage of the base median */
+	char name[64]; /* a metric, its name without modifiers matches too */
+	double value; /* allowed increase of the median */
+	bool relative; /* value is a percentage of the base median */
 };
 
 enum cli_verdict {
-	CLI_SAME,		/* within the limit, or not significant */
+	CLI_SAME, /* within the limit, or not significant */
 	CLI_REGRESSION,
 	CLI_IMPROVEMENT,
-	CLI_UNSURE,		/* noisy, with too few repetitions for the U test */
+	CLI_UNSURE, /* noisy, with too few repetitions for the U test */
 };
 
 struct cli_result {
 	const char *bench, *metric, *unit;
-	double base, new_;	/* medians */
-	double delta, rel;	/* new - base; delta / base (0 when both are 0) */
-	double allowed;		/* the limit in the metric's units */
-	double min_base, min_new;	/* the least repetition of each side */
+	double base, new_; /* medians */
+	double delta, rel; /* new - base; delta / base (0 when both are 0) */
+	double allowed; /* the limit in the metric's units */
+	double min_base, min_new; /* the least repetition of each side */
 	const struct cli_limit *limit;
-	bool exact;		/* every repetition equal on each side: no statistics */
+	bool exact; /* every repetition equal on each side: no statistics */
 	int n_base, n_new;
-	double p;		/* the U test's two-sided p-value; < 0: not run */
+	double p; /* the U test's two-sided p-value; < 0: not run */
 	enum cli_verdict verdict;
 	char why[256];
 };
@@ -121,13 +121,18 @@ struct cli_compare {
 	const char *base_path, *new_path;
 	struct cli_result *res;
 	int nr;
-	char **only_base, **only_new;	/* benchmarks on one side only */
+	char **only_base, **only_new; /* benchmarks on one side only */
 	int nr_only_base, nr_only_new;
 	int regressions, improvements, unsure;
 	double alpha;
 };
 
-enum cli_compare_format { CLI_COMPARE_TABLE, CLI_COMPARE_JSON, CLI_COMPARE_JUNIT, CLI_COMPARE_LAVA };
+enum cli_compare_format {
+	CLI_COMPARE_TABLE,
+	CLI_COMPARE_JSON,
+	CLI_COMPARE_JUNIT,
+	CLI_COMPARE_LAVA
+};
 
 int cli_compare_table(FILE *f, const struct cli_compare *c);
 int cli_compare_json(FILE *f, const struct cli_compare *c);

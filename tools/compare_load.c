@@ -16,8 +16,10 @@
 
 /* Members of an iteration object that are not measurements. */
 static const char *const not_counters[] = {
-	"family_index", "per_family_instance_index", "repetitions", "repetition_index",
-	"threads", "iterations", "real_time", "cpu_time",
+	"family_index", "per_family_instance_index",
+	"repetitions",	"repetition_index",
+	"threads",	"iterations",
+	"real_time",	"cpu_time",
 };
 
 struct cli_cmp_bench *cli_report_bench(const struct cli_report *r, const char *name)
@@ -96,19 +98,23 @@ static bool counter_member(const char *key)
 /* Google Benchmark's time units, to ns; 0 for an unknown one. */
 static double to_ns(const char *unit)
 {
-	return !unit || !strcmp(unit, "ns") ? 1 : !strcmp(unit, "us") ? 1e3 : !strcmp(unit, "ms") ? 1e6 :
-	       !strcmp(unit, "s") ? 1e9 : 0;
+	return !unit || !strcmp(unit, "ns") ? 1 :
+	       !strcmp(unit, "us")	    ? 1e3 :
+	       !strcmp(unit, "ms")	    ? 1e6 :
+	       !strcmp(unit, "s")	    ? 1e9 :
+					      0;
 }
 
-static int need_number(const struct cli_json *o, const char *key, const char *bench, int i, double *v,
-		       char *err, size_t errsz)
+static int need_number(const struct cli_json *o, const char *key, const char *bench, int i,
+		       double *v, char *err, size_t errsz)
 {
 	const struct cli_json *n = cli_json_get(o, key);
 
 	if (!n || n->type != CLI_JSON_NUMBER) {
 		snprintf(err, errsz, "benchmarks[%d] (\"%.80s\"): \"%s\" %s", i, bench, key,
-			 !n ? "is missing" : n->type == CLI_JSON_NULL ? "is null (not a finite number)" :
-			 "is not a number");
+			 !n			  ? "is missing" :
+			 n->type == CLI_JSON_NULL ? "is null (not a finite number)" :
+						    "is not a number");
 		return -EINVAL;
 	}
 	*v = n->num;
@@ -126,7 +132,8 @@ static void note_iterations(struct cli_cmp_bench *b, const struct cli_json *it)
 }
 
 /* One iteration object: its times and counters go to its benchmark's series. */
-static int load_iteration(struct cli_report *r, const struct cli_json *o, int i, char *err, size_t errsz)
+static int load_iteration(struct cli_report *r, const struct cli_json *o, int i, char *err,
+			  size_t errsz)
 {
 	const char *name = cli_json_str(o, "run_name"), *unit = cli_json_str(o, "time_unit");
 	double real, cpu, f = to_ns(unit);
@@ -139,7 +146,9 @@ static int load_iteration(struct cli_report *r, const struct cli_json *o, int i,
 		return -EINVAL;
 	}
 	if (!f) {
-		snprintf(err, errsz, "benchmarks[%d]: unknown \"time_unit\" \"%.20s\" (ns, us, ms or s)", i, unit);
+		snprintf(err, errsz,
+			 "benchmarks[%d]: unknown \"time_unit\" \"%.20s\" (ns, us, ms or s)", i,
+			 unit);
 		return -EINVAL;
 	}
 	if (need_number(o, "real_time", name, i, &real, err, errsz) ||
@@ -155,8 +164,11 @@ static int load_iteration(struct cli_report *r, const struct cli_json *o, int i,
 		if (!counter_member(m->key))
 			continue;
 		if (m->type == CLI_JSON_NULL) {
-			snprintf(err, errsz, "benchmarks[%d] (\"%.80s\"): counter \"%.80s\" is null (not a finite "
-				 "number)", i, name, m->key);
+			snprintf(
+				err, errsz,
+				"benchmarks[%d] (\"%.80s\"): counter \"%.80s\" is null (not a finite "
+				"number)",
+				i, name, m->key);
 			return -EINVAL;
 		}
 		rc = m->type == CLI_JSON_NUMBER ? add_value(b, m->key, m->num) : 0;
@@ -168,7 +180,8 @@ static int load_iteration(struct cli_report *r, const struct cli_json *o, int i,
 
 static int check_schema(const struct cli_json *root, char *err, size_t errsz)
 {
-	const struct cli_json *s = cli_json_get(root, "schema"), *v = cli_json_get(root, "schema_version");
+	const struct cli_json *s = cli_json_get(root, "schema"),
+			      *v = cli_json_get(root, "schema_version");
 
 	if (root->type != CLI_JSON_OBJECT) {
 		snprintf(err, errsz, "not a benchmark report: the top level is not an object");
@@ -178,12 +191,16 @@ static int check_schema(const struct cli_json *root, char *err, size_t errsz)
 	if (!s)
 		return 0;
 	if (s->type != CLI_JSON_STRING || strcmp(s->str, SELFMON_REPORT_SCHEMA)) {
-		snprintf(err, errsz, "not a benchmark report: \"schema\" is not \"%s\"", SELFMON_REPORT_SCHEMA);
+		snprintf(err, errsz, "not a benchmark report: \"schema\" is not \"%s\"",
+			 SELFMON_REPORT_SCHEMA);
 		return -EINVAL;
 	}
-	if (!v || v->type != CLI_JSON_NUMBER || v->num < 1 || v->num > SELFMON_REPORT_SCHEMA_VERSION) {
-		snprintf(err, errsz, "\"schema_version\" is missing or newer than this selfmon reads (%d): "
-			 "compare with the selfmon that wrote it", SELFMON_REPORT_SCHEMA_VERSION);
+	if (!v || v->type != CLI_JSON_NUMBER || v->num < 1 ||
+	    v->num > SELFMON_REPORT_SCHEMA_VERSION) {
+		snprintf(err, errsz,
+			 "\"schema_version\" is missing or newer than this selfmon reads (%d): "
+			 "compare with the selfmon that wrote it",
+			 SELFMON_REPORT_SCHEMA_VERSION);
 		return -EINVAL;
 	}
 	return 0;
@@ -216,7 +233,9 @@ static int load_tree(struct cli_report *r, const struct cli_json *root, char *er
 			return rc;
 	}
 	if (!r->nr_b) {
-		snprintf(err, errsz, "no benchmark repetitions (\"run_type\": \"iteration\") in \"benchmarks\"");
+		snprintf(
+			err, errsz,
+			"no benchmark repetitions (\"run_type\": \"iteration\") in \"benchmarks\"");
 		return -EINVAL;
 	}
 	return 0;

@@ -43,10 +43,10 @@ static const char *unit_of(const char *metric)
 
 int cli_compare_table(FILE *f, const struct cli_compare *c)
 {
-	fprintf(f, "selfmon compare %s -> %s (alpha %g; medians per iteration)\n", cli_text(c->base_path),
-		cli_text(c->new_path), c->alpha);
-	fprintf(f, "%-24s %-16s %14s %14s %10s %8s  %s\n", "benchmark", "metric", "base", "new", "change",
-		"limit", "verdict");
+	fprintf(f, "selfmon compare %s -> %s (alpha %g; medians per iteration)\n",
+		cli_text(c->base_path), cli_text(c->new_path), c->alpha);
+	fprintf(f, "%-24s %-16s %14s %14s %10s %8s  %s\n", "benchmark", "metric", "base", "new",
+		"change", "limit", "verdict");
 	for (int i = 0; i < c->nr; i++) {
 		const struct cli_result *r = &c->res[i];
 		char b[32], n[32], ch[32], lim[32];
@@ -63,9 +63,11 @@ int cli_compare_table(FILE *f, const struct cli_compare *c)
 		fprintf(f, "only in %s: %s\n", cli_text(c->base_path), cli_text(c->only_base[i]));
 	for (int i = 0; i < c->nr_only_new; i++)
 		fprintf(f, "only in %s: %s\n", cli_text(c->new_path), cli_text(c->only_new[i]));
-	fprintf(f, "%d regression%s, %d improvement%s, %d not judged (too few repetitions), %d same\n",
-		c->regressions, c->regressions == 1 ? "" : "s", c->improvements, c->improvements == 1 ? "" : "s",
-		c->unsure, c->nr - c->regressions - c->improvements - c->unsure);
+	fprintf(f,
+		"%d regression%s, %d improvement%s, %d not judged (too few repetitions), %d same\n",
+		c->regressions, c->regressions == 1 ? "" : "s", c->improvements,
+		c->improvements == 1 ? "" : "s", c->unsure,
+		c->nr - c->regressions - c->improvements - c->unsure);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -98,11 +100,12 @@ static void json_result(FILE *f, const struct cli_result *r)
 	fmt_limit(lim, sizeof(lim), r->limit);
 	fprintf(f, ", \"limit\": \"%s\", \"allowed\": ", lim);
 	selfmon_report__json_number(f, r->allowed);
-	fprintf(f, ", \"exact\": %s, \"repetitions_base\": %d, \"repetitions_new\": %d, \"p_value\": ",
+	fprintf(f,
+		", \"exact\": %s, \"repetitions_base\": %d, \"repetitions_new\": %d, \"p_value\": ",
 		r->exact ? "true" : "false", r->n_base, r->n_new);
 	selfmon_report__json_number(f, r->p >= 0 ? r->p : 0.0 / 0.0);
-	fprintf(f, ", \"verdict\": \"%s\", \"why\": ", r->verdict == CLI_REGRESSION ? "regression" :
-		cli_verdict_str(r->verdict));
+	fprintf(f, ", \"verdict\": \"%s\", \"why\": ",
+		r->verdict == CLI_REGRESSION ? "regression" : cli_verdict_str(r->verdict));
 	selfmon_report__json_string(f, r->why);
 	fputc('}', f);
 }
@@ -115,8 +118,8 @@ int cli_compare_json(FILE *f, const struct cli_compare *c)
 	selfmon_report__json_string(f, c->new_path);
 	fputs(",\n  \"alpha\": ", f);
 	selfmon_report__json_number(f, c->alpha);
-	fprintf(f, ",\n  \"regressions\": %d,\n  \"improvements\": %d,\n  \"unsure\": %d,\n", c->regressions,
-		c->improvements, c->unsure);
+	fprintf(f, ",\n  \"regressions\": %d,\n  \"improvements\": %d,\n  \"unsure\": %d,\n",
+		c->regressions, c->improvements, c->unsure);
 	json_names(f, "only_in_base", c->only_base, c->nr_only_base);
 	json_names(f, "only_in_new", c->only_new, c->nr_only_new);
 	fputs("  \"results\": [", f);
@@ -133,11 +136,21 @@ static void xml(FILE *f, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&apos;", f);
+			break;
 		default:
 			fputc(*p < 0x20 && *p != '\t' && *p != '\n' ? '?' : *p, f);
 		}
@@ -158,15 +171,17 @@ static void junit_case(FILE *f, const struct cli_result *r)
 	xml(f, r->metric);
 	fputs("\" time=\"0\">\n", f);
 	if (r->verdict == CLI_REGRESSION || r->verdict == CLI_UNSURE) {
-		fputs(r->verdict == CLI_REGRESSION ? "      <failure type=\"regression\" message=\"" :
-			"      <skipped message=\"", f);
+		fputs(r->verdict == CLI_REGRESSION ?
+			      "      <failure type=\"regression\" message=\"" :
+			      "      <skipped message=\"",
+		      f);
 		fprintf(f, "%s: %s -> %s %s (%s, limit %s): ", cli_verdict_str(r->verdict), b, n,
 			unit_of(r->metric), ch, lim);
 		xml(f, r->why);
 		fputs("\"/>\n", f);
 	}
-	fprintf(f, "      <system-out>base %s, new %s %s, change %s, limit %s: %s: ", b, n, unit_of(r->metric),
-		ch, lim, cli_verdict_str(r->verdict));
+	fprintf(f, "      <system-out>base %s, new %s %s, change %s, limit %s: %s: ", b, n,
+		unit_of(r->metric), ch, lim, cli_verdict_str(r->verdict));
 	xml(f, r->why);
 	fputs("</system-out>\n    </testcase>\n", f);
 }
@@ -174,13 +189,18 @@ static void junit_case(FILE *f, const struct cli_result *r)
 int cli_compare_junit(FILE *f, const struct cli_compare *c)
 {
 	int skipped = c->unsure, failures = c->regressions;
-	int tests = c->nr + c->nr_only_base + c->nr_only_new, errors = c->nr_only_base + c->nr_only_new;
+	int tests = c->nr + c->nr_only_base + c->nr_only_new,
+	    errors = c->nr_only_base + c->nr_only_new;
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f, "<testsuites name=\"selfmon compare\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
-		"skipped=\"%d\">\n", tests, failures, errors, skipped);
-	fprintf(f, "  <testsuite name=\"selfmon compare\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
-		"skipped=\"%d\">\n", tests, failures, errors, skipped);
+	fprintf(f,
+		"<testsuites name=\"selfmon compare\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+		"skipped=\"%d\">\n",
+		tests, failures, errors, skipped);
+	fprintf(f,
+		"  <testsuite name=\"selfmon compare\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+		"skipped=\"%d\">\n",
+		tests, failures, errors, skipped);
 	for (int i = 0; i < c->nr; i++)
 		junit_case(f, &c->res[i]);
 	for (int side = 0; side < 2; side++) {
@@ -189,7 +209,8 @@ int cli_compare_junit(FILE *f, const struct cli_compare *c)
 		for (int i = 0; i < (side ? c->nr_only_new : c->nr_only_base); i++) {
 			fputs("    <testcase classname=\"", f);
 			xml(f, names[i]);
-			fputs("\" name=\"present\" time=\"0\">\n      <error type=\"missing\" message=\"only in ", f);
+			fputs("\" name=\"present\" time=\"0\">\n      <error type=\"missing\" message=\"only in ",
+			      f);
 			xml(f, side ? c->new_path : c->base_path);
 			fputs("\"/>\n    </testcase>\n", f);
 		}
@@ -209,8 +230,8 @@ static void lava_clean(char *buf, size_t size, const char *raw)
 	bool gap = false;
 
 	for (const char *p = raw; *p && n + 2 < size && n < 96; p++) {
-		bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-			  (*p && strchr("_.+-", *p));
+		bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			  (*p >= '0' && *p <= '9') || (*p && strchr("_.+-", *p));
 
 		if (!ok) {
 			gap = n > 0;
@@ -228,7 +249,9 @@ int cli_compare_lava(FILE *f, const struct cli_compare *c)
 {
 	for (int i = 0; i < c->nr; i++) {
 		const struct cli_result *r = &c->res[i];
-		const char *result = r->verdict == CLI_REGRESSION ? "fail" : r->verdict == CLI_UNSURE ? "skip" : "pass";
+		const char *result = r->verdict == CLI_REGRESSION ? "fail" :
+				     r->verdict == CLI_UNSURE	  ? "skip" :
+								    "pass";
 		char raw[512], name[128], unit[128], num[32];
 
 		snprintf(raw, sizeof(raw), "compare.%s.%s", r->bench, r->metric);
@@ -236,16 +259,19 @@ int cli_compare_lava(FILE *f, const struct cli_compare *c)
 		snprintf(raw, sizeof(raw), "%.*s", (int)strcspn(r->metric, ":"), r->metric);
 		lava_clean(unit, sizeof(unit), *unit_of(r->metric) ? "ns" : raw);
 		snprintf(num, sizeof(num), "%.9g", r->new_);
-		fprintf(f, "lava-test-case %s --result %s --measurement %s --units %s\n", name, result, num, unit);
+		fprintf(f, "lava-test-case %s --result %s --measurement %s --units %s\n", name,
+			result, num, unit);
 		snprintf(num, sizeof(num), "%.6g", r->base != 0 ? r->rel * 100 : 0);
-		fprintf(f, "lava-test-case %.89s.change --result %s --measurement %s --units percent\n", name,
-			result, num);
+		fprintf(f,
+			"lava-test-case %.89s.change --result %s --measurement %s --units percent\n",
+			name, result, num);
 	}
 	for (int side = 0; side < 2; side++)
 		for (int i = 0; i < (side ? c->nr_only_new : c->nr_only_base); i++) {
 			char raw[512], name[128];
 
-			snprintf(raw, sizeof(raw), "compare.%s.present", (side ? c->only_new : c->only_base)[i]);
+			snprintf(raw, sizeof(raw), "compare.%s.present",
+				 (side ? c->only_new : c->only_base)[i]);
 			lava_clean(name, sizeof(name), raw);
 			fprintf(f, "lava-test-case %s --result fail\n", name);
 		}

@@ -17,11 +17,8 @@
 #include "compare.h"
 
 static const struct cli_limit defaults[] = {
-	{ "time", 10, true },
-	{ "cpu_time", 10, true },
-	{ "instructions", 0.5, true },
-	{ "cycles", 5, true },
-	{ "", 5, true },	/* any other counter */
+	{ "time", 10, true },  { "cpu_time", 10, true }, { "instructions", 0.5, true },
+	{ "cycles", 5, true }, { "", 5, true }, /* any other counter */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -188,8 +185,11 @@ const struct cli_limit *cli_limit_find(const struct cli_limit *given, int nr, co
 /* "ns", "us", "ms", "s" after an absolute time limit: its factor to ns; 0 for anything else. */
 static double time_unit(const char *s)
 {
-	return !strcmp(s, "ns") ? 1 : !strcmp(s, "us") ? 1e3 : !strcmp(s, "ms") ? 1e6 :
-	       !strcmp(s, "s") ? 1e9 : 0;
+	return !strcmp(s, "ns") ? 1 :
+	       !strcmp(s, "us") ? 1e3 :
+	       !strcmp(s, "ms") ? 1e6 :
+	       !strcmp(s, "s")	? 1e9 :
+				  0;
 }
 
 int cli_limit_parse(const char *arg, struct cli_limit *l, char *err, size_t errsz)
@@ -200,8 +200,10 @@ int cli_limit_parse(const char *arg, struct cli_limit *l, char *err, size_t errs
 
 	memset(l, 0, sizeof(*l));
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(l->name)) {
-		snprintf(err, errsz, "--limit '%.80s': expected METRIC=+N%% or METRIC=+N "
-			 "(for example instructions=+0.5%%, time=+10%%, cycles=+200)", arg);
+		snprintf(err, errsz,
+			 "--limit '%.80s': expected METRIC=+N%% or METRIC=+N "
+			 "(for example instructions=+0.5%%, time=+10%%, cycles=+200)",
+			 arg);
 		return -EINVAL;
 	}
 	memcpy(l->name, arg, (size_t)(eq - arg));
@@ -209,8 +211,10 @@ int cli_limit_parse(const char *arg, struct cli_limit *l, char *err, size_t errs
 	errno = 0;
 	l->value = strtod(num, &end);
 	if (end == num || errno || l->value < 0 || l->value != l->value || l->value > 1e300) {
-		snprintf(err, errsz, "--limit '%.80s': the allowed increase must be a number >= 0, "
-			 "as in %s=+5%% or %s=+20", arg, l->name, l->name);
+		snprintf(err, errsz,
+			 "--limit '%.80s': the allowed increase must be a number >= 0, "
+			 "as in %s=+5%% or %s=+20",
+			 arg, l->name, l->name);
 		return -EINVAL;
 	}
 	l->relative = *end == '%';
@@ -221,8 +225,10 @@ int cli_limit_parse(const char *arg, struct cli_limit *l, char *err, size_t errs
 	if (!l->relative && *end) {
 		f = time_unit(end);
 		if (!f) {
-			snprintf(err, errsz, "--limit '%.80s': unknown unit '%.20s' (%% of the base, or for "
-				 "time ns, us, ms, s; counters take a plain number)", arg, end);
+			snprintf(err, errsz,
+				 "--limit '%.80s': unknown unit '%.20s' (%% of the base, or for "
+				 "time ns, us, ms, s; counters take a plain number)",
+				 arg, end);
 			return -EINVAL;
 		}
 	}
@@ -238,8 +244,8 @@ static bool all_equal(const struct cli_series *s)
 	return true;
 }
 
-static void judge_noisy(struct cli_result *r, const struct cli_series *base, const struct cli_series *new_,
-			double alpha)
+static void judge_noisy(struct cli_result *r, const struct cli_series *base,
+			const struct cli_series *new_, double alpha)
 {
 	double u, min_delta = r->min_new - r->min_base;
 	/*
@@ -252,24 +258,32 @@ static void judge_noisy(struct cli_result *r, const struct cli_series *base, con
 
 	if (base->n < CLI_COMPARE_MIN_REPS || new_->n < CLI_COMPARE_MIN_REPS) {
 		r->verdict = up || down ? CLI_UNSURE : CLI_SAME;
-		snprintf(r->why, sizeof(r->why), "noisy, %d and %d repetitions: the U test needs %d a side%s",
-			 base->n, new_->n, CLI_COMPARE_MIN_REPS,
-			 up || down ? "; beyond the limit but not judged: rerun with more repetitions" : "");
+		snprintf(r->why, sizeof(r->why),
+			 "noisy, %d and %d repetitions: the U test needs %d a side%s", base->n,
+			 new_->n, CLI_COMPARE_MIN_REPS,
+			 up || down ?
+				 "; beyond the limit but not judged: rerun with more repetitions" :
+				 "");
 		return;
 	}
 	r->p = cli_mann_whitney(new_->v, new_->n, base->v, base->n, &u);
 	if ((up || down) && r->p >= 0 && r->p < alpha) {
 		r->verdict = up ? CLI_REGRESSION : CLI_IMPROVEMENT;
-		snprintf(r->why, sizeof(r->why), "median and minimum beyond the limit (minimum %+.1f%%), "
-			 "significant (U test p=%.3g < %g)", r->min_base ? 100 * min_delta / r->min_base : 0, r->p, alpha);
+		snprintf(r->why, sizeof(r->why),
+			 "median and minimum beyond the limit (minimum %+.1f%%), "
+			 "significant (U test p=%.3g < %g)",
+			 r->min_base ? 100 * min_delta / r->min_base : 0, r->p, alpha);
 	} else if (up || down) {
 		r->verdict = CLI_SAME;
-		snprintf(r->why, sizeof(r->why), "beyond the limit but not significant (U test p=%.3g >= %g)",
-			 r->p, alpha);
+		snprintf(r->why, sizeof(r->why),
+			 "beyond the limit but not significant (U test p=%.3g >= %g)", r->p, alpha);
 	} else {
 		r->verdict = CLI_SAME;
-		snprintf(r->why, sizeof(r->why), "%s within the limit (minimum %+.1f%%; U test p=%.3g)",
-			 r->delta > r->allowed || -r->delta > r->allowed ? "median beyond, minimum" : "median",
+		snprintf(r->why, sizeof(r->why),
+			 "%s within the limit (minimum %+.1f%%; U test p=%.3g)",
+			 r->delta > r->allowed || -r->delta > r->allowed ?
+				 "median beyond, minimum" :
+				 "median",
 			 r->min_base ? 100 * min_delta / r->min_base : 0, r->p);
 	}
 }
@@ -290,22 +304,27 @@ void cli_compare_judge(const struct cli_series *base, const struct cli_series *n
 		r->min_base = base->v[i] < r->min_base ? base->v[i] : r->min_base;
 	for (int i = 1; i < new_->n; i++)
 		r->min_new = new_->v[i] < r->min_new ? new_->v[i] : r->min_new;
-	r->rel = r->base != 0 ? r->delta / (r->base < 0 ? -r->base : r->base) : r->delta ? 1e300 * r->delta : 0;
-	r->allowed = limit->relative ? limit->value / 100 * (r->base < 0 ? -r->base : r->base) : limit->value;
+	r->rel = r->base != 0 ? r->delta / (r->base < 0 ? -r->base : r->base) :
+		 r->delta     ? 1e300 * r->delta :
+				0;
+	r->allowed = limit->relative ? limit->value / 100 * (r->base < 0 ? -r->base : r->base) :
+				       limit->value;
 	r->exact = all_equal(base) && all_equal(new_);
 	r->p = -1;
 	if (!r->exact) {
 		judge_noisy(r, base, new_, alpha);
 		return;
 	}
-	r->verdict = r->delta > r->allowed ? CLI_REGRESSION : -r->delta > r->allowed ||
-		     (r->allowed == 0 && r->delta < 0) ? CLI_IMPROVEMENT : CLI_SAME;
+	r->verdict = r->delta > r->allowed					 ? CLI_REGRESSION :
+		     -r->delta > r->allowed || (r->allowed == 0 && r->delta < 0) ? CLI_IMPROVEMENT :
+										   CLI_SAME;
 	snprintf(r->why, sizeof(r->why), "exact: every repetition equal on each side");
 }
 
 static int cmp_p(const void *a, const void *b)
 {
-	return cmp_double(&(*(struct cli_result *const *)a)->p, &(*(struct cli_result *const *)b)->p);
+	return cmp_double(&(*(struct cli_result *const *)a)->p,
+			  &(*(struct cli_result *const *)b)->p);
 }
 
 /* A verdict of judge_noisy() whose p-value Holm's step-down rejects no more: not significant. */
@@ -314,8 +333,10 @@ static void holm_keep(struct cli_result *r, double threshold, int m)
 	if (r->verdict != CLI_REGRESSION && r->verdict != CLI_IMPROVEMENT)
 		return;
 	r->verdict = CLI_SAME;
-	snprintf(r->why, sizeof(r->why), "beyond the limit but not significant over the %d noisy metrics "
-		 "compared (U test p=%.3g, Holm's correction asks < %.3g)", m, r->p, threshold);
+	snprintf(r->why, sizeof(r->why),
+		 "beyond the limit but not significant over the %d noisy metrics "
+		 "compared (U test p=%.3g, Holm's correction asks < %.3g)",
+		 m, r->p, threshold);
 }
 
 int cli_compare_holm(struct cli_result *res, int nr, double alpha)
@@ -344,6 +365,8 @@ int cli_compare_holm(struct cli_result *res, int nr, double alpha)
 
 const char *cli_verdict_str(enum cli_verdict v)
 {
-	return v == CLI_REGRESSION ? "REGRESSION" : v == CLI_IMPROVEMENT ? "improvement" :
-	       v == CLI_UNSURE ? "unsure" : "same";
+	return v == CLI_REGRESSION  ? "REGRESSION" :
+	       v == CLI_IMPROVEMENT ? "improvement" :
+	       v == CLI_UNSURE	    ? "unsure" :
+				      "same";
 }

@@ -20,7 +20,7 @@
 #include "json.h"
 
 /* Values in one document, at most: bounds the memory a hostile file can ask for. */
-#define MAX_VALUES	(4u << 20)
+#define MAX_VALUES (4u << 20)
 
 struct parser {
 	const char *start, *p, *end;
@@ -67,7 +67,8 @@ static const char *here(const struct parser *ps, char *buf, size_t size)
 
 static void skip_ws(struct parser *ps)
 {
-	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
+	while (ps->p < ps->end &&
+	       (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
 		ps->p++;
 }
 
@@ -128,8 +129,10 @@ static int hex4(struct parser *ps, const char *q, unsigned int *u)
 
 		if (q >= ps->end)
 			return ps->p = q, fail(ps, "\\u needs 4 hex digits");
-		d = *q >= '0' && *q <= '9' ? *q - '0' : *q >= 'a' && *q <= 'f' ? *q - 'a' + 10 :
-		    *q >= 'A' && *q <= 'F' ? *q - 'A' + 10 : -1;
+		d = *q >= '0' && *q <= '9' ? *q - '0' :
+		    *q >= 'a' && *q <= 'f' ? *q - 'a' + 10 :
+		    *q >= 'A' && *q <= 'F' ? *q - 'A' + 10 :
+					     -1;
 		if (d < 0)
 			return ps->p = q, fail(ps, "\\u needs 4 hex digits");
 		*u = *u << 4 | (unsigned int)d;
@@ -192,7 +195,8 @@ static int escape(struct parser *ps, char *o, size_t *n)
 	}
 	k = *ps->p ? strchr(from, *ps->p) : NULL;
 	if (!k)
-		return fail(ps, "invalid escape '\\%c'", *ps->p > 0x20 && *ps->p < 0x7f ? *ps->p : '?');
+		return fail(ps, "invalid escape '\\%c'",
+			    *ps->p > 0x20 && *ps->p < 0x7f ? *ps->p : '?');
 	o[(*n)++] = to[k - from];
 	ps->p++;
 	return 0;
@@ -202,8 +206,11 @@ static int escape(struct parser *ps, char *o, size_t *n)
 static int utf8_len(const struct parser *ps, const unsigned char *q)
 {
 	unsigned char c = q[0];
-	int len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 :
-		  c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	int len = c < 0x80		 ? 1 :
+		  c >= 0xc2 && c <= 0xdf ? 2 :
+		  c >= 0xe0 && c <= 0xef ? 3 :
+		  c >= 0xf0 && c <= 0xf4 ? 4 :
+					   0;
 	unsigned char lo = 0x80, hi = 0xbf;
 
 	if (len < 2)
@@ -297,7 +304,8 @@ static struct cli_json *add_kid(struct parser *ps, struct cli_json *v, int *cap)
 
 static int cmp_key(const void *a, const void *b)
 {
-	return strcmp((*(const struct cli_json *const *)a)->key, (*(const struct cli_json *const *)b)->key);
+	return strcmp((*(const struct cli_json *const *)a)->key,
+		      (*(const struct cli_json *const *)b)->key);
 }
 
 /* Duplicate names: sorted pointers, so a large object costs n log n, not n². */
@@ -340,12 +348,14 @@ static int parse_members(struct parser *ps, struct cli_json *v, int depth, bool 
 		if (object) {
 			skip_ws(ps);
 			if (ps->p >= ps->end || *ps->p != '"')
-				return fail(ps, "expected a member name in quotes, found %s", here(ps, buf, sizeof(buf)));
+				return fail(ps, "expected a member name in quotes, found %s",
+					    here(ps, buf, sizeof(buf)));
 			if (parse_string(ps, &k->key))
 				return ps->rc;
 			skip_ws(ps);
 			if (ps->p >= ps->end || *ps->p != ':')
-				return fail(ps, "expected ':' after a member name, found %s", here(ps, buf, sizeof(buf)));
+				return fail(ps, "expected ':' after a member name, found %s",
+					    here(ps, buf, sizeof(buf)));
 			ps->p++;
 		}
 		if (parse_value(ps, k, depth + 1))
@@ -357,7 +367,8 @@ static int parse_members(struct parser *ps, struct cli_json *v, int depth, bool 
 		}
 		if (ps->p < ps->end && *ps->p == close)
 			break;
-		return fail(ps, "expected ',' or '%c', found %s", close, here(ps, buf, sizeof(buf)));
+		return fail(ps, "expected ',' or '%c', found %s", close,
+			    here(ps, buf, sizeof(buf)));
 	}
 	ps->p++;
 	return object ? check_duplicates(ps, v) : 0;
@@ -368,7 +379,9 @@ static int literal(struct parser *ps, struct cli_json *v, const char *word, enum
 	size_t n = strlen(word);
 
 	if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, word, n))
-		return fail(ps, "unexpected text (true, false, null, a number, a string, [ or { expected)");
+		return fail(
+			ps,
+			"unexpected text (true, false, null, a number, a string, [ or { expected)");
 	v->type = t;
 	ps->p += n;
 	return 0;
@@ -404,7 +417,8 @@ static int parse_value(struct parser *ps, struct cli_json *v, int depth)
 	default:
 		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))
 			return parse_number(ps, v);
-		return fail(ps, "unexpected %s where a value should be", here(ps, buf, sizeof(buf)));
+		return fail(ps, "unexpected %s where a value should be",
+			    here(ps, buf, sizeof(buf)));
 	}
 }
 
@@ -427,7 +441,9 @@ void cli_json_free(struct cli_json *v)
 
 int cli_json_parse(const char *text, size_t len, struct cli_json *root, char *err, size_t errsz)
 {
-	struct parser ps = { .start = text, .p = text, .end = text + len, .err = err, .errsz = errsz };
+	struct parser ps = {
+		.start = text, .p = text, .end = text + len, .err = err, .errsz = errsz
+	};
 	char buf[16];
 
 	memset(root, 0, sizeof(*root));
@@ -477,7 +493,8 @@ int cli_json_load(const char *path, struct cli_json *root, char *err, size_t err
 
 		if (n <= 0) {
 			rc = n ? -errno : -EIO;
-			snprintf(err, errsz, "%s", n ? strerror(errno) : "the file shrank while it was read");
+			snprintf(err, errsz, "%s",
+				 n ? strerror(errno) : "the file shrank while it was read");
 			goto out;
 		}
 		got += (size_t)n;

@@ -11,21 +11,26 @@
 
 #include <stddef.h>
 
-#define CLI_JSON_MAX_DEPTH	64
+#define CLI_JSON_MAX_DEPTH 64
 /* Files larger than this are refused rather than read. */
-#define CLI_JSON_MAX_FILE	(256u << 20)
+#define CLI_JSON_MAX_FILE (256u << 20)
 
 enum cli_json_type {
-	CLI_JSON_NULL, CLI_JSON_FALSE, CLI_JSON_TRUE, CLI_JSON_NUMBER,
-	CLI_JSON_STRING, CLI_JSON_ARRAY, CLI_JSON_OBJECT,
+	CLI_JSON_NULL,
+	CLI_JSON_FALSE,
+	CLI_JSON_TRUE,
+	CLI_JSON_NUMBER,
+	CLI_JSON_STRING,
+	CLI_JSON_ARRAY,
+	CLI_JSON_OBJECT,
 };
 
 struct cli_json {
 	enum cli_json_type type;
-	char *key;		/* a member's name (decoded), NULL in an array or at the top */
-	char *str;		/* STRING: decoded, NUL-terminated */
-	double num;		/* NUMBER */
-	int nr;			/* ARRAY, OBJECT: children */
+	char *key; /* a member's name (decoded), NULL in an array or at the top */
+	char *str; /* STRING: decoded, NUL-terminated */
+	double num; /* NUMBER */
+	int nr; /* ARRAY, OBJECT: children */
 	struct cli_json *kid;
 };
 

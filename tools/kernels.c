@@ -13,9 +13,9 @@
 #include "../arch/kernels.h"
 #include "cli.h"
 
-#define PATTERN	SELFMON_KERNEL_PATTERN
-#define RING	512	/* pointers in the load chain: 4 KiB, L1-resident everywhere */
-#define BUF	65536	/* the largest memcpy / memset */
+#define PATTERN SELFMON_KERNEL_PATTERN
+#define RING 512 /* pointers in the load chain: 4 KiB, L1-resident everywhere */
+#define BUF 65536 /* the largest memcpy / memset */
 
 static uint8_t pattern_alt[PATTERN], pattern_rnd[PATTERN];
 static void *ring[RING];
@@ -39,8 +39,7 @@ void cli_kernels__init(void)
 	memset(buf_src, 0x5a, sizeof(buf_src));
 }
 
-int cli_kernel_filter__init(struct cli_kernel_filter *f, const char *regex, char *err,
-				size_t errsz)
+int cli_kernel_filter__init(struct cli_kernel_filter *f, const char *regex, char *err, size_t errsz)
 {
 	char why[256];
 	int rc;
@@ -106,12 +105,12 @@ static const int not_fixed = -1, nothing;
 const struct cli_kernel cli_kernels[] = {
 	{ "add_chain", "8 dependent adds: latency-bound, ~1 cycle per add",
 	  selfmon_arch_kernel__add_chain, NULL, INSNS(ADD_CHAIN) },
-	{ "add_indep", "8 independent adds: throughput-bound",
-	  selfmon_arch_kernel__add_indep, NULL, INSNS(ADD_INDEP) },
+	{ "add_indep", "8 independent adds: throughput-bound", selfmon_arch_kernel__add_indep, NULL,
+	  INSNS(ADD_INDEP) },
 	{ "load_chain", "8 dependent loads through a 4 KiB pointer ring (L1)",
 	  selfmon_arch_kernel__load_chain, ring, INSNS(LOAD_CHAIN) },
-	{ "branch_predictable", "a branch on an alternating pattern",
-	  selfmon_arch_kernel__branch, pattern_alt, INSNS(BRANCH) },
+	{ "branch_predictable", "a branch on an alternating pattern", selfmon_arch_kernel__branch,
+	  pattern_alt, INSNS(BRANCH) },
 	{ "branch_random", "a branch on a random pattern (~50% mispredicted)",
 	  selfmon_arch_kernel__branch, pattern_rnd, INSNS(BRANCH) },
 	{ "memcpy_64", "memcpy of 64 bytes", k_memcpy, SIZE(64), &not_fixed },

@@ -15,7 +15,7 @@
 #include "cli.h"
 
 struct cluster {
-	int cpu;		/* its first CPU */
+	int cpu; /* its first CPU */
 	const char *cpus, *pmu;
 };
 
@@ -47,11 +47,13 @@ static void entry_json(FILE *f, const struct selfmon_pmu_event_info *in, int fir
 static void entry_text(const struct selfmon_pmu_event_info *in)
 {
 	if (in->expr)
-		printf("  %-36s [%s]%s%s\n      = %s\n", cli_text(in->name), *in->groups ? cli_text(in->groups) : "-",
-		       *in->desc ? "  " : "", cli_text(in->desc), cli_text(in->expr));
+		printf("  %-36s [%s]%s%s\n      = %s\n", cli_text(in->name),
+		       *in->groups ? cli_text(in->groups) : "-", *in->desc ? "  " : "",
+		       cli_text(in->desc), cli_text(in->expr));
 	else
-		printf("  %-36s [%s%s%s]%s%s\n", cli_text(in->name), *in->pmu ? cli_text(in->pmu) : "",
-		       *in->pmu ? "/" : "", cli_text(in->encoding), *in->desc ? "  " : "", cli_text(in->desc));
+		printf("  %-36s [%s%s%s]%s%s\n", cli_text(in->name),
+		       *in->pmu ? cli_text(in->pmu) : "", *in->pmu ? "/" : "",
+		       cli_text(in->encoding), *in->desc ? "  " : "", cli_text(in->desc));
 }
 
 /* One cluster: its core, then its events, then its metrics. */
@@ -70,8 +72,11 @@ static int list_cluster(const struct cluster *c, int json, int first)
 		json_field(stdout, "core", core, 1);
 		fprintf(stdout, ", \"fallback\": %s", fallback ? "true" : "false");
 	} else {
-		printf("%sCPUs %s (%s): %s%s\n", first ? "" : "\n", cli_text(c->cpus), cli_text(c->pmu), core,
-		       fallback ? " -- no pmu-events rule for this core: the architecture's common set" : "");
+		printf("%sCPUs %s (%s): %s%s\n", first ? "" : "\n", cli_text(c->cpus),
+		       cli_text(c->pmu), core,
+		       fallback ?
+			       " -- no pmu-events rule for this core: the architecture's common set" :
+			       "");
 	}
 	for (n = 0; !(err = selfmon_pmu_events__get(c->cpu, n, &in)); n++) {
 		int metric = in.expr != NULL;
@@ -81,7 +86,8 @@ static int list_cluster(const struct cluster *c, int json, int first)
 			continue;
 		if (metric != kind) {
 			if (json)
-				fprintf(stdout, "%s\"%s\": [", kind < 0 ? ", " : "\n      ], ", metric ? "metrics" : "events");
+				fprintf(stdout, "%s\"%s\": [", kind < 0 ? ", " : "\n      ], ",
+					metric ? "metrics" : "events");
 			else
 				printf("%s:\n", metric ? " metrics" : " events");
 			first = 1;
@@ -100,7 +106,8 @@ static int list_cluster(const struct cluster *c, int json, int first)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: selfmon list [--json]\n"
+	fprintf(f,
+		"usage: selfmon list [--json]\n"
 		"The events and metrics of this machine's cores, from the kernel's pmu-events tables built in:\n"
 		"one block per cluster (a big.LITTLE machine has one per core type). Event names count where\n"
 		"selfmon takes events (--events, SELFMON_EVENTS); metric and group names in bench --metrics.\n");
@@ -119,7 +126,8 @@ int cmd_list(int argc, char **argv)
 			return 0;
 		}
 		if (strcmp(argv[i], "--json")) {
-			fprintf(stderr, "selfmon list: unknown option '%s' (try --help)\n", cli_text(argv[i]));
+			fprintf(stderr, "selfmon list: unknown option '%s' (try --help)\n",
+				cli_text(argv[i]));
 			return EXIT_USAGE;
 		}
 		json = 1;

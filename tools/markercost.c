@@ -16,7 +16,7 @@
 #include "cli.h"
 
 struct cli_markercost {
-	struct selfmon_set *set;	/* {instructions:u,cycles:u}, or two software events */
+	struct selfmon_set *set; /* {instructions:u,cycles:u}, or two software events */
 	const struct perf_event_mmap_page *pg[2];
 	struct selfmon_count c[2];
 	uint64_t sink;
@@ -44,7 +44,9 @@ struct cli_markercost *cli_markercost__open(void)
 		return NULL;
 	}
 	for (int i = 0; i < 2; i++)
-		mc->pg[i] = selfmon_set__path(mc->set, i, NULL) == SELFMON_PATH_USER ? selfmon_set__page(mc->set, i) : NULL;
+		mc->pg[i] = selfmon_set__path(mc->set, i, NULL) == SELFMON_PATH_USER ?
+				    selfmon_set__page(mc->set, i) :
+				    NULL;
 	setenv("SELFMON_OUTPUT", "/dev/null", 0);
 	/* This thread's marker counters open at its first begin: not in a measured pair. */
 	body_cached(mc, 1);
@@ -120,10 +122,8 @@ static void body_read_all(void *arg, uint64_t n)
 selfmon_bench_fn cli_markercost__body(enum cli_markercost_kind kind)
 {
 	static const selfmon_bench_fn fn[] = {
-		[CLI_MARKERCOST_EMPTY] = body_empty,
-		[CLI_MARKERCOST_INLINE] = body_inline,
-		[CLI_MARKERCOST_CACHED] = body_cached,
-		[CLI_MARKERCOST_NAMED] = body_named,
+		[CLI_MARKERCOST_EMPTY] = body_empty,	   [CLI_MARKERCOST_INLINE] = body_inline,
+		[CLI_MARKERCOST_CACHED] = body_cached,	   [CLI_MARKERCOST_NAMED] = body_named,
 		[CLI_MARKERCOST_READ_ALL] = body_read_all,
 	};
 

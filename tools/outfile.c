@@ -20,15 +20,19 @@
 
 static const char *kind(mode_t m)
 {
-	return S_ISDIR(m) ? "a directory" : S_ISBLK(m) ? "a block device" :
-	       S_ISSOCK(m) ? "a socket" : S_ISREG(m) ? "a file" : "not a file";
+	return S_ISDIR(m)  ? "a directory" :
+	       S_ISBLK(m)  ? "a block device" :
+	       S_ISSOCK(m) ? "a socket" :
+	       S_ISREG(m)  ? "a file" :
+			     "not a file";
 }
 
 static int create_tmp(const char *path, char **tmp)
 {
 	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
 	size_t len = strlen(path) + sizeof(".part-XXXXXX");
-	unsigned long long seed = (unsigned long long)getpid() << 20 ^ (unsigned long long)time(NULL);
+	unsigned long long seed = (unsigned long long)getpid() << 20 ^
+				  (unsigned long long)time(NULL);
 	char *name = malloc(len);
 	int fd = -EEXIST;
 
@@ -67,7 +71,8 @@ static int open_fd(const char *path, char **tmp, const char **why)
 		return -EISDIR;
 	}
 	errno = 0;
-	if (S_ISLNK(st.st_mode) && (stat(path, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))) {
+	if (S_ISLNK(st.st_mode) &&
+	    (stat(path, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))) {
 		if (errno && errno != ENOENT)
 			return -errno;
 		*why = errno == ENOENT ? "a symbolic link to nothing" : "a symbolic link to a file";
@@ -100,10 +105,13 @@ FILE *cli_outfile_open(const char *who, const char *path, char **tmp)
 		fd = -e;
 	}
 	if (why && fd == -ELOOP)
-		fprintf(stderr, "%s: --out '%s': %s: selfmon writes no file through a link (name the "
-			"file itself, or remove the link)\n", who, cli_text(path), why);
+		fprintf(stderr,
+			"%s: --out '%s': %s: selfmon writes no file through a link (name the "
+			"file itself, or remove the link)\n",
+			who, cli_text(path), why);
 	else if (why)
-		fprintf(stderr, "%s: --out '%s': %s, not a file: name a file\n", who, cli_text(path), why);
+		fprintf(stderr, "%s: --out '%s': %s, not a file: name a file\n", who,
+			cli_text(path), why);
 	else
 		fprintf(stderr, "%s: --out '%s': %s\n", who, cli_text(path), strerror(-fd));
 	if (*tmp)

@@ -31,7 +31,7 @@ struct probe {
 	const char *root;
 	bool fixture;
 	struct utsname uts;
-	bool has_paranoid, has_user_access;	/* false: no such file */
+	bool has_paranoid, has_user_access; /* false: no such file */
 	long paranoid, user_access;
 	unsigned long long cap_eff;
 	struct selfmon_machine *m;
@@ -39,7 +39,7 @@ struct probe {
 	/* The pinning policy in force and what it resolves to here. */
 	const char *policy, *policy_from;
 	int cpu;
-	int pinned;		/* cluster index; -1: none */
+	int pinned; /* cluster index; -1: none */
 	char pinned_cpus[256];
 	char pin_error[512];
 	struct probe_event ev[32];
@@ -118,7 +118,7 @@ static int gather(struct probe *p)
 	p->cap_eff = cap_effective();
 	gather_pinning(p);
 	if (p->fixture)
-		return 0;	/* the events below would open on this kernel, not the fixture's */
+		return 0; /* the events below would open on this kernel, not the fixture's */
 	for (int i = 0; (name = selfmon_events__standard(i)) && p->nr_ev < 32; i++) {
 		struct probe_event *pe = &p->ev[p->nr_ev++];
 
@@ -132,11 +132,16 @@ static int gather(struct probe *p)
 static const char *paranoid_meaning(long v)
 {
 	switch (v) {
-	case -1: return "no restrictions";
-	case 0: return "users may count CPU-wide, not raw tracepoints";
-	case 1: return "users may count their own processes, user and kernel";
-	case 2: return "users may count their own processes, user space only";
-	default: return v > 2 ? "only privileged users (Debian): run as root or lower it to 2" : "?";
+	case -1:
+		return "no restrictions";
+	case 0:
+		return "users may count CPU-wide, not raw tracepoints";
+	case 1:
+		return "users may count their own processes, user and kernel";
+	case 2:
+		return "users may count their own processes, user space only";
+	default:
+		return v > 2 ? "only privileged users (Debian): run as root or lower it to 2" : "?";
 	}
 }
 
@@ -153,7 +158,8 @@ static void print_formats(const struct probe *p, int pmu, int nr, FILE *f, bool 
 			fprintf(f, ": {\"field\": \"%s\", \"mask\": \"0x%llx\"}", fm.field,
 				(unsigned long long)fm.mask);
 		} else {
-			fprintf(f, " %s=%s/0x%llx", cli_text(fm.name), fm.field, (unsigned long long)fm.mask);
+			fprintf(f, " %s=%s/0x%llx", cli_text(fm.name), fm.field,
+				(unsigned long long)fm.mask);
 		}
 	}
 }
@@ -165,15 +171,19 @@ static void print_gates_text(const struct probe *p)
 
 	printf("gates:\n");
 	if (p->has_paranoid)
-		printf("  kernel.perf_event_paranoid = %ld (%s)\n", p->paranoid, paranoid_meaning(p->paranoid));
+		printf("  kernel.perf_event_paranoid = %ld (%s)\n", p->paranoid,
+		       paranoid_meaning(p->paranoid));
 	else
 		printf("  kernel.perf_event_paranoid: absent: no /proc/sys/kernel/perf_event_paranoid "
 		       "(a kernel without perf events, or no /proc)\n");
-	printf("  privileges: %s\n", p->cap_eff & (1ull << 38) ? "CAP_PERFMON" :
-	       p->cap_eff & (1ull << 21) ? "CAP_SYS_ADMIN" : "none (the paranoid level applies)");
+	printf("  privileges: %s\n",
+	       p->cap_eff & (1ull << 38) ? "CAP_PERFMON" :
+	       p->cap_eff & (1ull << 21) ? "CAP_SYS_ADMIN" :
+					   "none (the paranoid level applies)");
 #ifdef CONFIG_ARCH_ARM64
 	if (!p->has_user_access)
-		printf("  kernel.perf_user_access: absent: %s\n", selfmon_reason__str(SELFMON_REASON_NO_SYSCTL));
+		printf("  kernel.perf_user_access: absent: %s\n",
+		       selfmon_reason__str(SELFMON_REASON_NO_SYSCTL));
 	else
 		printf("  kernel.perf_user_access = %ld%s\n", p->user_access,
 		       p->user_access ? "" : "  -> fix: sysctl -w kernel.perf_user_access=1");
@@ -183,7 +193,9 @@ static void print_gates_text(const struct probe *p)
 			continue;
 		if (pmu.rdpmc >= 0)
 			printf("  %s/rdpmc = %d%s\n", cli_text(pmu.name), pmu.rdpmc,
-			       pmu.rdpmc ? "" : "  -> fix: echo 1 > /sys/bus/event_source/devices/cpu/rdpmc");
+			       pmu.rdpmc ?
+				       "" :
+				       "  -> fix: echo 1 > /sys/bus/event_source/devices/cpu/rdpmc");
 	}
 	if (selfmon_machine__default_pmu(p->m) < 0)
 		printf("  hardware PMU: none: no CPU PMU in /sys/bus/event_source/devices "
@@ -199,10 +211,15 @@ static void print_clusters_text(const struct probe *p)
 	printf("clusters (%d%s%s):\n", p->nr_clusters, ranked_by ? ", big and little by " : "",
 	       ranked_by ? ranked_by : "");
 	for (int i = 0; i < p->nr_clusters; i++) {
-		if (selfmon_machine__cluster(p->m, i, &c) || selfmon_machine__pmu(p->m, c.pmu, &pmu))
+		if (selfmon_machine__cluster(p->m, i, &c) ||
+		    selfmon_machine__pmu(p->m, c.pmu, &pmu))
 			continue;
-		printf("  %-22s type %-3u cpus %-8s capacity %-5lu%s\n", cli_text(c.name), pmu.type, c.cpus,
-		       c.capacity, p->nr_clusters < 2 ? "" : c.big ? " big" : c.little ? " little" : "");
+		printf("  %-22s type %-3u cpus %-8s capacity %-5lu%s\n", cli_text(c.name), pmu.type,
+		       c.cpus, c.capacity,
+		       p->nr_clusters < 2 ? "" :
+		       c.big		  ? " big" :
+		       c.little		  ? " little" :
+					    "");
 	}
 	printf("pinning: policy '%s' (from %s) ", cli_text(p->policy), p->policy_from);
 	if (p->pin_error[0]) {
@@ -231,8 +248,8 @@ static void print_events_text(const struct probe *p)
 			continue;
 		}
 		if (pe->path == SELFMON_PATH_USER) {
-			printf("  %-17s user space (%s, pmc_width %d)\n", pe->name, SELFMON_ARCH_NAME,
-			       pe->pmc_width);
+			printf("  %-17s user space (%s, pmc_width %d)\n", pe->name,
+			       SELFMON_ARCH_NAME, pe->pmc_width);
 			continue;
 		}
 		printf("  %-17s read(2): %s", pe->name, selfmon_reason__str(pe->reason));
@@ -241,8 +258,10 @@ static void print_events_text(const struct probe *p)
 			printf("  -> fix: %s", fix);
 		printf("\n");
 	}
-	printf("verdict: %s\n", p->nr_user ? "user-space counter reads are available" :
-	       "no user-space counter reads on this machine: every read takes read(2) (see above)");
+	printf("verdict: %s\n",
+	       p->nr_user ?
+		       "user-space counter reads are available" :
+		       "no user-space counter reads on this machine: every read takes read(2) (see above)");
 }
 
 static void print_text(const struct probe *p)
@@ -261,17 +280,18 @@ static void print_text(const struct probe *p)
 #else
 	       "not asked"
 #endif
-	       );
+	);
 	printf("kernel: %s %s %s\n", p->uts.sysname, p->uts.release, p->uts.machine);
 	if (p->fixture)
 		printf("root: %s (fixture tree: no events are opened)\n", cli_text(p->root));
 
-	printf("PMUs (%d, %d CPU):\n", selfmon_machine__nr_pmus(p->m), selfmon_machine__nr_core_pmus(p->m));
+	printf("PMUs (%d, %d CPU):\n", selfmon_machine__nr_pmus(p->m),
+	       selfmon_machine__nr_core_pmus(p->m));
 	for (int i = 0; i < selfmon_machine__nr_pmus(p->m); i++) {
 		if (selfmon_machine__pmu(p->m, i, &pmu))
 			continue;
-		printf("  %-22s type %-3u %-4s cpus %-8s", cli_text(pmu.name), pmu.type, pmu.core ? "cpu" : "",
-		       pmu.cpus ? pmu.cpus : "all");
+		printf("  %-22s type %-3u %-4s cpus %-8s", cli_text(pmu.name), pmu.type,
+		       pmu.core ? "cpu" : "", pmu.cpus ? pmu.cpus : "all");
 		print_formats(p, i, pmu.nr_formats, stdout, false);
 		printf("\n");
 	}
@@ -300,7 +320,8 @@ static void print_json_pmus(const struct probe *p)
 			continue;
 		printf("%s\n    {\"name\": ", i ? "," : "");
 		jstr(pmu.name);
-		printf(", \"type\": %u, \"core\": %s, \"cpus\": ", pmu.type, pmu.core ? "true" : "false");
+		printf(", \"type\": %u, \"core\": %s, \"cpus\": ", pmu.type,
+		       pmu.core ? "true" : "false");
 		jstr(pmu.cpus);
 		printf(", \"rdpmc\": ");
 		if (pmu.rdpmc < 0)
@@ -320,14 +341,15 @@ static void print_json_clusters(const struct probe *p)
 	struct selfmon_pmu_info pmu;
 
 	for (int i = 0; i < p->nr_clusters; i++) {
-		if (selfmon_machine__cluster(p->m, i, &c) || selfmon_machine__pmu(p->m, c.pmu, &pmu))
+		if (selfmon_machine__cluster(p->m, i, &c) ||
+		    selfmon_machine__pmu(p->m, c.pmu, &pmu))
 			continue;
 		printf("%s\n    {\"pmu\": ", i ? "," : "");
 		jstr(c.name);
 		printf(", \"type\": %u, \"cpus\": ", pmu.type);
 		jstr(c.cpus);
-		printf(", \"capacity\": %lu, \"big\": %s, \"little\": %s}", c.capacity, c.big ? "true" : "false",
-		       c.little ? "true" : "false");
+		printf(", \"capacity\": %lu, \"big\": %s, \"little\": %s}", c.capacity,
+		       c.big ? "true" : "false", c.little ? "true" : "false");
 	}
 	printf("\n  ],\n  \"pinning\": {\"policy\": ");
 	jstr(p->policy);
@@ -341,8 +363,8 @@ static void print_json_clusters(const struct probe *p)
 	} else {
 		printf("null, \"cpus\": null");
 	}
-	printf(", \"summed\": %s},\n", p->pinned < 0 && !p->pin_error[0] && p->nr_clusters > 1 ?
-	       "true" : "false");
+	printf(", \"summed\": %s},\n",
+	       p->pinned < 0 && !p->pin_error[0] && p->nr_clusters > 1 ? "true" : "false");
 }
 
 static void print_json(const struct probe *p)
@@ -366,7 +388,8 @@ static void print_json(const struct probe *p)
 	else
 		printf("null");
 	printf(", \"cap_perfmon\": %s, \"cap_sys_admin\": %s},\n",
-	       p->cap_eff & (1ull << 38) ? "true" : "false", p->cap_eff & (1ull << 21) ? "true" : "false");
+	       p->cap_eff & (1ull << 38) ? "true" : "false",
+	       p->cap_eff & (1ull << 21) ? "true" : "false");
 	print_json_pmus(p);
 	print_json_clusters(p);
 	printf("  \"events\": [");
@@ -383,7 +406,8 @@ static void print_json(const struct probe *p)
 			printf("}");
 			continue;
 		}
-		printf(", \"path\": \"%s\", \"reason\": ", pe->path == SELFMON_PATH_USER ? "user" : "read");
+		printf(", \"path\": \"%s\", \"reason\": ",
+		       pe->path == SELFMON_PATH_USER ? "user" : "read");
 		jstr(pe->path == SELFMON_PATH_USER ? "" : selfmon_reason__str(pe->reason));
 		printf(", \"fix\": ");
 		jstr(fix);
@@ -409,7 +433,8 @@ int cmd_probe(int argc, char **argv)
 			       "SELFMON_SYSFS_ROOT=<dir> reads sys/ and proc/ from <dir> instead.\n");
 			return cli_close_stdout("selfmon probe") ? EXIT_USAGE : 0;
 		}
-		fprintf(stderr, "selfmon probe: unknown option '%s' (try --help)\n", cli_text(argv[i]));
+		fprintf(stderr, "selfmon probe: unknown option '%s' (try --help)\n",
+			cli_text(argv[i]));
 		return EXIT_USAGE;
 	}
 	ret = gather(&p);

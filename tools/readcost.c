@@ -25,11 +25,11 @@
 #include "cli.h"
 
 struct cli_readcost {
-	struct selfmon_set *set;	/* selfmon's counter of the event */
+	struct selfmon_set *set; /* selfmon's counter of the event */
 	const struct perf_event_mmap_page *page;
 	struct perf_thread_map *threads;
-	struct perf_evsel *evsel;	/* libperf's, mmapped, no PERF_FORMAT_ID */
-	int fd;				/* the plain fd for read(2) */
+	struct perf_evsel *evsel; /* libperf's, mmapped, no PERF_FORMAT_ID */
+	int fd; /* the plain fd for read(2) */
 	uint64_t sink;
 };
 
@@ -47,8 +47,8 @@ static int open_libperf(struct cli_readcost *rc, struct perf_event_attr attr)
 	if (perf_evsel__open(rc->evsel, NULL, rc->threads)) {
 		perf_evsel__delete(rc->evsel);
 		rc->evsel = NULL;
-		return selfmon_errmsg__set(-errno ? -errno : -EIO, "libperf: cannot open the event: %s",
-				    strerror(errno));
+		return selfmon_errmsg__set(-errno ? -errno : -EIO,
+					   "libperf: cannot open the event: %s", strerror(errno));
 	}
 	/* Without a mapping libperf has no page to read from: all would be read(2). */
 	if (perf_evsel__mmap(rc->evsel, 0))
@@ -62,7 +62,8 @@ static int open_fd(struct cli_readcost *rc, struct perf_event_attr attr)
 	attr.disabled = 0;
 	rc->fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (rc->fd < 0)
-		return selfmon_errmsg__set(-errno, "perf_event_open for read(2): %s", strerror(errno));
+		return selfmon_errmsg__set(-errno, "perf_event_open for read(2): %s",
+					   strerror(errno));
 	return 0;
 }
 
@@ -86,7 +87,9 @@ struct cli_readcost *cli_readcost__open(const struct selfmon_opts *opts)
 	err = selfmon_set__enable(rc->set);
 	if (err)
 		goto out;
-	rc->page = selfmon_set__path(rc->set, 0, NULL) == SELFMON_PATH_USER ? selfmon_set__page(rc->set, 0) : NULL;
+	rc->page = selfmon_set__path(rc->set, 0, NULL) == SELFMON_PATH_USER ?
+			   selfmon_set__page(rc->set, 0) :
+			   NULL;
 	err = open_libperf(rc, *selfmon_set__attr(rc->set, 0));
 	if (!err)
 		err = open_fd(rc, *selfmon_set__attr(rc->set, 0));
@@ -248,10 +251,8 @@ double cli_readcost__interleaved(struct cli_readcost *rc, int rounds, uint64_t n
 selfmon_bench_fn cli_readcost__body(enum cli_readcost_kind kind)
 {
 	static const selfmon_bench_fn fn[] = {
-		[CLI_READCOST_EMPTY] = body_empty,
-		[CLI_READCOST_SELFMON] = body_selfmon,
-		[CLI_READCOST_LIBPERF] = body_libperf,
-		[CLI_READCOST_SYSCALL] = body_syscall,
+		[CLI_READCOST_EMPTY] = body_empty,     [CLI_READCOST_SELFMON] = body_selfmon,
+		[CLI_READCOST_LIBPERF] = body_libperf, [CLI_READCOST_SYSCALL] = body_syscall,
 		[CLI_READCOST_SET] = body_set,
 	};
 

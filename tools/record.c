@@ -21,8 +21,8 @@
 #include <selfmon/symbols.h>
 #include "cli.h"
 
-#define DEFAULT_FREQ	4000	/* Hz, perf record's default */
-#define REP_NS		10000000ull	/* one repetition of a kernel: about 10 ms */
+#define DEFAULT_FREQ 4000 /* Hz, perf record's default */
+#define REP_NS 10000000ull /* one repetition of a kernel: about 10 ms */
 
 static void usage(FILE *f)
 {
@@ -45,7 +45,8 @@ static void usage(FILE *f)
 		"Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the sampling after the current\n"
 		"repetition: the file is finished and the summary printed, then selfmon\n"
 		"record ends by that signal.\n"
-		"Read the file with 'perf script -i FILE' or 'perf report -i FILE'.\n", DEFAULT_FREQ);
+		"Read the file with 'perf script -i FILE' or 'perf report -i FILE'.\n",
+		DEFAULT_FREQ);
 }
 
 struct record_cli {
@@ -90,8 +91,10 @@ static int parse_value(struct record_cli *c, const char *name, const char *val, 
 	}
 	return 0;
 number:
-	snprintf(err, n, "%s '%s': %s", name, val, !strcmp(name, "--period") ? "a number from 1 to 2^63-1" :
-		 !strcmp(name, "--freq") ? "a number of Hz from 1 to 1000000" : "a number from 1 to 100000");
+	snprintf(err, n, "%s '%s': %s", name, val,
+		 !strcmp(name, "--period") ? "a number from 1 to 2^63-1" :
+		 !strcmp(name, "--freq")   ? "a number of Hz from 1 to 1000000" :
+					     "a number from 1 to 100000");
 	return -EINVAL;
 empty:
 	snprintf(err, n, "%s: empty value", name);
@@ -196,7 +199,7 @@ struct rec_run {
 	struct cli_kernel_filter filter;
 	struct selfmon_sampler *s;
 	struct selfmon_perfdata *pd;
-	const char *events;		/* what is sampled */
+	const char *events; /* what is sampled */
 	struct rec_sample *samples;
 	size_t nr, cap;
 	int err;
@@ -214,7 +217,8 @@ static int on_record(const struct selfmon_record *r, void *arg)
 		void *g = realloc(run->samples, cap * sizeof(*run->samples));
 
 		if (!g)
-			return run->err = selfmon_errmsg__set(-ENOMEM, "no memory for %zu samples", cap);
+			return run->err = selfmon_errmsg__set(-ENOMEM, "no memory for %zu samples",
+							      cap);
 		run->samples = g;
 		run->cap = cap;
 	}
@@ -271,7 +275,7 @@ static int run_kernel(struct rec_run *run, const struct cli_kernel *k)
 }
 
 struct sym_count {
-	const char *name, *file;	/* NULL: not found */
+	const char *name, *file; /* NULL: not found */
 	uint64_t n;
 };
 
@@ -304,7 +308,8 @@ static int summary(const struct rec_run *run)
 		selfmon_symbols__lookup(sy, run->samples[i].ip, &sym);
 		if (run->cli.dump)
 			printf("sample %u %#llx %s\n", run->samples[i].tid,
-			       (unsigned long long)run->samples[i].ip, sym.name ? sym.name : "[unknown]");
+			       (unsigned long long)run->samples[i].ip,
+			       sym.name ? sym.name : "[unknown]");
 		for (k = 0; k < nv && (v[k].name != sym.name || v[k].file != sym.file); k++)
 			;
 		if (k == nv)
@@ -315,7 +320,8 @@ static int summary(const struct rec_run *run)
 	printf("%9s %7s  %-40s %s\n", "samples", "%", "function", "file");
 	for (size_t k = 0; k < nv; k++)
 		printf("%9llu %6.2f%%  %-40s %s\n", (unsigned long long)v[k].n,
-		       100.0 * (double)v[k].n / (double)run->nr, cli_text(v[k].name ? v[k].name : "[unknown]"),
+		       100.0 * (double)v[k].n / (double)run->nr,
+		       cli_text(v[k].name ? v[k].name : "[unknown]"),
 		       cli_text(v[k].file ? v[k].file : "[unknown]"));
 out:
 	free(v);
@@ -329,7 +335,7 @@ static const char *default_events(const struct selfmon_machine *m)
 	if (m && selfmon_machine__nr_core_pmus(m) > 0)
 		return "cycles:u";
 	fprintf(stderr, "selfmon record: no hardware PMU on this machine: sampling cpu-clock:u "
-		"(--events chooses)\n");
+			"(--events chooses)\n");
 	return "cpu-clock:u";
 }
 
@@ -348,8 +354,10 @@ static int pin_here(const struct selfmon_machine *m, char (*ev)[2][128])
 	cpu_set_t one;
 
 	if (cl < 0 || selfmon_machine__cluster(m, cl, &info)) {
-		fprintf(stderr, "selfmon record: CPU %d is in no core PMU's cluster: cannot tell which "
-			"PMU to sample\n", cpu);
+		fprintf(stderr,
+			"selfmon record: CPU %d is in no core PMU's cluster: cannot tell which "
+			"PMU to sample\n",
+			cpu);
 		return -ENOENT;
 	}
 	CPU_ZERO(&one);
@@ -360,8 +368,10 @@ static int pin_here(const struct selfmon_machine *m, char (*ev)[2][128])
 	}
 	snprintf((*ev)[0], sizeof((*ev)[0]), "%s/cpu_cycles/u", info.name);
 	snprintf((*ev)[1], sizeof((*ev)[1]), "%s/cpu-cycles/u", info.name);
-	fprintf(stderr, "selfmon record: several core types: pinned to CPU %d, PMU %s (an event of "
-		"--events must be that PMU's, e.g. %s)\n", cpu, cli_text(info.name), cli_text((*ev)[0]));
+	fprintf(stderr,
+		"selfmon record: several core types: pinned to CPU %d, PMU %s (an event of "
+		"--events must be that PMU's, e.g. %s)\n",
+		cpu, cli_text(info.name), cli_text((*ev)[0]));
 	return 0;
 }
 
@@ -370,9 +380,11 @@ static int open_sampler(struct rec_run *run)
 	struct selfmon_sampler_opts o = {
 		.sz = sizeof(o),
 		.period = run->cli.period,
-		.freq = run->cli.period ? 0 : run->cli.freq ? run->cli.freq : DEFAULT_FREQ,
+		.freq = run->cli.period ? 0 :
+			run->cli.freq	? run->cli.freq :
+					  DEFAULT_FREQ,
 		.sideband = SELFMON_SIDEBAND_MMAP2 | SELFMON_SIDEBAND_COMM,
-		.sample_id_all = 1,	/* side-band records carry the tid and time perf sorts by */
+		.sample_id_all = 1, /* side-band records carry the tid and time perf sorts by */
 	};
 	struct selfmon_machine *m = selfmon_machine__open(NULL);
 	const char *events = run->cli.events;
@@ -395,11 +407,12 @@ static int open_sampler(struct rec_run *run)
 		err = -errno;
 		/* The library's message names the event it could not open: said once. */
 		if (strstr(selfmon_errmsg(), "event '"))
-			fprintf(stderr, "selfmon record: %s%s\n", run->cli.events ? "--events: " : "",
-				cli_errmsg(err));
+			fprintf(stderr, "selfmon record: %s%s\n",
+				run->cli.events ? "--events: " : "", cli_errmsg(err));
 		else
-			fprintf(stderr, "selfmon record: %s '%s': %s\n", run->cli.events ?
-				"--events" : "event", cli_text(events), cli_errmsg(err));
+			fprintf(stderr, "selfmon record: %s '%s': %s\n",
+				run->cli.events ? "--events" : "event", cli_text(events),
+				cli_errmsg(err));
 		return err;
 	}
 	run->events = events;
@@ -423,7 +436,8 @@ static int record(struct rec_run *run)
 		nr++;
 		err = run_kernel(run, &cli_kernels[i]);
 		if (err)
-			fprintf(stderr, "selfmon record: %s: %s\n", cli_kernels[i].name, cli_errmsg(err));
+			fprintf(stderr, "selfmon record: %s: %s\n", cli_kernels[i].name,
+				cli_errmsg(err));
 	}
 	if (run->pd) {
 		int e = selfmon_perfdata__close(run->pd);
@@ -436,18 +450,24 @@ static int record(struct rec_run *run)
 	if (err)
 		return err;
 	if (stop_sig)
-		fprintf(stderr, "selfmon record: stopped by %s: the file holds what was sampled "
-			"until then\n", stop_sig == SIGINT ? "SIGINT" : stop_sig == SIGTERM ?
-			"SIGTERM" : "SIGHUP");
+		fprintf(stderr,
+			"selfmon record: stopped by %s: the file holds what was sampled "
+			"until then\n",
+			stop_sig == SIGINT  ? "SIGINT" :
+			stop_sig == SIGTERM ? "SIGTERM" :
+					      "SIGHUP");
 	selfmon_sampler__stats(run->s, &st);
 	if (st.malformed || st.unknown || st.corrupt)
-		fprintf(stderr, "selfmon record: %llu malformed, %llu unknown records dropped, ring "
-			"emptied %llu times\n", (unsigned long long)st.malformed,
-			(unsigned long long)st.unknown, (unsigned long long)st.corrupt);
+		fprintf(stderr,
+			"selfmon record: %llu malformed, %llu unknown records dropped, ring "
+			"emptied %llu times\n",
+			(unsigned long long)st.malformed, (unsigned long long)st.unknown,
+			(unsigned long long)st.corrupt);
 	fprintf(stderr, "selfmon record: %s, %s %llu%s, %d kernel%s, %d repetitions: wrote '%s'\n",
 		cli_text(run->events), run->cli.period ? "period" : "about",
-		(unsigned long long)(run->cli.period ? run->cli.period : run->cli.freq ? run->cli.freq
-											: DEFAULT_FREQ),
+		(unsigned long long)(run->cli.period ? run->cli.period :
+				     run->cli.freq   ? run->cli.freq :
+						       DEFAULT_FREQ),
 		run->cli.period ? "" : " samples/s", nr, nr == 1 ? "" : "s", run->cli.repetitions,
 		cli_text(run->cli.output));
 	err = summary(run);
@@ -485,8 +505,10 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	if (!any_kernel(&run)) {
-		fprintf(stderr, "selfmon record: --filter '%s' matches no kernel ('selfmon bench --list' "
-			"lists them)\n", cli_text(run.cli.filter));
+		fprintf(stderr,
+			"selfmon record: --filter '%s' matches no kernel ('selfmon bench --list' "
+			"lists them)\n",
+			cli_text(run.cli.filter));
 		goto out;
 	}
 	cli_kernels__init();

@@ -38,21 +38,22 @@
 #include <selfmon/selfmon.h>
 #include "cli.h"
 
-#define SC_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-		 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+#define SC_TYPE                                                                         \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 #define SC_RECORD 64
 #define SC_PAGES 16
 
 struct cli_samplecost {
 	struct perf_evlist *evlist;
-	struct perf_evsel *evsel;	/* the evlist's */
+	struct perf_evsel *evsel; /* the evlist's */
 	struct perf_cpu_map *cpus;
 	struct perf_thread_map *threads;
-	struct perf_mmap *map;		/* perf_evlist__mmap()'s */
+	struct perf_mmap *map; /* perf_evlist__mmap()'s */
 	struct perf_event_mmap_page *page; /* perf_evsel__mmap()'s, the same ring */
 	size_t len;
-	struct selfmon_sampler *s;	/* attached to @page */
-	uint64_t batch;			/* records that fit the ring */
+	struct selfmon_sampler *s; /* attached to @page */
+	uint64_t batch; /* records that fit the ring */
 	uint64_t got;
 };
 
@@ -61,7 +62,7 @@ static int open_event(struct cli_samplecost *sc, struct perf_event_attr *attr)
 	libperf_init(NULL);
 	sc->len = (SC_PAGES + 1) * (size_t)sysconf(_SC_PAGESIZE);
 	sc->threads = perf_thread_map__new_dummy();
-	sc->cpus = SELFMON_LIBPERF_CPU_MAP_ANY();	/* renamed in Linux 6.8 */
+	sc->cpus = SELFMON_LIBPERF_CPU_MAP_ANY(); /* renamed in Linux 6.8 */
 	sc->evlist = perf_evlist__new();
 	sc->evsel = sc->evlist ? perf_evsel__new(attr) : NULL;
 	if (sc->evsel)
@@ -71,11 +72,15 @@ static int open_event(struct cli_samplecost *sc, struct perf_event_attr *attr)
 	perf_thread_map__set_pid(sc->threads, 0, 0);
 	perf_evlist__set_maps(sc->evlist, sc->cpus, sc->threads);
 	if (perf_evlist__open(sc->evlist))
-		return selfmon_errmsg__set(errno ? -errno : -EIO, "samplecost: libperf cannot open "
-					   "the sampling event: %s", strerror(errno));
+		return selfmon_errmsg__set(errno ? -errno : -EIO,
+					   "samplecost: libperf cannot open "
+					   "the sampling event: %s",
+					   strerror(errno));
 	if (perf_evlist__mmap(sc->evlist, SC_PAGES) || perf_evsel__mmap(sc->evsel, SC_PAGES))
-		return selfmon_errmsg__set(errno ? -errno : -EIO, "samplecost: libperf cannot map "
-					   "a %d-page ring: %s", SC_PAGES, strerror(errno));
+		return selfmon_errmsg__set(errno ? -errno : -EIO,
+					   "samplecost: libperf cannot map "
+					   "a %d-page ring: %s",
+					   SC_PAGES, strerror(errno));
 	sc->map = perf_evlist__next_mmap(sc->evlist, NULL, false);
 	sc->page = perf_evsel__mmap_base(sc->evsel, 0, 0);
 	if (!sc->map || !sc->page)
@@ -110,16 +115,20 @@ static int fill(struct cli_samplecost *sc)
 	perf_evlist__disable(sc->evlist);
 	selfmon_sampler__drain(sc->s, NULL, NULL, 0);
 	if (sc->page->data_head < size)
-		return selfmon_errmsg__set(-ETIMEDOUT, "samplecost: cpu-clock sampling did not fill a "
-					   "%llu-byte ring in 5 s", (unsigned long long)size);
+		return selfmon_errmsg__set(-ETIMEDOUT,
+					   "samplecost: cpu-clock sampling did not fill a "
+					   "%llu-byte ring in 5 s",
+					   (unsigned long long)size);
 	for (uint64_t off = 0; off < size; off += SC_RECORD) {
 		struct perf_event_header h;
 
 		memcpy(&h, data_of(sc) + off, sizeof(h));
 		if (h.type != PERF_RECORD_SAMPLE || h.size != SC_RECORD)
-			return selfmon_errmsg__set(-EIO, "samplecost: the ring holds a record of type %u "
+			return selfmon_errmsg__set(-EIO,
+						   "samplecost: the ring holds a record of type %u "
 						   "and %u bytes where 64-byte samples were due "
-						   "(throttled or lost?)", h.type, h.size);
+						   "(throttled or lost?)",
+						   h.type, h.size);
 	}
 	sc->batch = size / SC_RECORD;
 	/* from here on, data_head is ours to move: the event never runs again */
@@ -129,8 +138,9 @@ static int fill(struct cli_samplecost *sc)
 
 struct cli_samplecost *cli_samplecost__open(void)
 {
-	struct selfmon_sampler_opts o = { .sz = sizeof(o), .period = 20000, .sample_type = SC_TYPE,
-					  .ring_pages = SC_PAGES };
+	struct selfmon_sampler_opts o = {
+		.sz = sizeof(o), .period = 20000, .sample_type = SC_TYPE, .ring_pages = SC_PAGES
+	};
 	struct cli_samplecost *sc = calloc(1, sizeof(*sc));
 	struct selfmon_sampler *proto;
 	struct perf_event_attr attr;
@@ -183,7 +193,7 @@ void cli_evlist__close_mapped(struct perf_evlist *evlist, struct perf_evsel *evs
 		 * libperfs, which do, find none).
 		 */
 		perf_evlist__set_maps(evlist, NULL, NULL);
-		perf_evlist__delete(evlist);	/* and its evsel */
+		perf_evlist__delete(evlist); /* and its evsel */
 	} else if (evsel) {
 		perf_evsel__delete(evsel);
 	}

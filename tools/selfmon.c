@@ -11,11 +11,15 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } cmds[] = {
-	{ "probe", cmd_probe, "explain this machine: PMUs, gates, and the read path of each event" },
-	{ "bench", cmd_bench, "measure built-in kernels and the read cost with inline counter reads" },
+	{ "probe", cmd_probe,
+	  "explain this machine: PMUs, gates, and the read path of each event" },
+	{ "bench", cmd_bench,
+	  "measure built-in kernels and the read cost with inline counter reads" },
 	{ "record", cmd_record, "sample the built-in kernels: perf.data and samples per function" },
-	{ "compare", cmd_compare, "compare two JSON reports against limits: exit 1 on a regression" },
-	{ "list", cmd_list, "the named events and metrics of this machine's cores (pmu-events tables)" },
+	{ "compare", cmd_compare,
+	  "compare two JSON reports against limits: exit 1 on a regression" },
+	{ "list", cmd_list,
+	  "the named events and metrics of this machine's cores (pmu-events tables)" },
 };
 
 static void usage(FILE *f)
@@ -23,7 +27,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: selfmon <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
-	fprintf(f, "\n'selfmon <command> --help' for its options. Version %s.\n", selfmon_version());
+	fprintf(f, "\n'selfmon <command> --help' for its options. Version %s.\n",
+		selfmon_version());
 }
 
 int main(int argc, char **argv)

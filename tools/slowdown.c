@@ -32,8 +32,10 @@ int cli_slowdown_wrap(const char *name, selfmon_bench_fn *fn, void **arg)
 	eq = strrchr(env, '=');
 	pct = eq ? strtod(eq + 1, &end) : -1;
 	if (!eq || eq == env || end == eq + 1 || *end || !(pct >= 0 && pct <= 10000)) {
-		fprintf(stderr, "selfmon: SELFMON_TEST_SLOWDOWN='%s': expected KERNEL=PERCENT, "
-			"such as add_chain=50 (a test knob)\n", cli_text(env));
+		fprintf(stderr,
+			"selfmon: SELFMON_TEST_SLOWDOWN='%s': expected KERNEL=PERCENT, "
+			"such as add_chain=50 (a test knob)\n",
+			cli_text(env));
 		return -EINVAL;
 	}
 	if (strlen(name) != (size_t)(eq - env) || strncmp(name, env, (size_t)(eq - env)))

@@ -14,8 +14,8 @@
 #include <generated/autoconf.h>
 #include "../../core/arch.h"
 
-static enum selfmon_reason arm64_prepare(const char *root, struct selfmon_event *ev,
-					 bool want_long, unsigned int *notes)
+static enum selfmon_reason arm64_prepare(const char *root, struct selfmon_event *ev, bool want_long,
+					 unsigned int *notes)
 {
 	const struct selfmon_format *rdpmc, *lng;
 	long on;
@@ -65,7 +65,8 @@ static int arm64_cpu_id(const char *root, int cpu, char *buf, size_t size)
 	unsigned long long midr;
 	int len;
 
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/regs/identification/midr_el1", cpu);
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/regs/identification/midr_el1",
+		 cpu);
 	len = selfmon_sysfs__read(root, path, text, sizeof(text));
 	if (len < 0)
 		return len;

@@ -27,7 +27,7 @@ static bool generic_retry(struct selfmon_event *ev, int err, unsigned int *notes
 static int generic_cpu_id(const char *root, int cpu, char *buf, size_t size)
 {
 	(void)root, (void)cpu, (void)buf, (void)size;
-	return -EOPNOTSUPP;	/* no pmu-events tables for other architectures */
+	return -EOPNOTSUPP; /* no pmu-events tables for other architectures */
 }
 #endif
 

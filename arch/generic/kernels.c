@@ -11,10 +11,10 @@
 static volatile uint64_t sink;
 
 const int selfmon_arch_kernel__insns[SELFMON_ARCH_KERNEL__NR] = {
-	[SELFMON_ARCH_KERNEL__ADD_CHAIN]	= -1,
-	[SELFMON_ARCH_KERNEL__ADD_INDEP]	= -1,
-	[SELFMON_ARCH_KERNEL__LOAD_CHAIN]	= -1,
-	[SELFMON_ARCH_KERNEL__BRANCH]		= -1,
+	[SELFMON_ARCH_KERNEL__ADD_CHAIN] = -1,
+	[SELFMON_ARCH_KERNEL__ADD_INDEP] = -1,
+	[SELFMON_ARCH_KERNEL__LOAD_CHAIN] = -1,
+	[SELFMON_ARCH_KERNEL__BRANCH] = -1,
 };
 
 /* The empty asm keeps each add (its register) from being folded away. */

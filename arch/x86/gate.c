@@ -13,11 +13,11 @@
 #include <generated/autoconf.h>
 #include "../../core/arch.h"
 
-static enum selfmon_reason x86_prepare(const char *root, struct selfmon_event *ev,
-				       bool want_long, unsigned int *notes)
+static enum selfmon_reason x86_prepare(const char *root, struct selfmon_event *ev, bool want_long,
+				       unsigned int *notes)
 {
 	(void)root;
-	(void)want_long;	/* x86 counters are read at full width */
+	(void)want_long; /* x86 counters are read at full width */
 	(void)notes;
 	if (!ev->pmu)
 		return SELFMON_REASON_NO_PMU;
@@ -42,7 +42,7 @@ static const char *field(const char *line, const char *key)
 
 	if (strncmp(line, key, n))
 		return NULL;
-	line += n + strspn(line + n, " \t");	/* "model" is not "model name" */
+	line += n + strspn(line + n, " \t"); /* "model" is not "model name" */
 	return *line == ':' ? line + 1 : NULL;
 }
 
@@ -77,7 +77,7 @@ static void x86_cpu_field(const char *line, char *vendor, long num[3])
 static int x86_cpu_id(const char *root, int cpu, char *buf, size_t size)
 {
 	char path[4096], line[512], vendor[32] = "";
-	long num[3] = { -1, -1, -1 };	/* family, model, stepping */
+	long num[3] = { -1, -1, -1 }; /* family, model, stepping */
 	const char *v;
 	bool mine = false;
 	FILE *f;
@@ -98,8 +98,9 @@ static int x86_cpu_id(const char *root, int cpu, char *buf, size_t size)
 	fclose(f);
 	if (!vendor[0] || num[0] < 0 || num[1] < 0 || num[2] < 0)
 		return -ENOENT;
-	return snprintf(buf, size, "%s-%ld-%lX-%ld", vendor, num[0], num[1], num[2]) < (int)size ? 0 :
-	       -ENAMETOOLONG;
+	return snprintf(buf, size, "%s-%ld-%lX-%ld", vendor, num[0], num[1], num[2]) < (int)size ?
+		       0 :
+		       -ENAMETOOLONG;
 }
 #endif
 

@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 /** Counters one region reads. */
-#define SELFMON_PAGES_MAX	16
+#define SELFMON_PAGES_MAX 16
 
 /** The pages of a set, taken once so that a region reads them without a call. */
 struct selfmon_pages {
@@ -49,8 +49,8 @@ struct selfmon_pages {
 };
 
 /** SELFMON_REGION_* bits of selfmon_region.slow */
-#define SELFMON_REGION_SLOW_BEGIN	(1u << 0)	/**< the begin reads took read(2) */
-#define SELFMON_REGION_SLOW_END		(1u << 1)	/**< the end reads took read(2) */
+#define SELFMON_REGION_SLOW_BEGIN (1u << 0) /**< the begin reads took read(2) */
+#define SELFMON_REGION_SLOW_END (1u << 1) /**< the end reads took read(2) */
 
 /** One measured region: raw counts at both ends. */
 struct selfmon_region {
@@ -135,8 +135,8 @@ static inline uint64_t selfmon_region__delta(const struct selfmon_region *r, int
 struct selfmon_stats {
 	size_t n;
 	double min, max, mean, median, p10, p90;
-	double stddev;	/**< sample standard deviation (n - 1); 0 for n < 2 */
-	double mad;	/**< median absolute deviation from the median, unscaled */
+	double stddev; /**< sample standard deviation (n - 1); 0 for n < 2 */
+	double mad; /**< median absolute deviation from the median, unscaled */
 };
 
 /**
@@ -222,31 +222,31 @@ struct selfmon_bench_opts {
 struct selfmon_bench;
 
 /** Columns of a result: time, task-clock, then the events. */
-#define SELFMON_BENCH_MAX_COLS	(SELFMON_PAGES_MAX + 2)
+#define SELFMON_BENCH_MAX_COLS (SELFMON_PAGES_MAX + 2)
 
 /** One measured quantity of a result, per iteration. */
 struct selfmon_bench_col {
-	char name[64];		/**< "time", "task-clock" or the event as given */
-	const char *unit;	/**< "ns", or "" for counts */
-	int path;		/**< enum selfmon_path of the region reads */
-	enum selfmon_reason reason;	/**< why read(2), for path SYSCALL */
-	struct selfmon_stats st;	/**< over the kept repetitions */
-	double overhead;	/**< per region, subtracted (empty calibration); else 0 */
-	int clamped;		/**< kept repetitions that came out negative, reported as 0 */
+	char name[64]; /**< "time", "task-clock" or the event as given */
+	const char *unit; /**< "ns", or "" for counts */
+	int path; /**< enum selfmon_path of the region reads */
+	enum selfmon_reason reason; /**< why read(2), for path SYSCALL */
+	struct selfmon_stats st; /**< over the kept repetitions */
+	double overhead; /**< per region, subtracted (empty calibration); else 0 */
+	int clamped; /**< kept repetitions that came out negative, reported as 0 */
 };
 
 /** What selfmon_bench__run() measured. */
 struct selfmon_bench_result {
 	char name[64];
 	enum selfmon_calib calibration;
-	uint64_t iterations;	/**< per repetition (L of the two-length method) */
-	int repetitions;	/**< run */
-	int kept;		/**< of which the statistics use */
-	int dropped_switch;	/**< dropped: a context switch happened in the region */
-	int dropped_migration;	/**< dropped: the thread moved to another CPU */
-	int dropped_fallback;	/**< dropped: a read fell back to read(2) while others were inline */
-	int flagged;		/**< kept although noisy (keep_noisy) */
-	int slow_regions;	/**< regions read by read(2) */
+	uint64_t iterations; /**< per repetition (L of the two-length method) */
+	int repetitions; /**< run */
+	int kept; /**< of which the statistics use */
+	int dropped_switch; /**< dropped: a context switch happened in the region */
+	int dropped_migration; /**< dropped: the thread moved to another CPU */
+	int dropped_fallback; /**< dropped: a read fell back to read(2) while others were inline */
+	int flagged; /**< kept although noisy (keep_noisy) */
+	int slow_regions; /**< regions read by read(2) */
 	int nr_cols;
 	struct selfmon_bench_col col[SELFMON_BENCH_MAX_COLS];
 	/** nr_cols x kept per-iteration values: samples[c * kept + r] */

@@ -34,9 +34,9 @@ extern "C" {
 #endif
 
 /** Most repetitions SELFMON_BUDGET_REPS may ask for. */
-#define SELFMON_BUDGET_REPS_MAX	1000
+#define SELFMON_BUDGET_REPS_MAX 1000
 /** Repetitions without SELFMON_BUDGET_REPS. */
-#define SELFMON_BUDGET_REPS_DEFAULT	5
+#define SELFMON_BUDGET_REPS_DEFAULT 5
 
 /** The measurer of one event in one thread. Opaque. */
 struct selfmon_budget;
@@ -44,21 +44,21 @@ struct selfmon_budget;
 /** What SELFMON_MEASURE() measured: a plain value. */
 struct selfmon_measure {
 	char event[SELFMON_EVENT_NAME_MAX];
-	double value;		/**< raw - overhead, clamped at 0: the statement's cost */
-	double raw;		/**< the statement's regions, reads included */
-	double overhead;	/**< the empty regions: subtracted */
-	int reps;		/**< repetitions of each region */
-	int min_of_reps;	/**< 1: the minimum of the repetitions (instruction-like); 0: the median */
-	int clamped;		/**< 1: raw < overhead, value set to 0 */
-	int path;		/**< enum selfmon_path of the reads; SYSCALL when any fell back */
-	enum selfmon_reason reason;	/**< why read(2), for path SYSCALL */
+	double value; /**< raw - overhead, clamped at 0: the statement's cost */
+	double raw; /**< the statement's regions, reads included */
+	double overhead; /**< the empty regions: subtracted */
+	int reps; /**< repetitions of each region */
+	int min_of_reps; /**< 1: the minimum of the repetitions (instruction-like); 0: the median */
+	int clamped; /**< 1: raw < overhead, value set to 0 */
+	int path; /**< enum selfmon_path of the reads; SYSCALL when any fell back */
+	enum selfmon_reason reason; /**< why read(2), for path SYSCALL */
 	/**
 	 * 0, or -errno: nothing was measured and @why says why. A machine
 	 * that cannot count the event (it does not open) skips; bad input
 	 * (@bad_input) always fails.
 	 */
 	int err;
-	int bad_input;		/**< 1: the error is the caller's (a bad SELFMON_BUDGET_REPS) */
+	int bad_input; /**< 1: the error is the caller's (a bad SELFMON_BUDGET_REPS) */
 	char why[256];
 };
 
@@ -114,7 +114,8 @@ int selfmon_budget__finish(struct selfmon_budget *b, struct selfmon_measure *m);
  * (then it fails); with SELFMON_EXPECT_USER_READ=1 a hardware event read by
  * read(2) fails too. Return: enum selfmon_verdict.
  */
-int selfmon_measure__check_le(const struct selfmon_measure *m, double budget, char *msg, size_t size);
+int selfmon_measure__check_le(const struct selfmon_measure *m, double budget, char *msg,
+			      size_t size);
 
 /**
  * selfmon_measure__check_within() - @m against "@expected, give or take
@@ -132,26 +133,26 @@ int selfmon_measure__check_within(const struct selfmon_measure *m, double expect
  * so both are read by the same code and its cost is subtracted. The compiler
  * may drop a statement without effects: measure a call, or use its result.
  */
-#define SELFMON_MEASURE(m, event, ...)						\
-	do {									\
-		struct selfmon_budget *sm_b_ = selfmon_budget__get(event);	\
-		int sm_n_ = selfmon_budget__start(sm_b_, (event), &(m));	\
-		for (int sm_k_ = 0; sm_k_ < sm_n_; sm_k_++) {			\
+#define SELFMON_MEASURE(m, event, ...)                                                    \
+	do {                                                                              \
+		struct selfmon_budget *sm_b_ = selfmon_budget__get(event);                \
+		int sm_n_ = selfmon_budget__start(sm_b_, (event), &(m));                  \
+		for (int sm_k_ = 0; sm_k_ < sm_n_; sm_k_++) {                             \
 			const struct selfmon_pages *sm_p_ = selfmon_budget__pages(sm_b_); \
-			struct selfmon_region sm_r_;				\
-			selfmon_region__begin(sm_p_, &sm_r_);			\
-			selfmon_barrier();					\
-			selfmon_region__end(sm_p_, &sm_r_);			\
-			selfmon_budget__add(sm_b_, 0, &sm_r_);			\
-			selfmon_region__begin(sm_p_, &sm_r_);			\
-			selfmon_barrier();					\
-			__VA_ARGS__;						\
-			selfmon_barrier();					\
-			selfmon_region__end(sm_p_, &sm_r_);			\
-			selfmon_budget__add(sm_b_, 1, &sm_r_);			\
-		}								\
-		if (sm_n_ > 0)							\
-			selfmon_budget__finish(sm_b_, &(m));			\
+			struct selfmon_region sm_r_;                                      \
+			selfmon_region__begin(sm_p_, &sm_r_);                             \
+			selfmon_barrier();                                                \
+			selfmon_region__end(sm_p_, &sm_r_);                               \
+			selfmon_budget__add(sm_b_, 0, &sm_r_);                            \
+			selfmon_region__begin(sm_p_, &sm_r_);                             \
+			selfmon_barrier();                                                \
+			__VA_ARGS__;                                                      \
+			selfmon_barrier();                                                \
+			selfmon_region__end(sm_p_, &sm_r_);                               \
+			selfmon_budget__add(sm_b_, 1, &sm_r_);                            \
+		}                                                                         \
+		if (sm_n_ > 0)                                                            \
+			selfmon_budget__finish(sm_b_, &(m));                              \
 	} while (0)
 
 #ifdef __cplusplus

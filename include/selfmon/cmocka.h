@@ -35,37 +35,40 @@
 #endif
 
 /* The verdict of a check, as cmocka reports it. */
-#define SELFMON_CMOCKA_VERDICT_(verdict, msg)					\
-	do {									\
-		switch (verdict) {						\
-		case SELFMON_VERDICT_PASS:					\
-			break;							\
-		case SELFMON_VERDICT_SKIP:					\
-			print_message("skipped: %s\n", (msg));			\
-			skip();							\
-			break;							\
-		default:							\
-			fail_msg("%s", (msg));					\
-		}								\
+#define SELFMON_CMOCKA_VERDICT_(verdict, msg)                  \
+	do {                                                   \
+		switch (verdict) {                             \
+		case SELFMON_VERDICT_PASS:                     \
+			break;                                 \
+		case SELFMON_VERDICT_SKIP:                     \
+			print_message("skipped: %s\n", (msg)); \
+			skip();                                \
+			break;                                 \
+		default:                                       \
+			fail_msg("%s", (msg));                 \
+		}                                              \
 	} while (0)
 
 /** The cost of @statement in @event is at most @max (see above). */
-#define SELFMON_ASSERT_BUDGET(event, max, ...)					\
-	do {									\
-		struct selfmon_measure sm_m_;					\
-		char sm_msg_[640];						\
-		SELFMON_MEASURE(sm_m_, event, __VA_ARGS__);			\
-		SELFMON_CMOCKA_VERDICT_(selfmon_measure__check_le(&sm_m_, (max), sm_msg_, sizeof(sm_msg_)), sm_msg_); \
+#define SELFMON_ASSERT_BUDGET(event, max, ...)                                            \
+	do {                                                                              \
+		struct selfmon_measure sm_m_;                                             \
+		char sm_msg_[640];                                                        \
+		SELFMON_MEASURE(sm_m_, event, __VA_ARGS__);                               \
+		SELFMON_CMOCKA_VERDICT_(selfmon_measure__check_le(&sm_m_, (max), sm_msg_, \
+								  sizeof(sm_msg_)),       \
+					sm_msg_);                                         \
 	} while (0)
 
 /** The cost of @statement in @event is @expected, give or take @pct percent. */
-#define SELFMON_ASSERT_WITHIN(event, expected, pct, ...)				\
-	do {									\
-		struct selfmon_measure sm_m_;					\
-		char sm_msg_[640];						\
-		SELFMON_MEASURE(sm_m_, event, __VA_ARGS__);			\
+#define SELFMON_ASSERT_WITHIN(event, expected, pct, ...)                                         \
+	do {                                                                                     \
+		struct selfmon_measure sm_m_;                                                    \
+		char sm_msg_[640];                                                               \
+		SELFMON_MEASURE(sm_m_, event, __VA_ARGS__);                                      \
 		SELFMON_CMOCKA_VERDICT_(selfmon_measure__check_within(&sm_m_, (expected), (pct), \
-								      sm_msg_, sizeof(sm_msg_)), sm_msg_); \
+								      sm_msg_, sizeof(sm_msg_)), \
+					sm_msg_);                                                \
 	} while (0)
 
 #endif /* SELFMON_CMOCKA_H */

@@ -35,31 +35,37 @@
  * @check is a selfmon_measure__check_*() call on sm_m_ writing sm_msg_;
  * @cmp is the harness's ASSERT_EQ (the test ends) or EXPECT_EQ.
  */
-#define SELFMON_KSFT_(event, check, cmp, ...)				\
-	do {									\
-		struct selfmon_measure sm_m_;					\
-		char sm_msg_[640];						\
-		int sm_v_;							\
-		SELFMON_MEASURE(sm_m_, event, __VA_ARGS__);			\
-		sm_v_ = (check);						\
-		if (sm_v_ == SELFMON_VERDICT_SKIP)				\
-			SKIP(return, "%s", sm_msg_);				\
-		cmp(SELFMON_VERDICT_PASS, sm_v_) TH_LOG("%s", sm_msg_);	\
+#define SELFMON_KSFT_(event, check, cmp, ...)                           \
+	do {                                                            \
+		struct selfmon_measure sm_m_;                           \
+		char sm_msg_[640];                                      \
+		int sm_v_;                                              \
+		SELFMON_MEASURE(sm_m_, event, __VA_ARGS__);             \
+		sm_v_ = (check);                                        \
+		if (sm_v_ == SELFMON_VERDICT_SKIP)                      \
+			SKIP(return, "%s", sm_msg_);                    \
+		cmp(SELFMON_VERDICT_PASS, sm_v_) TH_LOG("%s", sm_msg_); \
 	} while (0)
 
 /** The cost of @statement in @event is at most @max; the test ends if not. */
-#define SELFMON_ASSERT_BUDGET(event, max, ...)					\
-	SELFMON_KSFT_(event, selfmon_measure__check_le(&sm_m_, (max), sm_msg_, sizeof(sm_msg_)), ASSERT_EQ, __VA_ARGS__)
+#define SELFMON_ASSERT_BUDGET(event, max, ...)                                                   \
+	SELFMON_KSFT_(event, selfmon_measure__check_le(&sm_m_, (max), sm_msg_, sizeof(sm_msg_)), \
+		      ASSERT_EQ, __VA_ARGS__)
 /** As SELFMON_ASSERT_BUDGET(), and the test goes on. */
-#define SELFMON_EXPECT_BUDGET(event, max, ...)					\
-	SELFMON_KSFT_(event, selfmon_measure__check_le(&sm_m_, (max), sm_msg_, sizeof(sm_msg_)), EXPECT_EQ, __VA_ARGS__)
+#define SELFMON_EXPECT_BUDGET(event, max, ...)                                                   \
+	SELFMON_KSFT_(event, selfmon_measure__check_le(&sm_m_, (max), sm_msg_, sizeof(sm_msg_)), \
+		      EXPECT_EQ, __VA_ARGS__)
 /** The cost of @statement in @event is @expected, give or take @pct percent. */
-#define SELFMON_ASSERT_WITHIN(event, expected, pct, ...)				\
-	SELFMON_KSFT_(event, selfmon_measure__check_within(&sm_m_, (expected), (pct), sm_msg_, \
-							   sizeof(sm_msg_)), ASSERT_EQ, __VA_ARGS__)
+#define SELFMON_ASSERT_WITHIN(event, expected, pct, ...)                                \
+	SELFMON_KSFT_(event,                                                            \
+		      selfmon_measure__check_within(&sm_m_, (expected), (pct), sm_msg_, \
+						    sizeof(sm_msg_)),                   \
+		      ASSERT_EQ, __VA_ARGS__)
 /** As SELFMON_ASSERT_WITHIN(), and the test goes on. */
-#define SELFMON_EXPECT_WITHIN(event, expected, pct, ...)				\
-	SELFMON_KSFT_(event, selfmon_measure__check_within(&sm_m_, (expected), (pct), sm_msg_, \
-							   sizeof(sm_msg_)), EXPECT_EQ, __VA_ARGS__)
+#define SELFMON_EXPECT_WITHIN(event, expected, pct, ...)                                \
+	SELFMON_KSFT_(event,                                                            \
+		      selfmon_measure__check_within(&sm_m_, (expected), (pct), sm_msg_, \
+						    sizeof(sm_msg_)),                   \
+		      EXPECT_EQ, __VA_ARGS__)
 
 #endif /* SELFMON_KSELFTEST_H */

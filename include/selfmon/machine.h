@@ -25,30 +25,30 @@ struct selfmon_machine;
 
 /** A PMU of /sys/bus/event_source/devices, as selfmon_machine__pmu() gives it. */
 struct selfmon_pmu_info {
-	const char *name;	/**< the directory's name ("armv8_cortex_a53", "cpu") */
-	uint32_t type;		/**< perf_event_attr.type of its events */
-	int core;		/**< 1: a CPU PMU, counting what the thread executes */
-	const char *cpus;	/**< its CPUs as a list ("0-3"); NULL: no cpus file, every CPU */
-	int rdpmc;		/**< x86 sysfs 'rdpmc': 0 off, 1 mmapped events, 2 any; -1: no file */
-	int nr_formats;		/**< files in its format/ directory */
+	const char *name; /**< the directory's name ("armv8_cortex_a53", "cpu") */
+	uint32_t type; /**< perf_event_attr.type of its events */
+	int core; /**< 1: a CPU PMU, counting what the thread executes */
+	const char *cpus; /**< its CPUs as a list ("0-3"); NULL: no cpus file, every CPU */
+	int rdpmc; /**< x86 sysfs 'rdpmc': 0 off, 1 mmapped events, 2 any; -1: no file */
+	int nr_formats; /**< files in its format/ directory */
 };
 
 /** One file of a PMU's format/ directory: the bits a term fills. */
 struct selfmon_format_info {
-	const char *name;	/**< the term ("event", "rdpmc", "long") */
-	const char *field;	/**< "config", "config1" or "config2" */
-	uint64_t mask;		/**< the bits of that field it fills */
+	const char *name; /**< the term ("event", "rdpmc", "long") */
+	const char *field; /**< "config", "config1" or "config2" */
+	uint64_t mask; /**< the bits of that field it fills */
 };
 
 /** A cluster: the CPUs one core PMU counts on, one core type. */
 struct selfmon_cluster_info {
-	int pmu;		/**< index of its PMU for selfmon_machine__pmu() */
-	const char *name;	/**< that PMU's name */
-	const char *cpus;	/**< its CPUs as a list ("4-5") */
-	unsigned long capacity;	/**< largest cpu_capacity of its CPUs; 0: unknown */
-	int rank;		/**< 0: the littlest ... clusters - 1: the biggest (ties share) */
-	int big;		/**< 1: the one "big" pins to (a lone cluster is big and little) */
-	int little;		/**< 1: the one "little" pins to */
+	int pmu; /**< index of its PMU for selfmon_machine__pmu() */
+	const char *name; /**< that PMU's name */
+	const char *cpus; /**< its CPUs as a list ("4-5") */
+	unsigned long capacity; /**< largest cpu_capacity of its CPUs; 0: unknown */
+	int rank; /**< 0: the littlest ... clusters - 1: the biggest (ties share) */
+	int big; /**< 1: the one "big" pins to (a lone cluster is big and little) */
+	int little; /**< 1: the one "little" pins to */
 };
 
 /**
@@ -103,7 +103,8 @@ int selfmon_machine__nr_clusters(const struct selfmon_machine *m);
  * selfmon_machine__cluster() - cluster @idx, in PMU type order
  * Return: 0, or -EINVAL for a bad @idx or a NULL argument.
  */
-int selfmon_machine__cluster(const struct selfmon_machine *m, int idx, struct selfmon_cluster_info *info);
+int selfmon_machine__cluster(const struct selfmon_machine *m, int idx,
+			     struct selfmon_cluster_info *info);
 
 /**
  * selfmon_machine__cluster_of_cpu() - the cluster holding CPU @cpu

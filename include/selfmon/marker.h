@@ -62,10 +62,10 @@ struct selfmon_marker__count {
 
 /* A region in one thread: 512 bytes, so that a slot's address is one shift of its index. */
 struct selfmon_marker__slot {
-	long depth;			/* open begins (the library adds a flag for a begin that could not read) */
-	uint64_t calls[2];		/* pairs, by the form of their end: cached, by name */
-	uint64_t fallbacks;		/* ends that read by read(2) although pages exist */
-	uint64_t enabled, running;	/* summed over timed pairs (multiplexed counters) */
+	long depth; /* open begins (the library adds a flag for a begin that could not read) */
+	uint64_t calls[2]; /* pairs, by the form of their end: cached, by name */
+	uint64_t fallbacks; /* ends that read by read(2) although pages exist */
+	uint64_t enabled, running; /* summed over timed pairs (multiplexed counters) */
 	uint64_t begin_enabled, begin_running;
 	struct selfmon_marker__count ev[SELFMON_MARKER_EVENTS];
 	uint64_t reserved_[24];
@@ -76,7 +76,7 @@ struct selfmon_marker__thread {
 	/* Slots the inline path may use: 0 sends every call to the library. */
 	unsigned long nr_slots;
 	struct selfmon_marker__slot *slot;
-	long nr;			/* events, each read through its page */
+	long nr; /* events, each read through its page */
 	/* The events' pages; with one event, pg[1] is pg[0]; with none, pages that refuse. */
 	const struct perf_event_mmap_page *pg[SELFMON_MARKER_EVENTS];
 };
@@ -122,15 +122,16 @@ void selfmon_marker__end_const(const char *name);
  * in the empty pair the library subtracts. (selfmon_marker__begin) and
  * (selfmon_marker__end) are the functions themselves.
  */
-#define selfmon_marker__begin(name)							\
-	(__builtin_constant_p(name) ? selfmon_marker__begin_const(name) : (selfmon_marker__begin)(name))
-#define selfmon_marker__end(name)							\
-	do {										\
-		if (__builtin_constant_p(name))						\
-			selfmon_marker__end_const(name);				\
-		else									\
-			(selfmon_marker__end)(name);					\
-		__asm__ __volatile__("");						\
+#define selfmon_marker__begin(name)                                       \
+	(__builtin_constant_p(name) ? selfmon_marker__begin_const(name) : \
+				      (selfmon_marker__begin)(name))
+#define selfmon_marker__end(name)                        \
+	do {                                             \
+		if (__builtin_constant_p(name))          \
+			selfmon_marker__end_const(name); \
+		else                                     \
+			(selfmon_marker__end)(name);     \
+		__asm__ __volatile__("");                \
 	} while (0)
 
 /**
@@ -145,8 +146,8 @@ void selfmon_marker__end_at(struct selfmon_marker *marker);
 
 /* What selfmon_marker__prepare() gives the inline begin: two registers, nothing to keep across the call. */
 struct selfmon_marker__ready {
-	struct selfmon_marker__thread *t;	/* NULL: nothing left to do */
-	unsigned long id;			/* the region's slot */
+	struct selfmon_marker__thread *t; /* NULL: nothing left to do */
+	unsigned long id; /* the region's slot */
 };
 
 /**
@@ -158,7 +159,8 @@ struct selfmon_marker__ready {
  * off, or a begin the library did itself: a thread that reads the long
  * way, a nested begin).
  */
-struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *marker) __attribute__((cold));
+struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *marker)
+	__attribute__((cold));
 
 /**
  * selfmon_marker__finish() - the inline end's way into the library, not for
@@ -190,7 +192,8 @@ int selfmon_marker__report(void);
  * what the inline path would and more. The events are unrolled: no loop,
  * and the end's reads stay in registers.
  */
-static inline __attribute__((always_inline)) void selfmon_marker__begin_inline_(struct selfmon_marker *m)
+static inline __attribute__((always_inline)) void
+selfmon_marker__begin_inline_(struct selfmon_marker *m)
 {
 	struct selfmon_marker__thread *t = selfmon_marker__self;
 	unsigned long id = (unsigned long)((const struct selfmon_marker_site *)m)->id;
@@ -211,16 +214,17 @@ static inline __attribute__((always_inline)) void selfmon_marker__begin_inline_(
 	}
 	s->depth = 1;
 	if (__builtin_expect(selfmon_page__read_value(t->pg[0], &s->ev[0].begin) ||
-			     selfmon_page__read_value(t->pg[1], &s->ev[1].begin), 0)) {
+				     selfmon_page__read_value(t->pg[1], &s->ev[1].begin),
+			     0)) {
 		s->depth = 0;
 		selfmon_marker__begin_at(m);
 	}
 }
 
 /* Add the pair ending with @v0, @v1 to region @m of this thread, or leave it to the library. */
-static inline __attribute__((always_inline)) void selfmon_marker__add_(struct selfmon_marker__thread *t,
-								       struct selfmon_marker *m, uint64_t v0,
-								       uint64_t v1, int form)
+static inline __attribute__((always_inline)) void
+selfmon_marker__add_(struct selfmon_marker__thread *t, struct selfmon_marker *m, uint64_t v0,
+		     uint64_t v1, int form)
 {
 	unsigned long id = (unsigned long)((const struct selfmon_marker_site *)m)->id;
 	struct selfmon_marker__slot *s;
@@ -228,7 +232,8 @@ static inline __attribute__((always_inline)) void selfmon_marker__add_(struct se
 
 	/* A multiplexed leader is read with its times from now on: the library's. */
 	if (__builtin_expect(id >= t->nr_slots || t->slot[id].depth != 1 ||
-			     t->pg[0]->time_enabled != t->pg[0]->time_running, 0)) {
+				     t->pg[0]->time_enabled != t->pg[0]->time_running,
+			     0)) {
 		uint64_t now[2] = { v0, v1 };
 
 		selfmon_marker__finish(m, now, 1, form);
@@ -248,15 +253,16 @@ static inline __attribute__((always_inline)) void selfmon_marker__add_(struct se
 }
 
 /* The end's reads, first thing. Return: 1 when both counters read inline. */
-static inline __attribute__((always_inline)) int selfmon_marker__read_(const struct selfmon_marker__thread *t,
-								       uint64_t *v0, uint64_t *v1)
+static inline __attribute__((always_inline)) int
+selfmon_marker__read_(const struct selfmon_marker__thread *t, uint64_t *v0, uint64_t *v1)
 {
 	if (__builtin_expect(selfmon_page__read_value(t->pg[0], v0), 0))
 		return 0;
 	return !selfmon_page__read_value(t->pg[1], v1);
 }
 
-static inline __attribute__((always_inline)) void selfmon_marker__end_inline_(struct selfmon_marker *m)
+static inline __attribute__((always_inline)) void
+selfmon_marker__end_inline_(struct selfmon_marker *m)
 {
 	struct selfmon_marker__thread *t = selfmon_marker__self;
 	uint64_t v0, v1;
@@ -291,15 +297,16 @@ static inline __attribute__((always_inline)) void selfmon_marker__end_inline_(st
  * the site (and stores NULL when markers are off). The empty asm keeps
  * every site's code around the pair alike.
  */
-#define SELFMON_MARKER__AT(fn, name)							\
-	do {										\
-		static struct selfmon_marker_site selfmon_marker__site_ = {		\
-			(struct selfmon_marker *)&selfmon_marker__site_, -1, (name) };	\
-		struct selfmon_marker *selfmon_marker__m_ =				\
-			SELFMON_MARKER__LOAD(&selfmon_marker__site_.marker);		\
-		if (__builtin_expect(selfmon_marker__m_ != 0, 1))			\
-			fn(selfmon_marker__m_);						\
-		__asm__ __volatile__("" ::: "memory");					\
+#define SELFMON_MARKER__AT(fn, name)                                                \
+	do {                                                                        \
+		static struct selfmon_marker_site selfmon_marker__site_ = {         \
+			(struct selfmon_marker *)&selfmon_marker__site_, -1, (name) \
+		};                                                                  \
+		struct selfmon_marker *selfmon_marker__m_ =                         \
+			SELFMON_MARKER__LOAD(&selfmon_marker__site_.marker);        \
+		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                   \
+			fn(selfmon_marker__m_);                                     \
+		__asm__ __volatile__("" ::: "memory");                              \
 	} while (0)
 
 /** Begin region @name (a string constant) with the cached form. */

@@ -47,7 +47,8 @@ struct selfmon_metrics *selfmon_metrics__new(const char *names, int cpu, const c
  * Return: 0, -ENAMETOOLONG (an output too small), or the syntax errors of
  * selfmon_events__next().
  */
-int selfmon_metrics__split(const char *list, char *events, size_t events_size, char *names, size_t names_size);
+int selfmon_metrics__split(const char *list, char *events, size_t events_size, char *names,
+			   size_t names_size);
 
 /** selfmon_metrics__delete() - free @m. NULL is fine. */
 void selfmon_metrics__delete(struct selfmon_metrics *m);
@@ -93,12 +94,12 @@ int selfmon_metrics__add_columns(struct selfmon_metrics *m, struct selfmon_bench
 /** One event or metric of a core's tables (selfmon_pmu_events__get()). */
 struct selfmon_pmu_event_info {
 	const char *name;
-	const char *desc;	/**< one line; "" when built without descriptions */
-	const char *encoding;	/**< an event's PMU terms; NULL for a metric */
-	const char *expr;	/**< a metric's formula; NULL for an event */
-	const char *groups;	/**< a metric's groups, ';'-separated */
-	const char *unit;	/**< a metric's scale unit */
-	const char *pmu;	/**< x86 hybrid: "cpu_core" / "cpu_atom"; "" otherwise */
+	const char *desc; /**< one line; "" when built without descriptions */
+	const char *encoding; /**< an event's PMU terms; NULL for a metric */
+	const char *expr; /**< a metric's formula; NULL for an event */
+	const char *groups; /**< a metric's groups, ';'-separated */
+	const char *unit; /**< a metric's scale unit */
+	const char *pmu; /**< x86 hybrid: "cpu_core" / "cpu_atom"; "" otherwise */
 };
 
 /**

@@ -26,10 +26,10 @@
  * masks let us test one snapshot of the word instead of re-reading a volatile
  * bitfield for each bit (a unit test checks they agree with the bitfields).
  */
-#define SELFMON_CAP_USER_RDPMC		(1ull << 2)
-#define SELFMON_CAP_USER_TIME		(1ull << 3)
-#define SELFMON_CAP_USER_TIME_ZERO	(1ull << 4)
-#define SELFMON_CAP_USER_TIME_SHORT	(1ull << 5)
+#define SELFMON_CAP_USER_RDPMC (1ull << 2)
+#define SELFMON_CAP_USER_TIME (1ull << 3)
+#define SELFMON_CAP_USER_TIME_ZERO (1ull << 4)
+#define SELFMON_CAP_USER_TIME_SHORT (1ull << 5)
 
 /*
  * The hot path must not become a call: with several callers in one file gcc
@@ -55,11 +55,11 @@
  * between two instructions, never inside one.
  */
 #ifndef selfmon_arch_load_lock_index
-#define selfmon_arch_load_lock_index(p, seq, idx)				\
-	do {									\
-		(seq) = (p)->lock;						\
-		selfmon_barrier();						\
-		(idx) = (p)->index;						\
+#define selfmon_arch_load_lock_index(p, seq, idx) \
+	do {                                      \
+		(seq) = (p)->lock;                \
+		selfmon_barrier();                \
+		(idx) = (p)->index;               \
 	} while (0)
 #endif
 
@@ -156,8 +156,8 @@ SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, 
  * the times of a multiplexed event up to now; without it such an event
  * returns 1, unread, for the caller to take the timed read out of line.
  */
-SELFMON_HOT int selfmon_page__read_times(const struct perf_event_mmap_page *pc, struct selfmon_count *c,
-					 const int timed)
+SELFMON_HOT int selfmon_page__read_times(const struct perf_event_mmap_page *pc,
+					 struct selfmon_count *c, const int timed)
 {
 #if !SELFMON_ARCH_USER_READ
 	(void)pc;
@@ -209,7 +209,7 @@ SELFMON_HOT int selfmon_page__read_times(const struct perf_event_mmap_page *pc, 
 			cyc = time_cycles + ((cyc - time_cycles) & time_mask);
 		delta = selfmon_cyc_to_ns(cyc, time_shift, time_mult, time_offset);
 		enabled += delta;
-		running += delta;	/* idx != 0: the event is on a counter now */
+		running += delta; /* idx != 0: the event is on a counter now */
 	}
 
 	c->value = cnt + selfmon_pmc_sext(pmc, shift);
@@ -236,7 +236,8 @@ selfmon_page__read_timed(const struct perf_event_mmap_page *pc, struct selfmon_c
  * nothing was read, and selfmon_page__read() does it. A caller that reads in
  * a loop keeps that rarer path out of line this way.
  */
-SELFMON_HOT int selfmon_page__read_steady(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
+SELFMON_HOT int selfmon_page__read_steady(const struct perf_event_mmap_page *pc,
+					  struct selfmon_count *c)
 {
 	return selfmon_page__read_times(pc, c, 0);
 }

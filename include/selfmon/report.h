@@ -42,12 +42,12 @@ extern "C" {
 #endif
 
 /** The "schema" member of the JSON's top level. */
-#define SELFMON_REPORT_SCHEMA		"selfmon-report"
+#define SELFMON_REPORT_SCHEMA "selfmon-report"
 /** Its "schema_version": readers refuse a larger one. */
-#define SELFMON_REPORT_SCHEMA_VERSION	1
+#define SELFMON_REPORT_SCHEMA_VERSION 1
 
 /** Columns of one entry, at most. */
-#define SELFMON_REPORT_MAX_COLS		64
+#define SELFMON_REPORT_MAX_COLS 64
 
 /** One column of an entry given by columns: a measured quantity per iteration. */
 struct selfmon_report_col {
@@ -72,11 +72,11 @@ struct selfmon_report_col {
 struct selfmon_report_entry {
 	/** a result of selfmon_bench__run(); NULL: the fields up to @cols say it */
 	struct selfmon_bench_result *res;
-	const char *name;	/**< with @res NULL: the row's name */
-	uint64_t iterations;	/**< with @res NULL: per repetition */
-	int repetitions;	/**< with @res NULL: run (0: @kept) */
-	int kept;		/**< with @res NULL: values per column */
-	int nr_cols;		/**< with @res NULL: columns, column 0 the time */
+	const char *name; /**< with @res NULL: the row's name */
+	uint64_t iterations; /**< with @res NULL: per repetition */
+	int repetitions; /**< with @res NULL: run (0: @kept) */
+	int kept; /**< with @res NULL: values per column */
+	int nr_cols; /**< with @res NULL: columns, column 0 the time */
 	const struct selfmon_report_col *cols;
 	/** a line on what is measured; NULL: none */
 	const char *what;
@@ -86,14 +86,17 @@ struct selfmon_report_entry {
 	double expected_insns;
 	/** named figures of the row (ratios to another row), in the median aggregate */
 	int nr_extra;
-	struct { char name[40]; double value; } extra[4];
+	struct {
+		char name[40];
+		double value;
+	} extra[4];
 };
 
 /** A cache of the machine, as Google Benchmark's context lists them. */
 struct selfmon_report_cache {
-	const char *type;	/**< "Data", "Instruction", "Unified" */
+	const char *type; /**< "Data", "Instruction", "Unified" */
 	int level;
-	long size;		/**< bytes */
+	long size; /**< bytes */
 	int num_sharing;
 };
 
@@ -105,18 +108,21 @@ struct selfmon_report_context {
 	bool cpu_scaling_enabled;
 	int nr_caches;
 	struct selfmon_report_cache caches[8];
-	const char *build_type;		/**< "release" or "debug"; NULL: "release" */
+	const char *build_type; /**< "release" or "debug"; NULL: "release" */
 	const char *arch, *version, *events, *note, *pinned;
-	bool hardware;			/**< hardware counters counted */
+	bool hardware; /**< hardware counters counted */
 	enum selfmon_calib calibration;
 	bool serialize;
-	const char *read_path;		/**< "inline" / "read(2): <why>" */
+	const char *read_path; /**< "inline" / "read(2): <why>" */
 };
 
 /** Derived metrics of an entry, from its medians. */
 struct selfmon_report_derived {
 	int nr;
-	struct { const char *name; double value; } m[4];
+	struct {
+		const char *name;
+		double value;
+	} m[4];
 };
 
 /**
@@ -149,7 +155,8 @@ void selfmon_report__csv_field(FILE *f, const char *s);
  * events were counted and the denominator is not 0) and ns_per_iteration,
  * from the medians of @e.
  */
-void selfmon_report__derived(const struct selfmon_report_entry *e, struct selfmon_report_derived *d);
+void selfmon_report__derived(const struct selfmon_report_entry *e,
+			     struct selfmon_report_derived *d);
 
 /**
  * selfmon_report__json() - write @nr entries and @ctx as JSON (the schema

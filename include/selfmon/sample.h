@@ -26,12 +26,12 @@ extern "C" {
  * a SAMPLE and of the sample_id trailer depend on it, and records do not say.
  */
 struct selfmon_record_layout {
-	uint64_t sample_type;		/**< PERF_SAMPLE_* bits */
-	uint64_t read_format;		/**< PERF_FORMAT_* bits (PERF_SAMPLE_READ, PERF_RECORD_READ) */
-	uint64_t branch_sample_type;	/**< PERF_SAMPLE_BRANCH_*: HW_INDEX adds hw_idx */
-	uint32_t regs_user_nr;		/**< popcount of attr.sample_regs_user */
-	uint32_t regs_intr_nr;		/**< popcount of attr.sample_regs_intr */
-	bool sample_id_all;		/**< attr.sample_id_all: non-SAMPLE records end in a sample_id */
+	uint64_t sample_type; /**< PERF_SAMPLE_* bits */
+	uint64_t read_format; /**< PERF_FORMAT_* bits (PERF_SAMPLE_READ, PERF_RECORD_READ) */
+	uint64_t branch_sample_type; /**< PERF_SAMPLE_BRANCH_*: HW_INDEX adds hw_idx */
+	uint32_t regs_user_nr; /**< popcount of attr.sample_regs_user */
+	uint32_t regs_intr_nr; /**< popcount of attr.sample_regs_intr */
+	bool sample_id_all; /**< attr.sample_id_all: non-SAMPLE records end in a sample_id */
 };
 
 /**
@@ -44,18 +44,18 @@ void selfmon_record_layout__from_attr(struct selfmon_record_layout *layout,
 
 /** The sample_id trailer of non-SAMPLE records (sample_id_all). */
 struct selfmon_sample_id {
-	uint32_t pid, tid;		/**< PERF_SAMPLE_TID */
-	uint64_t time;			/**< PERF_SAMPLE_TIME */
-	uint64_t id;			/**< PERF_SAMPLE_ID, or else PERF_SAMPLE_IDENTIFIER */
-	uint64_t stream_id;		/**< PERF_SAMPLE_STREAM_ID */
-	uint32_t cpu, res;		/**< PERF_SAMPLE_CPU */
+	uint32_t pid, tid; /**< PERF_SAMPLE_TID */
+	uint64_t time; /**< PERF_SAMPLE_TIME */
+	uint64_t id; /**< PERF_SAMPLE_ID, or else PERF_SAMPLE_IDENTIFIER */
+	uint64_t stream_id; /**< PERF_SAMPLE_STREAM_ID */
+	uint32_t cpu, res; /**< PERF_SAMPLE_CPU */
 };
 
 /** One value of a read_format. */
 struct selfmon_read_entry {
 	uint64_t value;
-	uint64_t id;			/**< PERF_FORMAT_ID, else 0 */
-	uint64_t lost;			/**< PERF_FORMAT_LOST, else 0 */
+	uint64_t id; /**< PERF_FORMAT_ID, else 0 */
+	uint64_t lost; /**< PERF_FORMAT_LOST, else 0 */
 };
 
 /**
@@ -64,13 +64,13 @@ struct selfmon_read_entry {
  * of which selfmon_record_read__entry() gives.
  */
 struct selfmon_record_read {
-	uint64_t nr;			/**< values: 1 without PERF_FORMAT_GROUP */
-	uint64_t time_enabled;		/**< PERF_FORMAT_TOTAL_TIME_ENABLED */
-	uint64_t time_running;		/**< PERF_FORMAT_TOTAL_TIME_RUNNING */
+	uint64_t nr; /**< values: 1 without PERF_FORMAT_GROUP */
+	uint64_t time_enabled; /**< PERF_FORMAT_TOTAL_TIME_ENABLED */
+	uint64_t time_running; /**< PERF_FORMAT_TOTAL_TIME_RUNNING */
 	struct selfmon_read_entry single; /**< the value without PERF_FORMAT_GROUP */
-	const uint64_t *entries;	/**< GROUP: @nr entries of @stride words: value, [id], [lost] */
-	uint32_t stride;		/**< words per entry */
-	uint64_t read_format;		/**< the layout's read_format */
+	const uint64_t *entries; /**< GROUP: @nr entries of @stride words: value, [id], [lost] */
+	uint32_t stride; /**< words per entry */
+	uint64_t read_format; /**< the layout's read_format */
 };
 
 /**
@@ -82,33 +82,33 @@ int selfmon_record_read__entry(const struct selfmon_record_read *read, uint64_t 
 
 /** A register dump: PERF_SAMPLE_REGS_USER or PERF_SAMPLE_REGS_INTR. */
 struct selfmon_record_regs {
-	uint64_t abi;			/**< PERF_SAMPLE_REGS_ABI_*; NONE: no registers follow */
-	uint32_t nr;			/**< registers in @regs (0 when abi is NONE) */
-	const uint64_t *regs;		/**< in the order of the mask's bits */
+	uint64_t abi; /**< PERF_SAMPLE_REGS_ABI_*; NONE: no registers follow */
+	uint32_t nr; /**< registers in @regs (0 when abi is NONE) */
+	const uint64_t *regs; /**< in the order of the mask's bits */
 };
 
 /** PERF_RECORD_SAMPLE: each field is there when its PERF_SAMPLE_* bit is. */
 struct selfmon_sample {
-	uint64_t id;			/**< IDENTIFIER, or ID (the group leader's id) */
+	uint64_t id; /**< IDENTIFIER, or ID (the group leader's id) */
 	uint64_t ip;
 	uint32_t pid, tid;
 	uint64_t time;
 	uint64_t addr;
-	uint64_t stream_id;		/**< this event's own id */
+	uint64_t stream_id; /**< this event's own id */
 	uint32_t cpu, res;
 	uint64_t period;
 	struct selfmon_record_read read;
 	uint64_t callchain_nr;
 	const uint64_t *callchain;
-	uint32_t raw_size;		/**< bytes of @raw, padding included */
+	uint32_t raw_size; /**< bytes of @raw, padding included */
 	const void *raw;
 	uint64_t branch_nr;
-	uint64_t branch_hw_idx;		/**< branch_sample_type PERF_SAMPLE_BRANCH_HW_INDEX */
+	uint64_t branch_hw_idx; /**< branch_sample_type PERF_SAMPLE_BRANCH_HW_INDEX */
 	const struct perf_branch_entry *branches;
 	struct selfmon_record_regs regs_user;
-	uint64_t stack_size;		/**< bytes of @stack (0: nothing, no dyn_size) */
+	uint64_t stack_size; /**< bytes of @stack (0: nothing, no dyn_size) */
 	const void *stack;
-	uint64_t stack_dyn_size;	/**< bytes of @stack actually dumped */
+	uint64_t stack_dyn_size; /**< bytes of @stack actually dumped */
 	union perf_sample_weight weight; /**< WEIGHT (.full) or WEIGHT_STRUCT (var1_dw...) */
 	uint64_t data_src;
 	uint64_t transaction;
@@ -117,7 +117,7 @@ struct selfmon_sample {
 	uint64_t cgroup;
 	uint64_t data_page_size;
 	uint64_t code_page_size;
-	uint64_t aux_size;		/**< PERF_SAMPLE_AUX */
+	uint64_t aux_size; /**< PERF_SAMPLE_AUX */
 	const void *aux;
 };
 
@@ -129,10 +129,10 @@ struct selfmon_record_mmap {
 	uint32_t maj, min;
 	uint64_t ino, ino_generation;
 	/* MMAP2 only, with PERF_RECORD_MISC_MMAP_BUILD_ID: */
-	uint8_t build_id_size;		/**< at most 20 */
+	uint8_t build_id_size; /**< at most 20 */
 	const uint8_t *build_id;
-	uint32_t prot, flags;		/**< MMAP2 only */
-	const char *filename;		/**< NUL-terminated within the record */
+	uint32_t prot, flags; /**< MMAP2 only */
+	const char *filename; /**< NUL-terminated within the record */
 };
 
 /** PERF_RECORD_LOST. */
@@ -144,7 +144,7 @@ struct selfmon_record_lost {
 /** PERF_RECORD_COMM. */
 struct selfmon_record_comm {
 	uint32_t pid, tid;
-	const char *comm;		/**< NUL-terminated within the record */
+	const char *comm; /**< NUL-terminated within the record */
 };
 
 /** PERF_RECORD_EXIT and PERF_RECORD_FORK. */
@@ -188,7 +188,7 @@ struct selfmon_record_switch {
 struct selfmon_record_namespaces {
 	uint32_t pid, tid;
 	uint64_t nr;
-	const uint64_t *dev_inode;	/**< dev of namespace i at [2i], inode at [2i+1] */
+	const uint64_t *dev_inode; /**< dev of namespace i at [2i], inode at [2i+1] */
 };
 
 /** PERF_RECORD_KSYMBOL. */
@@ -196,20 +196,20 @@ struct selfmon_record_ksymbol {
 	uint64_t addr;
 	uint32_t len;
 	uint16_t ksym_type, flags;
-	const char *name;		/**< NUL-terminated within the record */
+	const char *name; /**< NUL-terminated within the record */
 };
 
 /** PERF_RECORD_BPF_EVENT. */
 struct selfmon_record_bpf_event {
 	uint16_t type, flags;
 	uint32_t id;
-	const uint8_t *tag;		/**< 8 bytes (BPF_TAG_SIZE) */
+	const uint8_t *tag; /**< 8 bytes (BPF_TAG_SIZE) */
 };
 
 /** PERF_RECORD_CGROUP. */
 struct selfmon_record_cgroup {
 	uint64_t id;
-	const char *path;		/**< NUL-terminated within the record */
+	const char *path; /**< NUL-terminated within the record */
 };
 
 /** PERF_RECORD_TEXT_POKE: @old_len old bytes, then @new_len new ones. */
@@ -226,18 +226,18 @@ struct selfmon_record_aux_output_hw_id {
 
 /** One parsed record: @type says which member of the union holds it. */
 struct selfmon_record {
-	uint32_t type;			/**< PERF_RECORD_* */
-	uint16_t misc;			/**< PERF_RECORD_MISC_* */
-	uint16_t size;			/**< header.size: the next record is this many bytes on */
-	const void *data;		/**< the record's @size bytes as parsed (to copy or write it whole) */
-	bool has_sample_id;		/**< @sample_id was read (sample_id_all, non-SAMPLE) */
+	uint32_t type; /**< PERF_RECORD_* */
+	uint16_t misc; /**< PERF_RECORD_MISC_* */
+	uint16_t size; /**< header.size: the next record is this many bytes on */
+	const void *data; /**< the record's @size bytes as parsed (to copy or write it whole) */
+	bool has_sample_id; /**< @sample_id was read (sample_id_all, non-SAMPLE) */
 	struct selfmon_sample_id sample_id;
 	union {
 		struct selfmon_sample sample;
-		struct selfmon_record_mmap mmap;	/* MMAP, MMAP2 */
+		struct selfmon_record_mmap mmap; /* MMAP, MMAP2 */
 		struct selfmon_record_lost lost;
 		struct selfmon_record_comm comm;
-		struct selfmon_record_task task;	/* EXIT, FORK */
+		struct selfmon_record_task task; /* EXIT, FORK */
 		struct selfmon_record_throttle throttle; /* THROTTLE, UNTHROTTLE */
 		struct selfmon_record_read_event read;
 		struct selfmon_record_aux aux;

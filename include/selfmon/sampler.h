@@ -23,39 +23,40 @@ extern "C" {
 struct selfmon_sampler;
 
 /** Side-band records, bits of selfmon_sampler_opts.sideband (the attr bit each sets). */
-#define SELFMON_SIDEBAND_MMAP		(1u << 0)	/**< attr.mmap: PERF_RECORD_MMAP of exec maps */
-#define SELFMON_SIDEBAND_MMAP2		(1u << 1)	/**< attr.mmap + mmap2: PERF_RECORD_MMAP2 */
-#define SELFMON_SIDEBAND_MMAP_DATA	(1u << 2)	/**< attr.mmap_data: non-exec maps too */
-#define SELFMON_SIDEBAND_COMM		(1u << 3)	/**< attr.comm (+ comm_exec): PERF_RECORD_COMM */
-#define SELFMON_SIDEBAND_TASK		(1u << 4)	/**< attr.task: PERF_RECORD_FORK / EXIT */
-#define SELFMON_SIDEBAND_SWITCH		(1u << 5)	/**< attr.context_switch: PERF_RECORD_SWITCH */
-#define SELFMON_SIDEBAND_NAMESPACES	(1u << 6)	/**< attr.namespaces */
-#define SELFMON_SIDEBAND_KSYMBOL	(1u << 7)	/**< attr.ksymbol */
-#define SELFMON_SIDEBAND_BPF_EVENT	(1u << 8)	/**< attr.bpf_event */
-#define SELFMON_SIDEBAND_CGROUP		(1u << 9)	/**< attr.cgroup */
-#define SELFMON_SIDEBAND_TEXT_POKE	(1u << 10)	/**< attr.text_poke */
-#define SELFMON_SIDEBAND__ALL		((1u << 11) - 1)
+#define SELFMON_SIDEBAND_MMAP (1u << 0) /**< attr.mmap: PERF_RECORD_MMAP of exec maps */
+#define SELFMON_SIDEBAND_MMAP2 (1u << 1) /**< attr.mmap + mmap2: PERF_RECORD_MMAP2 */
+#define SELFMON_SIDEBAND_MMAP_DATA (1u << 2) /**< attr.mmap_data: non-exec maps too */
+#define SELFMON_SIDEBAND_COMM (1u << 3) /**< attr.comm (+ comm_exec): PERF_RECORD_COMM */
+#define SELFMON_SIDEBAND_TASK (1u << 4) /**< attr.task: PERF_RECORD_FORK / EXIT */
+#define SELFMON_SIDEBAND_SWITCH (1u << 5) /**< attr.context_switch: PERF_RECORD_SWITCH */
+#define SELFMON_SIDEBAND_NAMESPACES (1u << 6) /**< attr.namespaces */
+#define SELFMON_SIDEBAND_KSYMBOL (1u << 7) /**< attr.ksymbol */
+#define SELFMON_SIDEBAND_BPF_EVENT (1u << 8) /**< attr.bpf_event */
+#define SELFMON_SIDEBAND_CGROUP (1u << 9) /**< attr.cgroup */
+#define SELFMON_SIDEBAND_TEXT_POKE (1u << 10) /**< attr.text_poke */
+#define SELFMON_SIDEBAND__ALL ((1u << 11) - 1)
 
 /** The sample_type a sampler gets when the options give none. */
-#define SELFMON_SAMPLER_DEFAULT_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
-				      PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+#define SELFMON_SAMPLER_DEFAULT_TYPE                                                    \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	 PERF_SAMPLE_PERIOD)
 
 /** Options of selfmon_sampler__open(); zero-fill and set .sz = sizeof. */
 struct selfmon_sampler_opts {
 	size_t sz;
-	uint64_t period;		/**< a sample every @period events (sample_period) */
-	uint64_t freq;			/**< or about @freq samples a second (sample_freq); not both */
-	uint64_t sample_type;		/**< PERF_SAMPLE_*; 0: SELFMON_SAMPLER_DEFAULT_TYPE */
-	uint32_t sideband;		/**< SELFMON_SIDEBAND_* */
-	int sample_id_all;		/**< 1: side-band records end in a sample_id (TID, TIME...) */
-	uint32_t ring_pages;		/**< data pages, a power of two; 0: 64 */
-	uint32_t wakeup_events;		/**< poll wakes after this many samples... */
-	uint32_t wakeup_watermark;	/**< ...or this many bytes; neither: a quarter of the ring */
-	uint64_t sample_regs_user;	/**< PERF_SAMPLE_REGS_USER's mask */
-	uint64_t sample_regs_intr;	/**< PERF_SAMPLE_REGS_INTR's mask */
-	uint32_t sample_stack_user;	/**< PERF_SAMPLE_STACK_USER's bytes */
-	uint64_t branch_sample_type;	/**< PERF_SAMPLE_BRANCH_STACK's filter */
-	const char *root;		/**< as selfmon_opts.root (tests) */
+	uint64_t period; /**< a sample every @period events (sample_period) */
+	uint64_t freq; /**< or about @freq samples a second (sample_freq); not both */
+	uint64_t sample_type; /**< PERF_SAMPLE_*; 0: SELFMON_SAMPLER_DEFAULT_TYPE */
+	uint32_t sideband; /**< SELFMON_SIDEBAND_* */
+	int sample_id_all; /**< 1: side-band records end in a sample_id (TID, TIME...) */
+	uint32_t ring_pages; /**< data pages, a power of two; 0: 64 */
+	uint32_t wakeup_events; /**< poll wakes after this many samples... */
+	uint32_t wakeup_watermark; /**< ...or this many bytes; neither: a quarter of the ring */
+	uint64_t sample_regs_user; /**< PERF_SAMPLE_REGS_USER's mask */
+	uint64_t sample_regs_intr; /**< PERF_SAMPLE_REGS_INTR's mask */
+	uint32_t sample_stack_user; /**< PERF_SAMPLE_STACK_USER's bytes */
+	uint64_t branch_sample_type; /**< PERF_SAMPLE_BRANCH_STACK's filter */
+	const char *root; /**< as selfmon_opts.root (tests) */
 	/**
 	 * 1: a synchronous SIGTRAP to the sampled thread at each overflow
 	 * (attr.sigtrap with remove_on_exec, Linux 5.13): si_code TRAP_PERF,
@@ -63,21 +64,21 @@ struct selfmon_sampler_opts {
 	 * ucontext holds the interrupted PC. Block or handle SIGTRAP first.
 	 */
 	int sigtrap;
-	uint64_t sig_data;		/**< the cookie of @sigtrap's signals */
+	uint64_t sig_data; /**< the cookie of @sigtrap's signals */
 };
 
 /** What a sampler has read, and lost. */
 struct selfmon_sampler_stats {
-	uint64_t records;		/**< records parsed and handed to callbacks */
-	uint64_t samples;		/**< of which PERF_RECORD_SAMPLE */
-	uint64_t lost;			/**< records the kernel dropped, ring full (PERF_RECORD_LOST) */
-	uint64_t lost_records;		/**< PERF_RECORD_LOST records seen */
-	uint64_t lost_samples;		/**< PERF_RECORD_LOST_SAMPLES' count (hardware lost them) */
-	uint64_t throttled;		/**< PERF_RECORD_THROTTLE: the kernel cut the sample rate */
-	uint64_t unthrottled;		/**< PERF_RECORD_UNTHROTTLE */
-	uint64_t malformed;		/**< records the parser refused (not handed on) */
-	uint64_t unknown;		/**< records of types this selfmon does not know (skipped) */
-	uint64_t corrupt;		/**< times the ring could not be walked and was emptied */
+	uint64_t records; /**< records parsed and handed to callbacks */
+	uint64_t samples; /**< of which PERF_RECORD_SAMPLE */
+	uint64_t lost; /**< records the kernel dropped, ring full (PERF_RECORD_LOST) */
+	uint64_t lost_records; /**< PERF_RECORD_LOST records seen */
+	uint64_t lost_samples; /**< PERF_RECORD_LOST_SAMPLES' count (hardware lost them) */
+	uint64_t throttled; /**< PERF_RECORD_THROTTLE: the kernel cut the sample rate */
+	uint64_t unthrottled; /**< PERF_RECORD_UNTHROTTLE */
+	uint64_t malformed; /**< records the parser refused (not handed on) */
+	uint64_t unknown; /**< records of types this selfmon does not know (skipped) */
+	uint64_t corrupt; /**< times the ring could not be walked and was emptied */
 };
 
 /**

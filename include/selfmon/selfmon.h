@@ -51,41 +51,41 @@ enum {
 
 /** How a counter is read. */
 enum selfmon_path {
-	SELFMON_PATH_USER = 1,		/**< rdpmc / mrs through the mmap page */
-	SELFMON_PATH_SYSCALL = 2,	/**< read(2) on the event's fd */
+	SELFMON_PATH_USER = 1, /**< rdpmc / mrs through the mmap page */
+	SELFMON_PATH_SYSCALL = 2, /**< read(2) on the event's fd */
 };
 
 /** Why a counter is read with read(2) and not from user space. */
 enum selfmon_reason {
-	SELFMON_REASON_NONE = 0,	/**< not read(2): the user-space read works */
-	SELFMON_REASON_ARCH,		/**< this build's architecture has no user-space read */
-	SELFMON_REASON_CONFIG,		/**< turned off: CONFIG_USER_READ=n, SELFMON_NO_USER_READ or an option */
-	SELFMON_REASON_SOFTWARE,	/**< a software event: the kernel counts it, no register holds it */
-	SELFMON_REASON_NO_PMU,		/**< no hardware PMU serves the event */
-	SELFMON_REASON_NOT_CPU_PMU,	/**< the event's PMU is not a CPU PMU (uncore, msr, ...) */
-	SELFMON_REASON_NO_FORMAT,	/**< the PMU's sysfs format/ has no 'rdpmc' bit */
-	SELFMON_REASON_SYSCTL,		/**< arm64: /proc/sys/kernel/perf_user_access is 0 */
-	SELFMON_REASON_NO_SYSCTL,	/**< arm64: kernel has no perf_user_access (before 5.17) */
-	SELFMON_REASON_SYSFS_RDPMC,	/**< x86: the PMU's sysfs 'rdpmc' file is 0 */
-	SELFMON_REASON_CAP,		/**< the mmap page says cap_user_rdpmc = 0 */
-	SELFMON_REASON_INDEX,		/**< the mmap page says index = 0 (not on a counter now) */
-	SELFMON_REASON_MMAP,		/**< mmap of the event failed */
-	SELFMON_REASON_HETEROGENEOUS,	/**< unpinned on big.LITTLE/hybrid: counted on every core PMU, summed */
-	SELFMON_REASON_OFF_CLUSTER,	/**< the thread runs outside the cluster its counters belong to */
+	SELFMON_REASON_NONE = 0, /**< not read(2): the user-space read works */
+	SELFMON_REASON_ARCH, /**< this build's architecture has no user-space read */
+	SELFMON_REASON_CONFIG, /**< turned off: CONFIG_USER_READ=n, SELFMON_NO_USER_READ or an option */
+	SELFMON_REASON_SOFTWARE, /**< a software event: the kernel counts it, no register holds it */
+	SELFMON_REASON_NO_PMU, /**< no hardware PMU serves the event */
+	SELFMON_REASON_NOT_CPU_PMU, /**< the event's PMU is not a CPU PMU (uncore, msr, ...) */
+	SELFMON_REASON_NO_FORMAT, /**< the PMU's sysfs format/ has no 'rdpmc' bit */
+	SELFMON_REASON_SYSCTL, /**< arm64: /proc/sys/kernel/perf_user_access is 0 */
+	SELFMON_REASON_NO_SYSCTL, /**< arm64: kernel has no perf_user_access (before 5.17) */
+	SELFMON_REASON_SYSFS_RDPMC, /**< x86: the PMU's sysfs 'rdpmc' file is 0 */
+	SELFMON_REASON_CAP, /**< the mmap page says cap_user_rdpmc = 0 */
+	SELFMON_REASON_INDEX, /**< the mmap page says index = 0 (not on a counter now) */
+	SELFMON_REASON_MMAP, /**< mmap of the event failed */
+	SELFMON_REASON_HETEROGENEOUS, /**< unpinned on big.LITTLE/hybrid: counted on every core PMU, summed */
+	SELFMON_REASON_OFF_CLUSTER, /**< the thread runs outside the cluster its counters belong to */
 	SELFMON_REASON__MAX,
 };
 
 /** SELFMON_COUNT_* bits of selfmon_count.flags */
-#define SELFMON_COUNT_USER	(1u << 0)	/**< this value came from rdpmc / mrs */
-#define SELFMON_COUNT_SCALED	(1u << 1)	/**< selfmon_count__scale() extrapolated it */
+#define SELFMON_COUNT_USER (1u << 0) /**< this value came from rdpmc / mrs */
+#define SELFMON_COUNT_SCALED (1u << 1) /**< selfmon_count__scale() extrapolated it */
 
 /** One reading of a counter. Times are in nanoseconds. */
 struct selfmon_count {
-	uint64_t value;		/**< events counted (not scaled) */
-	uint64_t enabled;	/**< time the event was enabled */
-	uint64_t running;	/**< time it was on a hardware counter */
-	uint32_t flags;		/**< SELFMON_COUNT_* */
-	uint32_t reason;	/**< enum selfmon_reason: why not user space */
+	uint64_t value; /**< events counted (not scaled) */
+	uint64_t enabled; /**< time the event was enabled */
+	uint64_t running; /**< time it was on a hardware counter */
+	uint32_t flags; /**< SELFMON_COUNT_* */
+	uint32_t reason; /**< enum selfmon_reason: why not user space */
 };
 
 /** Options for selfmon_set__open(); zero-fill, set .sz = sizeof. NULL means defaults. */

@@ -20,10 +20,10 @@ struct selfmon_symbols;
 
 /** What selfmon_symbols__lookup() found. The strings live as long as the object. */
 struct selfmon_symbol {
-	const char *name;		/**< the function; NULL when none holds the address */
-	uint64_t offset;		/**< the address minus the function's start */
-	const char *file;		/**< the mapped file ("[vdso]"...); NULL outside every exec mapping */
-	uint64_t file_addr;		/**< the address as the file's symbols count it (st_value's terms) */
+	const char *name; /**< the function; NULL when none holds the address */
+	uint64_t offset; /**< the address minus the function's start */
+	const char *file; /**< the mapped file ("[vdso]"...); NULL outside every exec mapping */
+	uint64_t file_addr; /**< the address as the file's symbols count it (st_value's terms) */
 };
 
 /**

@@ -15,10 +15,10 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-#define SELFMON_ARCH_NAME	"arm64"
-#define SELFMON_ARCH_USER_READ	1
+#define SELFMON_ARCH_NAME "arm64"
+#define SELFMON_ARCH_USER_READ 1
 /* Largest page index this file can read: 32 = PMCCNTR_EL0. */
-#define SELFMON_ARCH_MAX_INDEX	32u
+#define SELFMON_ARCH_MAX_INDEX 32u
 
 /* A test may define these to see which register the timestamp read takes, on any host. */
 #ifndef SELFMON_ARM64_MRS
@@ -33,7 +33,9 @@
 #ifdef SELFMON_SERIALIZE_READS
 #define selfmon_arch_serialize() SELFMON_ARM64_ISB()
 #else
-#define selfmon_arch_serialize() do { } while (0)
+#define selfmon_arch_serialize() \
+	do {                     \
+	} while (0)
 #endif
 
 /*
@@ -43,11 +45,10 @@
  * clang has no constraint for an ldp address ("Ump" is gcc's).
  */
 _Static_assert(offsetof(struct perf_event_mmap_page, lock) == 8 &&
-	       offsetof(struct perf_event_mmap_page, index) == 12,
+		       offsetof(struct perf_event_mmap_page, index) == 12,
 	       "selfmon_arch_load_lock_index reads lock and index as a pair at offset 8");
-#define selfmon_arch_load_lock_index(p, seq, idx)				\
-	__asm__ __volatile__("ldp\t%w0, %w1, [%2, #8]"			\
-			     : "=r"(seq), "=r"(idx) : "r"(p) : "memory")
+#define selfmon_arch_load_lock_index(p, seq, idx) \
+	__asm__ __volatile__("ldp\t%w0, %w1, [%2, #8]" : "=r"(seq), "=r"(idx) : "r"(p) : "memory")
 
 /*
  * The dispatch: a computed branch into 32 blocks of equal size, block i - 1
@@ -67,11 +68,11 @@ _Static_assert(offsetof(struct perf_event_mmap_page, lock) == 8 &&
  * one instruction a read more (a bti executes as a hint).
  */
 #if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
-#define SELFMON_ARM64_BTI	"\tbti\tj\n"
-#define SELFMON_ARM64_SHIFT	"4"
+#define SELFMON_ARM64_BTI "\tbti\tj\n"
+#define SELFMON_ARM64_SHIFT "4"
 #else
-#define SELFMON_ARM64_BTI	""
-#define SELFMON_ARM64_SHIFT	"3"
+#define SELFMON_ARM64_BTI ""
+#define SELFMON_ARM64_SHIFT "3"
 #endif
 
 /*
@@ -79,28 +80,35 @@ _Static_assert(offsetof(struct perf_event_mmap_page, lock) == 8 &&
  * block). The .org makes every block exactly 1 << SHIFT bytes: the assembler
  * pads a shorter one (with zeros, udf) and refuses a longer one.
  */
-#define SELFMON_ARM64_BLOCK(reg)						\
-	"0:" SELFMON_ARM64_BTI "\tmrs\t%[v], " #reg "\n\tb\t9f\n"		\
+#define SELFMON_ARM64_BLOCK(reg)                                  \
+	"0:" SELFMON_ARM64_BTI "\tmrs\t%[v], " #reg "\n\tb\t9f\n" \
 	"\t.org\t0b + (1 << " SELFMON_ARM64_SHIFT ")\n"
 
 /* The blocks in index order, 1..32 (a host unit test checks this text). */
-#define SELFMON_ARM64_BLOCKS							\
-	SELFMON_ARM64_BLOCK(pmevcntr0_el0)  SELFMON_ARM64_BLOCK(pmevcntr1_el0)	\
-	SELFMON_ARM64_BLOCK(pmevcntr2_el0)  SELFMON_ARM64_BLOCK(pmevcntr3_el0)	\
-	SELFMON_ARM64_BLOCK(pmevcntr4_el0)  SELFMON_ARM64_BLOCK(pmevcntr5_el0)	\
-	SELFMON_ARM64_BLOCK(pmevcntr6_el0)  SELFMON_ARM64_BLOCK(pmevcntr7_el0)	\
-	SELFMON_ARM64_BLOCK(pmevcntr8_el0)  SELFMON_ARM64_BLOCK(pmevcntr9_el0)	\
-	SELFMON_ARM64_BLOCK(pmevcntr10_el0) SELFMON_ARM64_BLOCK(pmevcntr11_el0) \
-	SELFMON_ARM64_BLOCK(pmevcntr12_el0) SELFMON_ARM64_BLOCK(pmevcntr13_el0) \
-	SELFMON_ARM64_BLOCK(pmevcntr14_el0) SELFMON_ARM64_BLOCK(pmevcntr15_el0) \
-	SELFMON_ARM64_BLOCK(pmevcntr16_el0) SELFMON_ARM64_BLOCK(pmevcntr17_el0) \
-	SELFMON_ARM64_BLOCK(pmevcntr18_el0) SELFMON_ARM64_BLOCK(pmevcntr19_el0) \
-	SELFMON_ARM64_BLOCK(pmevcntr20_el0) SELFMON_ARM64_BLOCK(pmevcntr21_el0) \
-	SELFMON_ARM64_BLOCK(pmevcntr22_el0) SELFMON_ARM64_BLOCK(pmevcntr23_el0) \
-	SELFMON_ARM64_BLOCK(pmevcntr24_el0) SELFMON_ARM64_BLOCK(pmevcntr25_el0) \
-	SELFMON_ARM64_BLOCK(pmevcntr26_el0) SELFMON_ARM64_BLOCK(pmevcntr27_el0) \
-	SELFMON_ARM64_BLOCK(pmevcntr28_el0) SELFMON_ARM64_BLOCK(pmevcntr29_el0) \
-	SELFMON_ARM64_BLOCK(pmevcntr30_el0) SELFMON_ARM64_BLOCK(pmccntr_el0)
+#define SELFMON_ARM64_BLOCKS                                                                                             \
+	SELFMON_ARM64_BLOCK(pmevcntr0_el0)                                                                               \
+	SELFMON_ARM64_BLOCK(pmevcntr1_el0) SELFMON_ARM64_BLOCK(pmevcntr2_el0) SELFMON_ARM64_BLOCK(                       \
+		pmevcntr3_el0) SELFMON_ARM64_BLOCK(pmevcntr4_el0) SELFMON_ARM64_BLOCK(pmevcntr5_el0)                     \
+		SELFMON_ARM64_BLOCK(pmevcntr6_el0) SELFMON_ARM64_BLOCK(pmevcntr7_el0) SELFMON_ARM64_BLOCK(               \
+			pmevcntr8_el0) SELFMON_ARM64_BLOCK(pmevcntr9_el0) SELFMON_ARM64_BLOCK(pmevcntr10_el0)            \
+			SELFMON_ARM64_BLOCK(pmevcntr11_el0) SELFMON_ARM64_BLOCK(pmevcntr12_el0) SELFMON_ARM64_BLOCK(     \
+				pmevcntr13_el0) SELFMON_ARM64_BLOCK(pmevcntr14_el0)                                      \
+				SELFMON_ARM64_BLOCK(pmevcntr15_el0) SELFMON_ARM64_BLOCK(                                 \
+					pmevcntr16_el0) SELFMON_ARM64_BLOCK(pmevcntr17_el0)                              \
+					SELFMON_ARM64_BLOCK(pmevcntr18_el0) SELFMON_ARM64_BLOCK(                         \
+						pmevcntr19_el0) SELFMON_ARM64_BLOCK(pmevcntr20_el0)                      \
+						SELFMON_ARM64_BLOCK(pmevcntr21_el0) SELFMON_ARM64_BLOCK(                 \
+							pmevcntr22_el0) SELFMON_ARM64_BLOCK(pmevcntr23_el0)              \
+							SELFMON_ARM64_BLOCK(pmevcntr24_el0) SELFMON_ARM64_BLOCK(         \
+								pmevcntr25_el0) SELFMON_ARM64_BLOCK(pmevcntr26_el0)      \
+								SELFMON_ARM64_BLOCK(pmevcntr27_el0) SELFMON_ARM64_BLOCK( \
+									pmevcntr28_el0)                                  \
+									SELFMON_ARM64_BLOCK(                             \
+										pmevcntr29_el0)                          \
+										SELFMON_ARM64_BLOCK(                     \
+											pmevcntr30_el0)                  \
+											SELFMON_ARM64_BLOCK(             \
+												pmccntr_el0)
 
 /*
  * @idx is the mmap page's index, 1..32: read.h checks the range before it
@@ -111,15 +119,12 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_counter(
 	uint64_t v, at;
 
 	selfmon_arch_serialize();
-	__asm__ __volatile__(
-		"\tadr\t%[at], 8f\n"
-		"\tadd\t%[at], %[at], %w[n], uxtw #" SELFMON_ARM64_SHIFT "\n"
-		"\tbr\t%[at]\n"
-		"8:\n"
-		SELFMON_ARM64_BLOCKS
-		"9:\n"
-		: [v] "=r"(v), [at] "=&r"(at)
-		: [n] "r"(idx - 1));
+	__asm__ __volatile__("\tadr\t%[at], 8f\n"
+			     "\tadd\t%[at], %[at], %w[n], uxtw #" SELFMON_ARM64_SHIFT "\n"
+			     "\tbr\t%[at]\n"
+			     "8:\n" SELFMON_ARM64_BLOCKS "9:\n"
+			     : [v] "=r"(v), [at] "=&r"(at)
+			     : [n] "r"(idx - 1));
 	return v;
 }
 

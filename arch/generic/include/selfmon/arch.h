@@ -8,11 +8,13 @@
 
 #include <stdint.h>
 
-#define SELFMON_ARCH_NAME	"generic"
-#define SELFMON_ARCH_USER_READ	0
+#define SELFMON_ARCH_NAME "generic"
+#define SELFMON_ARCH_USER_READ 0
 
 #define selfmon_arch_fence() __asm__ __volatile__("" ::: "memory")
-#define selfmon_arch_serialize() do { } while (0)
+#define selfmon_arch_serialize() \
+	do {                     \
+	} while (0)
 
 static inline uint64_t selfmon_arch_read_counter(uint32_t idx)
 {

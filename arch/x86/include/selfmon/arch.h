@@ -5,17 +5,19 @@
 
 #include <stdint.h>
 
-#define SELFMON_ARCH_NAME	"x86_64"
-#define SELFMON_ARCH_USER_READ	1
+#define SELFMON_ARCH_NAME "x86_64"
+#define SELFMON_ARCH_USER_READ 1
 /* Fixed counters have bit 30 set in the index: every non-zero index is readable. */
-#define SELFMON_ARCH_MAX_INDEX	0xffffffffu
+#define SELFMON_ARCH_MAX_INDEX 0xffffffffu
 
 /* lfence waits for earlier instructions to complete before the read (SDM, RDPMC). */
 #define selfmon_arch_fence() __asm__ __volatile__("lfence" ::: "memory")
 #ifdef SELFMON_SERIALIZE_READS
 #define selfmon_arch_serialize() selfmon_arch_fence()
 #else
-#define selfmon_arch_serialize() do { } while (0)
+#define selfmon_arch_serialize() \
+	do {                     \
+	} while (0)
 #endif
 
 /* @idx is the mmap page's index: the counter is rdpmc's ECX = index - 1. */
