@@ -282,36 +282,68 @@ static void metrics_unavailable(const struct selfmon_metrics *m)
 				selfmon_metrics__name(m, i), cli_text(selfmon_metrics__why(m, i)));
 }
 
+/*
+ * "@name" items of --events are metrics, as --metrics names them: move them
+ * there, leaving the plain events in --events. Return: 0 or -errno (said).
+ */
+static int split_event_metrics(struct run *r)
+{
+	static char plain[2048], names[1024], all[1536];
+	int err;
+
+	if (!r->cli.events || !strchr(r->cli.events, '@'))
+		return 0;
+	err = selfmon_metrics__split(r->cli.events, plain, sizeof(plain), names, sizeof(names));
+	if (err) {
+		fprintf(stderr, "selfmon bench: --events: %s\n", cli_errmsg(err));
+		return err;
+	}
+	snprintf(all, sizeof(all), "%s%s%s", names, r->cli.metrics ? "," : "",
+		 r->cli.metrics ? r->cli.metrics : "");
+	r->cli.events = *plain ? plain : NULL;
+	r->cli.metrics = all;
+	return 0;
+}
+
+/*
+ * Measure kernel @k into @e (a test's injected slowdown applied), with the
+ * columns of metrics @m, if any. Return: 0 or -errno.
+ */
+static int run_kernel(struct selfmon_bench *b, const struct cli_kernel *k,
+		      struct selfmon_report_entry *e, struct selfmon_metrics *m)
+{
+	selfmon_bench_fn fn = k->fn;
+	void *arg = k->arg;
+	int err;
+
+	e->what = k->what;
+	e->expected_insns = *k->insns;
+	err = cli_slowdown_wrap(k->name, &fn, &arg);
+	if (err > 0)
+		e->expected_insns = -1;
+	if (err >= 0)
+		err = selfmon_bench__run(b, k->name, fn, arg, e->res);
+	if (!err && m) {
+		err = selfmon_metrics__add_columns(m, e->res);
+		if (err > 0)
+			err = 0;
+	}
+	return err;
+}
+
 static int run_kernels(struct run *r)
 {
+	static char events[4096];
+	struct selfmon_metrics *m = NULL;
 	struct selfmon_bench_opts o;
 	struct selfmon_opts so;
 	struct selfmon_bench *b;
-	int err = 0;
+	int err = split_event_metrics(r);
 
-	struct selfmon_metrics *m = NULL;
-	static char events[4096];
-
-	static char plain[2048], names[1024], all[1536];
-
-	/* "@name" items of --events are metrics, as --metrics names them. */
-	if (r->cli.events && strchr(r->cli.events, '@')) {
-		err = selfmon_metrics__split(r->cli.events, plain, sizeof(plain), names,
-					     sizeof(names));
-		if (err) {
-			fprintf(stderr, "selfmon bench: --events: %s\n", cli_errmsg(err));
-			return err;
-		}
-		snprintf(all, sizeof(all), "%s%s%s", names, r->cli.metrics ? "," : "",
-			 r->cli.metrics ? r->cli.metrics : "");
-		r->cli.events = *plain ? plain : NULL;
-		r->cli.metrics = all;
-	}
-	if (r->cli.metrics) {
+	if (!err && r->cli.metrics)
 		err = open_metrics(r, &m, events, sizeof(events));
-		if (err)
-			return err;
-	}
+	if (err)
+		return err;
 	bench_opts_from(r, &o, m ? events : r->cli.events, &so);
 	b = selfmon_bench__open(&o);
 	if (!b) {
@@ -329,8 +361,6 @@ static int run_kernels(struct run *r)
 	for (int i = 0; i < cli_kernels_nr; i++) {
 		const struct cli_kernel *k = &cli_kernels[i];
 		struct selfmon_report_entry *e;
-		selfmon_bench_fn fn;
-		void *arg;
 
 		if (!wanted(r, k->name))
 			continue;
@@ -338,20 +368,7 @@ static int run_kernels(struct run *r)
 		if (!e)
 			continue;
 		progress(r, k->name);
-		e->what = k->what;
-		e->expected_insns = *k->insns;
-		fn = k->fn;
-		arg = k->arg;
-		err = cli_slowdown_wrap(k->name, &fn, &arg);
-		if (err > 0)
-			e->expected_insns = -1;
-		if (err >= 0)
-			err = selfmon_bench__run(b, k->name, fn, arg, e->res);
-		if (!err && m) {
-			err = selfmon_metrics__add_columns(m, e->res);
-			if (err > 0)
-				err = 0;
-		}
+		err = run_kernel(b, k, e, m);
 		if (err) {
 			progress_done(r);
 			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));

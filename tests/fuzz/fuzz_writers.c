@@ -120,6 +120,80 @@ static void check_table(const char *s)
 	}
 }
 
+/* The report's context, its text from the input. */
+static void fill_context(struct input *in, struct selfmon_report_context *ctx, char (*strings)[256])
+{
+	memset(ctx, 0, sizeof(*ctx));
+	for (int i = 0; i < 6; i++)
+		text(in, strings[i], 256);
+	text(in, ctx->host_name, sizeof(ctx->host_name));
+	ctx->version = strings[0];
+	ctx->events = strings[1];
+	ctx->note = strings[2];
+	ctx->arch = "fuzz";
+	ctx->build_type = "release";
+	ctx->read_path = strings[3];
+	ctx->pinned = strings[4];
+	ctx->hardware = byte(in) & 1;
+	ctx->nr_caches = byte(in) % 9;
+	for (int i = 0; i < ctx->nr_caches; i++)
+		ctx->caches[i].type = "Data";
+}
+
+/* One result: its columns' statistics and @samples, all from the input. */
+static void fill_result(struct input *in, struct selfmon_bench_result *r, double *samples)
+{
+	text(in, r->name, sizeof(r->name));
+	r->calibration = byte(in) & 1;
+	r->iterations = (uint64_t)byte(in) << 8;
+	r->kept = byte(in) % 5;
+	r->repetitions = r->kept;
+	r->nr_cols = 1 + byte(in) % 4;
+	for (int c = 0; c < r->nr_cols; c++) {
+		struct selfmon_bench_col *col = &r->col[c];
+
+		text(in, col->name, sizeof(col->name));
+		col->unit = c ? "" : "ns";
+		col->path = SELFMON_PATH_SYSCALL;
+		col->st.median = number(in);
+		col->st.mean = number(in);
+		col->st.stddev = number(in);
+		col->st.min = number(in);
+		col->overhead = number(in);
+	}
+	for (int i = 0; i < r->nr_cols * r->kept; i++)
+		samples[i] = number(in);
+	r->samples = samples;
+}
+
+/* Entry @e for result @r, or (by the input) the same numbers given by columns @cols. */
+static void fill_entry(struct input *in, struct selfmon_report_entry *e,
+		       struct selfmon_bench_result *r, double *samples,
+		       struct selfmon_report_col *cols, const char *what)
+{
+	e->res = r;
+	e->what = what;
+	e->expected_insns = number(in);
+	e->skipped = byte(in) == 0xff ? what : NULL;
+	fill_result(in, r, samples);
+	e->nr_extra = byte(in) % 5;
+	for (int i = 0; i < e->nr_extra; i++) {
+		text(in, e->extra[i].name, sizeof(e->extra[i].name));
+		e->extra[i].value = number(in);
+	}
+	/* The same numbers as an entry given by columns (statistics computed by the writer). */
+	if (byte(in) & 1) {
+		for (int c = 0; c < r->nr_cols; c++)
+			cols[c] = (struct selfmon_report_col){ .name = r->col[c].name,
+				.unit = r->col[c].unit, .values = &samples[c * r->kept] };
+		e->res = NULL;
+		e->name = r->name;
+		e->kept = r->kept;
+		e->nr_cols = r->nr_cols;
+		e->cols = cols;
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char strings[6][256];
@@ -137,68 +211,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)json_bench;
 	(void)run_capture;
 	(void)selfmon_cli;
-	memset(&ctx, 0, sizeof(ctx));
 	memset(e, 0, sizeof(e));
 	memset(res, 0, sizeof(res));
-	for (int i = 0; i < 6; i++)
-		text(&in, strings[i], sizeof(strings[i]));
-	text(&in, ctx.host_name, sizeof(ctx.host_name));
-	ctx.version = strings[0];
-	ctx.events = strings[1];
-	ctx.note = strings[2];
-	ctx.arch = "fuzz";
-	ctx.build_type = "release";
-	ctx.read_path = strings[3];
-	ctx.pinned = strings[4];
-	ctx.hardware = byte(&in) & 1;
-	ctx.nr_caches = byte(&in) % 9;
-	for (int i = 0; i < ctx.nr_caches; i++)
-		ctx.caches[i].type = "Data";
-	for (int k = 0; k < 2; k++) {
-		struct selfmon_bench_result *r = &res[k];
-
-		e[k].res = r;
-		e[k].what = strings[5];
-		e[k].expected_insns = number(&in);
-		e[k].skipped = byte(&in) == 0xff ? strings[5] : NULL;
-		text(&in, r->name, sizeof(r->name));
-		r->calibration = byte(&in) & 1;
-		r->iterations = (uint64_t)byte(&in) << 8;
-		r->kept = byte(&in) % 5;
-		r->repetitions = r->kept;
-		r->nr_cols = 1 + byte(&in) % 4;
-		for (int c = 0; c < r->nr_cols; c++) {
-			struct selfmon_bench_col *col = &r->col[c];
-
-			text(&in, col->name, sizeof(col->name));
-			col->unit = c ? "" : "ns";
-			col->path = SELFMON_PATH_SYSCALL;
-			col->st.median = number(&in);
-			col->st.mean = number(&in);
-			col->st.stddev = number(&in);
-			col->st.min = number(&in);
-			col->overhead = number(&in);
-		}
-		for (int i = 0; i < r->nr_cols * r->kept; i++)
-			samples[k][i] = number(&in);
-		r->samples = samples[k];
-		e[k].nr_extra = byte(&in) % 5;
-		for (int i = 0; i < e[k].nr_extra; i++) {
-			text(&in, e[k].extra[i].name, sizeof(e[k].extra[i].name));
-			e[k].extra[i].value = number(&in);
-		}
-		/* The same numbers as an entry given by columns (statistics computed by the writer). */
-		if (byte(&in) & 1) {
-			for (int c = 0; c < r->nr_cols; c++)
-				cols[k][c] = (struct selfmon_report_col){ .name = r->col[c].name,
-					.unit = r->col[c].unit, .values = &samples[k][c * r->kept] };
-			e[k].res = NULL;
-			e[k].name = r->name;
-			e[k].kept = r->kept;
-			e[k].nr_cols = r->nr_cols;
-			e[k].cols = cols[k];
-		}
-	}
+	fill_context(&in, &ctx, strings);
+	for (int k = 0; k < 2; k++)
+		fill_entry(&in, &e[k], &res[k], samples[k], cols[k], strings[5]);
 
 	out = write_all(0, &ctx, e, 2);
 	if (out) {
