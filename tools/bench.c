@@ -460,6 +460,43 @@ static void label_readcost(struct selfmon_report_entry **e, int k, bool inline_o
 	}
 }
 
+/*
+ * Row @k of the read-cost rows into @e[k]: skipped where the inline read is
+ * refused (@no_inline says why; NULL: it works), the empty loop as measured,
+ * the others with the empty loop subtracted. Return: 0 or -errno (said).
+ */
+static int readcost_row(struct run *r, struct selfmon_bench *b, struct cli_readcost *rc,
+			struct selfmon_report_entry **e, int k, const char *no_inline)
+{
+	int err;
+
+	snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_readcost__name(k));
+	if (k == CLI_READCOST_SELFMON && no_inline) {
+		snprintf(r->skipped[r->nr_skipped], sizeof(r->skipped[0]),
+			 "no inline read of %s here: %s", cli_readcost__event(rc), no_inline);
+		e[k]->skipped = r->skipped[r->nr_skipped++];
+		emit(r, e[k]);
+		return 0;
+	}
+	progress(r, cli_readcost__name(k));
+	err = selfmon_bench__run(b, cli_readcost__name(k), cli_readcost__body(k), rc, e[k]->res);
+	if (err) {
+		progress_done(r);
+		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+		return err;
+	}
+	if (k == CLI_READCOST_EMPTY) {
+		e[k]->what = "the loop without a read (subtracted below)";
+	} else {
+		subtract_loop(e[k]->res, e[CLI_READCOST_EMPTY]->res);
+		label_readcost(e, k, !no_inline);
+		if (k == CLI_READCOST_SET)
+			add_interleaved(e[k], rc);
+	}
+	emit(r, e[k]);
+	return 0;
+}
+
 static int run_readcost(struct run *r)
 {
 	struct selfmon_report_entry *e[CLI_READCOST__NR] = { 0 };
@@ -492,38 +529,9 @@ static int run_readcost(struct run *r)
 			cli_readcost__event(rc),
 			selfmon_bench__nr_events(b) ? READCOST_EVENTS " (as they open)" :
 						      "time only");
-	for (int k = 0; k < CLI_READCOST__NR; k++) {
+	for (int k = 0; k < CLI_READCOST__NR && !err; k++) {
 		e[k] = next_entry(r);
-		if (!e[k]) {
-			err = -E2BIG;
-			goto out;
-		}
-		snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_readcost__name(k));
-		if (k == CLI_READCOST_SELFMON && !inline_ok) {
-			snprintf(r->skipped[r->nr_skipped], sizeof(r->skipped[0]),
-				 "no inline read of %s here: %s", cli_readcost__event(rc), why);
-			e[k]->skipped = r->skipped[r->nr_skipped++];
-			emit(r, e[k]);
-			continue;
-		}
-		progress(r, cli_readcost__name(k));
-		err = selfmon_bench__run(b, cli_readcost__name(k), cli_readcost__body(k), rc,
-					 e[k]->res);
-		if (err) {
-			progress_done(r);
-			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
-			goto out;
-		}
-		if (k == CLI_READCOST_EMPTY) {
-			e[k]->what = "the loop without a read (subtracted below)";
-			emit(r, e[k]);
-			continue;
-		}
-		subtract_loop(e[k]->res, e[CLI_READCOST_EMPTY]->res);
-		label_readcost(e, k, inline_ok);
-		if (k == CLI_READCOST_SET)
-			add_interleaved(e[k], rc);
-		emit(r, e[k]);
+		err = e[k] ? readcost_row(r, b, rc, e, k, inline_ok ? NULL : why) : -E2BIG;
 	}
 out:
 	selfmon_bench__close(b);
@@ -675,12 +683,35 @@ static void init_context(struct run *r)
 	r->ctx.events = r->ctx.note = r->ctx.read_path = r->ctx.pinned = "";
 }
 
+/*
+ * Every wanted group of rows, then the JSON or CSV of them all (the table is
+ * printed row by row). Return: 0, or -errno after a message.
+ */
+static int measure_and_write(struct run *r)
+{
+	int err = run_kernels(r);
+
+	if (!err && wanted(r, "readcost"))
+		err = run_readcost(r);
+	if (!err && wanted(r, "samplecost"))
+		err = run_samplecost(r);
+	if (!err && wanted(r, "markercost"))
+		err = run_markercost(r);
+	if (err)
+		return err;
+	if (r->cli.format == CLI_FORMAT_JSON)
+		return selfmon_report__json(r->out, &r->ctx, r->e, r->nr);
+	if (r->cli.format == CLI_FORMAT_CSV)
+		return selfmon_report__csv(r->out, &r->ctx, r->e, r->nr);
+	return ferror(r->out) ? -EIO : 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	static struct run run;
 	struct run *r = &run;
 	char err[256];
-	int ret = EXIT_USAGE, rc;
+	int ret = EXIT_USAGE;
 
 	if (cli_bench__parse(argc, argv, &r->cli, err, sizeof(err))) {
 		fprintf(stderr, "selfmon bench: %s\n'selfmon bench --help' lists the options.\n",
@@ -714,22 +745,7 @@ int cmd_bench(int argc, char **argv)
 	cli_kernels__init();
 	init_context(r);
 
-	ret = 1;
-	if (run_kernels(r))
-		goto out;
-	if (wanted(r, "readcost") && run_readcost(r))
-		goto out;
-	if (wanted(r, "samplecost") && run_samplecost(r))
-		goto out;
-	if (wanted(r, "markercost") && run_markercost(r))
-		goto out;
-	if (r->cli.format == CLI_FORMAT_JSON)
-		rc = selfmon_report__json(r->out, &r->ctx, r->e, r->nr);
-	else if (r->cli.format == CLI_FORMAT_CSV)
-		rc = selfmon_report__csv(r->out, &r->ctx, r->e, r->nr);
-	else
-		rc = ferror(r->out) ? -EIO : 0;
-	ret = rc ? 1 : 0;
+	ret = measure_and_write(r) ? 1 : 0;
 out:
 	for (int i = 0; i < r->nr; i++)
 		selfmon_bench_result__fini(&r->res[i]);
