@@ -29,7 +29,7 @@ rows=$(printf '%s\n' "$log" | grep -cE '^  (add_chain|load_chain|branch_random|m
 [ "$rows" -ge 8 ] && ok "the bench is one line per benchmark ($rows)" || notok "the bench is one line per benchmark: $rows rows"
 drops=$(printf '%s\n' "$log" | grep -c '^  dropped: ')
 if printf '%s\n' "$log" | grep -qE ' [1-9][0-9]* of [0-9]+$| 0 of [0-9]+: all dropped'; then
-	kept_all=$(printf '%s\n' "$log" | awk '/ repetitions kept$/ { t = 1; next } t && /^  [a-z]/ && $(NF-2) != $NF { d = 1 } END { print d + 0 }')
+	kept_all=$(printf '%s\n' "$log" | awk '/ repetitions kept$/ { t = 1; next } t && / 0 of [0-9]+: all dropped$/ { d = 1 } t && / [0-9]+ of [0-9]+$/ && $(NF-2) != $NF { d = 1 } END { print d + 0 }')
 	if [ "$kept_all" -eq 1 ]; then
 		[ "$drops" -eq 1 ] && printf '%s\n' "$log" | grep -q '^  dropped: .*--keep-noisy' &&
 			ok "dropped repetitions are said in one line, with what to do" ||
