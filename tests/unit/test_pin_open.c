@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -383,12 +384,26 @@ static void a_second_set_for_another_cluster_is_refused_while_the_first_is_open(
 	assert_int_equal(sched.sets, 2);
 }
 
+static pid_t exited_tid;
+
 static void *open_pinned_and_exit(void *arg)
 {
 	struct world *w = arg;
 
+	exited_tid = (pid_t)syscall(SYS_gettid);
 	w->set = selfmon_set__open("cycles", &w->opts);
 	return NULL;
+}
+
+/*
+ * pthread_join() returns once the thread's tid word is cleared, which can be
+ * before the kernel has released the task (a slow board showed it): wait
+ * until tgkill(2) no longer finds it in this process, as a reused tid would.
+ */
+static void wait_until_gone(pid_t tid)
+{
+	for (int i = 0; i < 2000 && !syscall(SYS_tgkill, getpid(), tid, 0); i++)
+		usleep(1000);
 }
 
 /*
@@ -405,6 +420,7 @@ static void closing_the_set_of_an_exited_thread_moves_no_thread(void **state)
 	sched.main_tid = gettid();
 	assert_int_equal(pthread_create(&t, NULL, open_pinned_and_exit, w), 0);
 	assert_int_equal(pthread_join(t, NULL), 0);
+	wait_until_gone(exited_tid);
 	assert_non_null(w->set);
 	assert_int_equal(sched.sets, 1);
 	close_set(w);
