@@ -243,15 +243,38 @@ static void emit(struct run *r, struct selfmon_report_entry *e)
 }
 
 /*
- * --metrics: resolved on the core of the CPU the thread will count on (--cpu,
- * else the current one: pinning keeps it in that cluster); their groups go
- * after --events (or the default events).
+ * The CPU whose core the metrics are resolved on: --cpu's, the first of
+ * --cluster's (the thread may start on another cluster, whose core has other
+ * tables), else -1, the current one (pinning keeps it in that cluster).
+ */
+static int metrics_cpu(const struct run *r)
+{
+	struct selfmon_machine *m;
+	char cpus[256];
+	int cl = -1;
+
+	if (r->cli.cpu)
+		return atoi(r->cli.cpu);
+	if (!r->cli.cluster)
+		return -1;
+	m = selfmon_machine__open(NULL);
+	/* check_pin() has refused a cluster that cannot be met. */
+	if (!m || selfmon_machine__resolve_pin(m, r->cli.cluster, sched_getcpu(), &cl, cpus,
+					       sizeof(cpus)))
+		cl = -1;
+	selfmon_machine__close(m);
+	return cl < 0 ? -1 : atoi(cpus);
+}
+
+/*
+ * --metrics: resolved on the core of the CPU the thread will count on
+ * (metrics_cpu()); their groups go after --events (or the default events).
  */
 static int open_metrics(struct run *r, struct selfmon_metrics **m, char *events, size_t size)
 {
 	int fallback = 0;
 
-	*m = selfmon_metrics__new(r->cli.metrics, r->cli.cpu ? atoi(r->cli.cpu) : -1, "u");
+	*m = selfmon_metrics__new(r->cli.metrics, metrics_cpu(r), "u");
 	if (!*m) {
 		fprintf(stderr, "selfmon bench: --metrics: %s\n", cli_errmsg(-errno));
 		return -EINVAL;
