@@ -353,6 +353,24 @@ static int table_event(const char *name, const struct selfmon_pmus *pmus,
 	ev->table_named = true;
 	return apply_terms(pmus, ev, terms, &used, 1);
 }
+
+/*
+ * @name in the tables of the default core PMU's core, else of another core
+ * PMU's: on big.LITTLE and hybrid machines a name only one core type has is
+ * that type's event, opened there once the thread is pinned to it (and
+ * refused, naming it, on a cluster whose core lacks it).
+ */
+static int table_event_any(const char *name, const struct selfmon_pmus *pmus,
+			   struct selfmon_event *ev)
+{
+	const struct selfmon_pmu *def = selfmon_pmus__default_core(pmus);
+	int err = table_event(name, pmus, def, ev);
+
+	for (int i = 0; err == -ENOENT && i < pmus->nr; i++)
+		if (pmus->pmu[i].core && &pmus->pmu[i] != def)
+			err = table_event(name, pmus, &pmus->pmu[i], ev);
+	return err;
+}
 #endif
 
 int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus,
@@ -407,7 +425,7 @@ int selfmon_event__parse_mods(const char *spec, const char *extra, const struct 
 		return apply_all_modifiers(colon ? colon : "", extra, ev);
 	}
 #ifdef CONFIG_PMU_EVENTS
-	i = (size_t)table_event(name, pmus, selfmon_pmus__default_core(pmus), ev);
+	i = (size_t)table_event_any(name, pmus, ev);
 	if (!i)
 		return apply_all_modifiers(colon ? colon : "", extra, ev);
 	if ((int)i != -ENOENT)

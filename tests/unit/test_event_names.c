@@ -78,6 +78,29 @@ static void each_cluster_takes_the_name_from_its_own_tables(void **state)
 	assert_non_null(strstr(selfmon_errmsg(), "'DECODE.LCP'"));
 }
 
+static void a_name_only_another_cluster_has_parses_and_opens_there(void **state)
+{
+	const struct selfmon_pmu *atom = selfmon_pmus__find(&pmus, "cpu_atom");
+	struct selfmon_event ev;
+
+	(void)state;
+	/* Only the E-cores' tables have it: not a typo because the P-cores lack it. */
+	assert_int_equal(selfmon_event__parse("BR_INST_RETIRED.JCC:u", &pmus, &ev), 0);
+	assert_true(ev.hardware && ev.table_named);
+	assert_string_equal(ev.pmu->name, "cpu_atom");
+	assert_int_equal(selfmon_event__for_pmu(&ev, &pmus, atom), 0);
+	assert_int_equal(ev.attr.type, atom->type);
+	/* cpu_atom: EventCode 0xc4, UMask 0x7e */
+	assert_int_equal(ev.attr.config, 0x7ec4);
+	assert_true(ev.attr.exclude_kernel && !ev.attr.exclude_user);
+	/* On the P-cores it is refused, naming the event and their PMU. */
+	assert_int_equal(selfmon_event__parse("BR_INST_RETIRED.JCC", &pmus, &ev), 0);
+	assert_int_equal(selfmon_event__for_pmu(&ev, &pmus, selfmon_pmus__find(&pmus, "cpu_core")),
+			 -ENOENT);
+	assert_non_null(strstr(selfmon_errmsg(), "'BR_INST_RETIRED.JCC'"));
+	assert_non_null(strstr(selfmon_errmsg(), "cpu_core"));
+}
+
 static void an_unknown_name_says_where_names_come_from(void **state)
 {
 	struct selfmon_event ev;
@@ -95,6 +118,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_table_name_opens_on_the_default_core_pmu),
 		cmocka_unit_test(each_cluster_takes_the_name_from_its_own_tables),
+		cmocka_unit_test(a_name_only_another_cluster_has_parses_and_opens_there),
 		cmocka_unit_test(an_unknown_name_says_where_names_come_from),
 	};
 
