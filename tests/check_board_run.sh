@@ -3,7 +3,7 @@
 # one boot that runs a script calling a dynamically linked program (its
 # libraries from --sysroot) and a static one; the static one's exit status,
 # stdout, stderr and the files written in the working directory must all
-# come back to the host.
+# come back to the host. A board it does not know is refused before any boot.
 # The same boot runs EXAMPLE, a cmocka budget test built against the
 # installed library with pkg-config's flags (examples/budget_cmocka.c).
 # Usage: check_board_run.sh OUT.tap BOARD_RUN VMDIR WRITER_STATIC WRITER_DYNAMIC SYSROOT EXAMPLE
@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 : >"$out"
 tap() { echo "$*" | tee -a "$out"; }
 tap "# suite: scripts/board-run"
-tap "1..8"
+tap "1..9"
 
 "$run" --vm "$vm" /bin/true >/dev/null 2>"$tmp/e1"
 rc=$?
@@ -73,5 +73,12 @@ if grep -q '^\[       OK \] checksum_of_a_line_stays_within_its_budget' "$tmp/st
 	tap "ok 8 - a cmocka budget test built with pkg-config against the installed library passes on the board"
 else
 	tap "not ok 8 - the budget example: $(tr '\n' ' ' <"$tmp/stdout" | cut -c1-600) $(tr '\n' ' ' <"$tmp/stderr" | cut -c1-600)"
+fi
+"$run" --vm "$vm" --board nope "$wstatic" >/dev/null 2>"$tmp/e9"
+rc=$?
+if [ "$rc" -eq 125 ] && grep -q "'nope'" "$tmp/e9" && grep -q biglittle "$tmp/e9"; then
+	tap "ok 9 - an unknown --board is refused before any boot (125), naming the board there is"
+else
+	tap "not ok 9 - --board nope: exit $rc: $(cat "$tmp/e9")"
 fi
 exit 0
