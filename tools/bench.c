@@ -65,6 +65,15 @@ static bool wanted(const struct run *r, const char *name)
 	return cli_kernel_filter__match(&r->filter, name);
 }
 
+/* Does --filter match a benchmark? A run of none is bad input, not an empty report. */
+static bool any_wanted(const struct run *r)
+{
+	for (int i = 0; i < cli_kernels_nr; i++)
+		if (wanted(r, cli_kernels[i].name))
+			return true;
+	return wanted(r, "readcost") || wanted(r, "samplecost") || wanted(r, "markercost");
+}
+
 static void progress(const struct run *r, const char *name)
 {
 	if (r->progress)
@@ -725,6 +734,13 @@ int cmd_bench(int argc, char **argv)
 	if (cli_kernel_filter__init(&r->filter, r->cli.filter, err, sizeof(err))) {
 		fprintf(stderr, "selfmon bench: %s\n", cli_text(err));
 		return EXIT_USAGE;
+	}
+	if (!any_wanted(r)) {
+		fprintf(stderr,
+			"selfmon bench: --filter '%s' matches no benchmark ('selfmon bench --list' "
+			"lists them)\n",
+			cli_text(r->cli.filter));
+		goto out;
 	}
 	if ((r->cli.cluster || r->cli.cpu) && check_pin(r)) {
 		ret = 1;

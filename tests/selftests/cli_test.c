@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "json_check.h"
@@ -313,6 +314,29 @@ TEST(record_rejects_bad_options_with_a_message_quoting_them)
 		EXPECT_NE(0, status) TH_LOG("%s", cases[i][0]);
 		EXPECT_NE(NULL, strstr(out, cases[i][1])) TH_LOG("%s: '%s' not in: %s", cases[i][0],
 								   cases[i][1], out);
+		free(out);
+	}
+}
+
+TEST(a_bench_filter_that_matches_no_benchmark_is_bad_input_naming_it)
+{
+	static const char *const args[] = {
+		"bench --filter '^nosuch$' --repetitions 3 --warmup 0 --iterations 100",
+		"bench --filter '^nosuch$' --list",
+		"bench --filter '^nosuch$' --out /dev/null",
+	};
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		out = cli(_metadata, "", args[i], &status);
+		ASSERT_NE(NULL, out);
+		EXPECT_EQ(2, WEXITSTATUS(status)) TH_LOG("%s", args[i]);
+		EXPECT_NE(NULL, strstr(out, "--filter '^nosuch$' matches no benchmark"))
+		TH_LOG("%s: %s", args[i], out);
+		EXPECT_NE(NULL, strstr(out, "'selfmon bench --list'")) TH_LOG("%s: %s", args[i], out);
 		free(out);
 	}
 }
