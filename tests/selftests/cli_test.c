@@ -341,4 +341,37 @@ TEST(a_bench_filter_that_matches_no_benchmark_is_bad_input_naming_it)
 	}
 }
 
+TEST(out_paths_are_quoted_in_messages)
+{
+	char dir[] = "/tmp/selfmon-out-XXXXXX", args[512];
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(args, sizeof(args), "bench --format json --out %s/r.json " QUICK, dir);
+	out = cli(_metadata, "", args, &status);
+	free(out);
+	ASSERT_EQ(0, status);
+	snprintf(args, sizeof(args),
+		 "compare %s/r.json %s/r.json --out '%s/no such dir/c.txt'", dir, dir, dir);
+	out = cli(_metadata, "", args, &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(0, status);
+	snprintf(args, sizeof(args), "--out '%s/no such dir/c.txt': ", dir);
+	EXPECT_NE(NULL, strstr(out, args)) TH_LOG("'%s' not in: %s", args, out);
+	free(out);
+	if (!access("/dev/full", W_OK)) {
+		snprintf(args, sizeof(args), "compare %s/r.json %s/r.json --out /dev/full", dir, dir);
+		out = cli(_metadata, "", args, &status);
+		ASSERT_NE(NULL, out);
+		EXPECT_NE(0, status);
+		EXPECT_NE(NULL, strstr(out, "cannot write '/dev/full': ")) TH_LOG("%s", out);
+		free(out);
+	}
+	snprintf(args, sizeof(args), "rm -rf '%s'", dir);
+	EXPECT_EQ(0, system(args));
+}
+
 TEST_HARNESS_MAIN
