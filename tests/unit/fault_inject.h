@@ -6,7 +6,8 @@
  * both programs fail (allocation, mmap, ioctl, the sysfs reads; each
  * program's .wrap lists them). A program wraps its own others
  * (perf_event_open through syscall, sched_setaffinity, fcntl) with
- * inject(). Include after <cmocka.h>, in one file per test program.
+ * inject(). The open fds are counted with fds.h's open_fds(), called
+ * disarmed. Include after <cmocka.h>, in one file per test program.
  */
 #ifndef SELFMON_TEST_FAULT_INJECT_H
 #define SELFMON_TEST_FAULT_INJECT_H
@@ -19,6 +20,8 @@
 #include <stddef.h>
 #include <sys/mman.h>
 #include <sys/types.h>
+
+#include "../selftests/fds.h"
 
 enum fault { F_CALLOC, F_MALLOC, F_REALLOC, F_PERF_OPEN, F_MMAP, F_SETAFFINITY, F_IOCTL, F_FCNTL,
 	     F_OPEN, F_OPENDIR, F_READ, F__NR };
@@ -133,21 +136,6 @@ DIR *__wrap_opendir(const char *name)
 ssize_t __wrap_read(int fd, void *buf, size_t n)
 {
 	return inject(F_READ) ? -1 : __real_read(fd, buf, n);
-}
-
-/* The fds open now, the one reading /proc/self/fd left out (never failed). */
-static int count_fds(void)
-{
-	DIR *d = __real_opendir("/proc/self/fd");
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		n += de->d_name[0] != '.';
-	closedir(d);
-	return n - 1;
 }
 
 #endif

@@ -113,7 +113,7 @@ static int machine_setup(void **state)
 	fakeroot__write(root, "/sys/devices/system/cpu/possible", "0-%d\n", CPU_SETSIZE - 1);
 	fakeroot__write(root, "/sys/devices/system/cpu/online", "0-%d\n", CPU_SETSIZE - 1);
 	fakeroot__write(root, "/proc/sys/kernel/perf_event_paranoid", "2\n");
-	fds0 = count_fds();
+	fds0 = open_fds();
 	return fds0 < 0 ? -1 : 0;
 }
 
@@ -189,7 +189,7 @@ static void run_once(const char *pin)
 static void nothing_left_behind(bool restore_failed)
 {
 	cpu_set_t now;
-	int fds = count_fds();
+	int fds = open_fds();
 
 	if (fds != fds0)
 		fail_msg("%d fds open after failing %s call %d, %d before", fds, fault_name[inj.which],

@@ -92,7 +92,7 @@ static void take_state(struct process_state *st)
 {
 	/* zeroed: sigaction() refuses the C library's own signals (32, 33), leaving them so */
 	memset(st, 0, sizeof(*st));
-	st->fds = count_fds();
+	st->fds = open_fds();
 	for (int s = 1; s < _NSIG; s++)
 		sigaction(s, NULL, &st->act[s]);
 	sigprocmask(SIG_BLOCK, NULL, &st->mask);
