@@ -25,6 +25,7 @@
 #include <selfmon/sampler.h>
 #include <selfmon/selfmon.h>
 #include "json_check.h"
+#include "perf_files.h"
 #include "kselftest_harness.h"
 
 FIXTURE(dir) {
@@ -175,21 +176,6 @@ TEST_F(dir, perf_data_of_an_attached_sampler_says_it_has_no_events_of_its_own)
 	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "a NULL path")) TH_LOG("%s", selfmon_errmsg());
 }
 
-/* The file's bytes, whole, 8-aligned. */
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	struct stat st;
-
-	*len = 0;
-	if (f && !fstat(fileno(f), &st) && (buf = aligned_alloc(8, ((size_t)st.st_size + 8) & ~7ul)))
-		*len = fread(buf, 1, (size_t)st.st_size, f);
-	if (f)
-		fclose(f);
-	return buf;
-}
-
 /*
  * A finished perf.data, read with selfmon's parser: the PERFILE2 header, the
  * data section ending where the file ends, every record whole. Return: the
@@ -273,29 +259,6 @@ static int wait_for(pid_t pid, int s)
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
 	return -1;
-}
-
-static const char *find_perf(void)
-{
-	static char path[256];
-	FILE *f;
-	char *out;
-	int status = -1;
-
-	if (getenv("SELFMON_PERF"))
-		return getenv("SELFMON_PERF");
-	out = run_capture("perf version 2>/dev/null", &status);
-	free(out);
-	if (!status)
-		return "perf";
-	f = popen("ls -1 /usr/bin/perf_[0-9]* /usr/lib/linux-tools*/perf 2>/dev/null | tail -n 1", "r");
-	path[0] = '\0';
-	if (f) {
-		if (fgets(path, sizeof(path), f))
-			path[strcspn(path, "\n")] = '\0';
-		pclose(f);
-	}
-	return path[0] ? path : NULL;
 }
 
 /*
