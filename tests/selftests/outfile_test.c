@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <selfmon/outfile.h>
 #include <selfmon/perfdata.h>
 #include <selfmon/sampler.h>
 #include <selfmon/selfmon.h>
@@ -341,6 +342,39 @@ static int bench(const char *args, char **out)
 		 "--iterations 100 --events task-clock %s 2>&1", selfmon_cli(), args);
 	*out = run_capture(cmd, &status);
 	return status;
+}
+
+TEST_F(dir, a_programs_own_file_through_outfile_replaces_the_old_one_only_on_commit)
+{
+	char file[128], link[128];
+	char *tmp;
+	int fd;
+
+	snprintf(file, sizeof(file), "%s/own.txt", self->path);
+	snprintf(link, sizeof(link), "%s/link.txt", self->path);
+	put(file, "old");
+	fd = selfmon_outfile__open("report", file, &tmp);
+	ASSERT_LE(0, fd) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_NE(NULL, tmp);
+	ASSERT_EQ(3, write(fd, "new", 3));
+	close(fd);
+	EXPECT_STREQ("old", head(file));
+	ASSERT_EQ(0, selfmon_outfile__commit("report", file, tmp, false));
+	EXPECT_STREQ("new", head(file));
+	/* A failed run: discarded, the file stays as it was and nothing is left. */
+	fd = selfmon_outfile__open("report", file, &tmp);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4, write(fd, "half", 4));
+	close(fd);
+	selfmon_outfile__discard(tmp);
+	EXPECT_STREQ("new", head(file));
+	EXPECT_EQ(0, count_names(self->path, ".part-"));
+	/* A link into a file is refused, naming what and where. */
+	ASSERT_EQ(0, symlink(file, link));
+	EXPECT_EQ(-ELOOP, selfmon_outfile__open("report", link, &tmp));
+	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "report '")) TH_LOG("%s", selfmon_errmsg());
+	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "a symbolic link to a file"));
+	EXPECT_STREQ("new", head(file));
 }
 
 TEST_F(dir, bench_out_is_written_whole_never_through_a_link_and_a_failed_run_keeps_the_old_file)
