@@ -145,7 +145,7 @@ static int pin_cpu(const struct run *r, struct selfmon_set *set)
 	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
 		int err = -errno;
 
-		fprintf(stderr, "selfmon bench: --cpu %s: %s\n", cli_text(r->cli.cpu),
+		fprintf(stderr, "selfmon bench: --cpu '%s': %s\n", cli_text(r->cli.cpu),
 			strerror(-err));
 		return err;
 	}
@@ -174,7 +174,7 @@ static int check_pin(const struct run *r)
 	if (r->cli.cpu && (sched_getaffinity(0, sizeof(allowed), &allowed) ||
 			   !CPU_ISSET(atoi(r->cli.cpu), &allowed))) {
 		fprintf(stderr,
-			"selfmon bench: --cpu %s: not a CPU this thread may run on "
+			"selfmon bench: --cpu '%s': not a CPU this thread may run on "
 			"(see 'taskset -p $$' or nproc)\n",
 			cli_text(r->cli.cpu));
 		err = -EINVAL;

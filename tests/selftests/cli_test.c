@@ -80,6 +80,9 @@ TEST(probe_shows_a_missing_paranoid_file_as_absent_never_as_minus_one)
 	ASSERT_NE(NULL, out);
 	EXPECT_EQ(NULL, strstr(out, "-1 (no restrictions)")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "perf_event_paranoid: absent")) TH_LOG("%s", out);
+	/* The root came from the environment: quoted, as untrusted text is. */
+	snprintf(err, sizeof(err), "root: '%s' (fixture tree", dir);
+	EXPECT_NE(NULL, strstr(out, err)) TH_LOG("'%s' not in: %s", err, out);
 	free(out);
 	out = cli(_metadata, env, "probe --json", &status);
 	ASSERT_NE(NULL, out);
@@ -196,7 +199,7 @@ TEST(a_pinning_request_that_cannot_be_met_is_an_error)
 	out = cli(_metadata, "", "bench --cpu 4095 " QUICK, &status);
 	ASSERT_NE(NULL, out);
 	EXPECT_NE(0, status);
-	EXPECT_NE(NULL, strstr(out, "--cpu 4095")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "--cpu '4095': not a CPU")) TH_LOG("%s", out);
 	free(out);
 }
 
