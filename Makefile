@@ -135,7 +135,7 @@ $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H) | $(CMOCKA_STAMP)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # The installed library is one relocatable object in which only the functions
-# documented in the public headers stay global (docs/tests.md, "Conventions"): the
+# documented in the public headers stay global (docs/architecture.md, "Conventions"): the
 # internal selfmon_<object>__<verb> names cannot clash with a user's or be
 # called by one. scripts/symbols.py lists them; tests/check_symbols.sh checks.
 PUBLIC_HEADERS := $(wildcard include/selfmon/*.h) arch/$(SRCARCH)/include/selfmon/arch.h

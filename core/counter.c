@@ -266,6 +266,16 @@ void selfmon_counter__close(struct selfmon_counter *c, bool unmap)
 	c->evsel = NULL;
 }
 
+/* The error of read(2)'s end of file on a pinned event: it is in error state. */
+static int pinned_eof(const struct selfmon_counter *c)
+{
+	return selfmon__err(-SELFMON_ERRNO__PINNED,
+			    "event '%s': read(2) hit end of file: "
+			    "the pinned event could not be put on the PMU and counts nothing "
+			    "(too few free counters): fewer events, or no ':D'",
+			    c->ev.name);
+}
+
 /*
  * read(2) of a pinned event in error state returns 0 bytes (end of file),
  * which libperf's perf_evsel__read() reports as success with a zero count.
@@ -279,12 +289,7 @@ static int evsel_read(struct perf_evsel *e, const struct selfmon_counter *c,
 	errno = ENODATA;
 	err = perf_evsel__read(e, 0, 0, v);
 	if (err == -ENODATA)
-		return selfmon__err(
-			-SELFMON_ERRNO__PINNED,
-			"event '%s': read(2) hit end of file: "
-			"the pinned event could not be put on the PMU and counts nothing "
-			"(too few free counters): fewer events, or no ':D'",
-			c->ev.name);
+		return pinned_eof(c);
 	if (err)
 		return selfmon__err(err, "event '%s': read: %s", c->ev.name, strerror(-err));
 	return 0;
@@ -398,12 +403,7 @@ int selfmon_counter__read_fd(const struct selfmon_counter *c, struct selfmon_cou
 		return 0;
 	}
 	if (n == 0)
-		return selfmon__err(
-			-SELFMON_ERRNO__PINNED,
-			"event '%s': read(2) hit end of file: "
-			"the pinned event could not be put on the PMU and counts nothing "
-			"(too few free counters): fewer events, or no ':D'",
-			c->ev.name);
+		return pinned_eof(c);
 	return selfmon__err(n < 0 ? -errno : -EIO, "event '%s': read: %s", c->ev.name,
 			    n < 0 ? strerror(errno) : "short read");
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Files written whole (outfile.h): a temporary name in the target's own
+ * Files written whole (<selfmon/outfile.h>): a temporary name in the target's own
  * directory, so that the final rename(2) is atomic ("If newpath already
  * exists, it will be atomically replaced", rename(2)), and it replaces the
  * name: a symbolic link planted at the target is replaced, not followed.
@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <selfmon/outfile.h>
 #include "error.h"
-#include "outfile.h"
 
 /* "@path.part-XXXXXX", created with O_EXCL: a name nobody else holds. */
 static int create_tmp(const char *what, const char *path, char **tmp)

@@ -50,11 +50,68 @@ int selfmon_pin__parse(const char *policy, struct selfmon_pin *pin)
 	return 0;
 }
 
+/* The one cluster that holds every CPU of @pin's list. Return: 0 or -errno. */
+static int pin__cluster_of_list(const struct selfmon_pin *pin, const struct selfmon_topology *t,
+				const char *have, const struct selfmon_cluster **cl)
+{
+	const struct selfmon_cluster *c = NULL;
+
+	for (int i = 0; i < SELFMON_NR_CPUS; i++) {
+		const struct selfmon_cluster *of;
+
+		if (!CPU_ISSET(i, &pin->cpus))
+			continue;
+		of = selfmon_topology__of_cpu(t, i);
+		if (!of)
+			return selfmon__err(-ENOENT, "CPU %d is in no cluster (%s)", i, have);
+		if (c && of != c)
+			return selfmon__err(-EINVAL,
+					    "the CPU list spans two clusters, %s and %s: "
+					    "user-space reads need one core type (%s)",
+					    c->pmu->name, of->pmu->name, have);
+		c = of;
+	}
+	*cl = c;
+	return 0;
+}
+
+/* The cluster @pin names: current (@cpu's), big, little or a PMU. Return: 0 or -errno. */
+static int pin__cluster_named(const struct selfmon_pin *pin, const struct selfmon_topology *t,
+			      int cpu, const char *have, const struct selfmon_cluster **cl)
+{
+	bool big = pin->kind == SELFMON_PIN_BIG;
+
+	if (pin->kind == SELFMON_PIN_CURRENT) {
+		*cl = selfmon_topology__of_cpu(t, cpu);
+		if (!*cl)
+			return selfmon__err(
+				-ENOENT,
+				"CPU %d, where the thread runs, has no CPU PMU (clusters: %s)", cpu,
+				have);
+	} else if (pin->kind == SELFMON_PIN_PMU) {
+		*cl = selfmon_topology__find(t, pin->pmu);
+		if (!*cl)
+			return selfmon__err(-ENOENT, "no CPU PMU '%s' to pin to; clusters: %s",
+					    pin->pmu, have);
+	} else {
+		*cl = big ? selfmon_topology__big(t) : selfmon_topology__little(t);
+		if (!*cl)
+			return selfmon__err(-EINVAL,
+					    "cannot tell the %s cluster among %s: pin to a PMU or "
+					    "a CPU list instead",
+					    big ? "big" : "little", have);
+	}
+	return 0;
+}
+
 int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_topology *t, int cpu,
 			 const struct selfmon_cluster **cl, cpu_set_t *cpus)
 {
+	/* A CPU list pins to itself, within its cluster; a named cluster to all its CPUs. */
+	bool list = pin->kind == SELFMON_PIN_CPUS;
 	const struct selfmon_cluster *c = NULL;
 	char have[512];
+	int err;
 
 	*cl = NULL;
 	if (pin->kind == SELFMON_PIN_NONE)
@@ -62,57 +119,12 @@ int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_top
 	selfmon_topology__describe(t, have, sizeof(have));
 	if (!t->nr)
 		return selfmon__err(-ENOENT, "cannot pin to a cluster: %s on this machine", have);
-
-	switch (pin->kind) {
-	case SELFMON_PIN_CURRENT:
-		c = selfmon_topology__of_cpu(t, cpu);
-		if (!c)
-			return selfmon__err(
-				-ENOENT,
-				"CPU %d, where the thread runs, has no CPU PMU (clusters: %s)", cpu,
-				have);
-		break;
-	case SELFMON_PIN_BIG:
-	case SELFMON_PIN_LITTLE:
-		c = pin->kind == SELFMON_PIN_BIG ? selfmon_topology__big(t) :
-						   selfmon_topology__little(t);
-		if (!c)
-			return selfmon__err(-EINVAL,
-					    "cannot tell the %s cluster among %s: pin to a PMU or "
-					    "a CPU list instead",
-					    pin->kind == SELFMON_PIN_BIG ? "big" : "little", have);
-		break;
-	case SELFMON_PIN_PMU:
-		c = selfmon_topology__find(t, pin->pmu);
-		if (!c)
-			return selfmon__err(-ENOENT, "no CPU PMU '%s' to pin to; clusters: %s",
-					    pin->pmu, have);
-		break;
-	case SELFMON_PIN_CPUS:
-		for (int i = 0; i < SELFMON_NR_CPUS; i++) {
-			const struct selfmon_cluster *of;
-
-			if (!CPU_ISSET(i, &pin->cpus))
-				continue;
-			of = selfmon_topology__of_cpu(t, i);
-			if (!of)
-				return selfmon__err(-ENOENT, "CPU %d is in no cluster (%s)", i,
-						    have);
-			if (c && of != c)
-				return selfmon__err(-EINVAL,
-						    "the CPU list spans two clusters, %s and %s: "
-						    "user-space reads need one core type (%s)",
-						    c->pmu->name, of->pmu->name, have);
-			c = of;
-		}
-		*cl = c;
-		*cpus = pin->cpus;
-		return 0;
-	case SELFMON_PIN_NONE:
-		break;
-	}
+	err = list ? pin__cluster_of_list(pin, t, have, &c) :
+		     pin__cluster_named(pin, t, cpu, have, &c);
+	if (err)
+		return err;
 	*cl = c;
-	*cpus = c->cpus;
+	*cpus = list ? pin->cpus : c->cpus;
 	return 0;
 }
 

@@ -22,11 +22,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <selfmon/outfile.h>
 #include <selfmon/perfdata.h>
 #include <selfmon/selfmon.h>
 #include "../core/error.h"
 #include "maps.h"
-#include "../core/outfile.h"
 
 struct file_section {
 	uint64_t offset, size;

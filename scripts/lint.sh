@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # make lint: the kernel's checkpatch.pl (--no-tree --file, from LINUX_SRC),
-# cppcheck and clang-tidy (.clang-tidy) on the code selfmon ships: the
+# cppcheck, clang-tidy (.clang-tidy) and the function length
+# (check-funclen.py) on the code selfmon ships: the
 # public headers, core/, sample/, bench/, arch/ and tools/. Each prints its
 # findings; the script exits 1 if any tool found anything.
 # Usage: scripts/lint.sh CACHE_DIR LINUX_SRC TAP SRCARCH [CFLAGS...]
@@ -94,6 +95,14 @@ report checkpatch $? "$out"
 out=$(cppcheck --quiet --std=c11 --enable=warning,portability,performance --error-exitcode=1 \
 	--suppress=missingIncludeSystem "$@" $srcs 2>&1)
 report cppcheck $? "$out"
+
+# Functions under ~60 lines (docs/architecture.md, "Conventions"); the
+# script's self-test first, so that a check that cannot fail is a finding.
+# shellcheck disable=SC2086
+out=$(python3 "$(dirname "$0")/check-funclen.py" --self-test >/dev/null ||
+	echo "check-funclen.py: its self-test failed"
+	python3 "$(dirname "$0")/check-funclen.py" $files)
+report "function length" 0 "$out"
 
 out=$(for f in $srcs; do clang-tidy --quiet "$f" -- -std=c11 "$@" 2>/dev/null; done | grep -E 'warning:|error:')
 report clang-tidy 0 "$out"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Symbol hygiene of libselfmon.a (docs/tests.md, "Conventions").
+"""Symbol hygiene of libselfmon.a (docs/architecture.md, "Conventions").
 
 The rule: a global symbol of the installed libselfmon.a is a function (or
 an extern variable, such as the thread variable an inline path reads)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Symbol hygiene of the installed library, as TAP for the summary (docs/tests.md,
+# Symbol hygiene of the installed library, as TAP for the summary (docs/architecture.md,
 # "Conventions"): scripts/symbols.py checks LIB against the public headers, then
 # two self-tests show that the check can fail.
 # Usage: check_symbols.sh LIB RAW NM CC HEADER...

@@ -65,6 +65,15 @@ static bool wanted(const struct run *r, const char *name)
 	return cli_kernel_filter__match(&r->filter, name);
 }
 
+/* Does --filter match a benchmark? A run of none is bad input, not an empty report. */
+static bool any_wanted(const struct run *r)
+{
+	for (int i = 0; i < cli_kernels_nr; i++)
+		if (wanted(r, cli_kernels[i].name))
+			return true;
+	return wanted(r, "readcost") || wanted(r, "samplecost") || wanted(r, "markercost");
+}
+
 static void progress(const struct run *r, const char *name)
 {
 	if (r->progress)
@@ -136,7 +145,7 @@ static int pin_cpu(const struct run *r, struct selfmon_set *set)
 	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
 		int err = -errno;
 
-		fprintf(stderr, "selfmon bench: --cpu %s: %s\n", cli_text(r->cli.cpu),
+		fprintf(stderr, "selfmon bench: --cpu '%s': %s\n", cli_text(r->cli.cpu),
 			strerror(-err));
 		return err;
 	}
@@ -165,7 +174,7 @@ static int check_pin(const struct run *r)
 	if (r->cli.cpu && (sched_getaffinity(0, sizeof(allowed), &allowed) ||
 			   !CPU_ISSET(atoi(r->cli.cpu), &allowed))) {
 		fprintf(stderr,
-			"selfmon bench: --cpu %s: not a CPU this thread may run on "
+			"selfmon bench: --cpu '%s': not a CPU this thread may run on "
 			"(see 'taskset -p $$' or nproc)\n",
 			cli_text(r->cli.cpu));
 		err = -EINVAL;
@@ -622,6 +631,46 @@ out:
 }
 
 /*
+ * Row @k of the sample-cost rows into @e[k]: the publishing loop as
+ * measured, the readers with it subtracted, selfmon's emitted after
+ * libperf's, with its ratios to it. Return: 0 or -errno (said).
+ */
+static int samplecost_row(struct run *r, struct selfmon_bench *b, struct cli_samplecost *sc,
+			  struct selfmon_report_entry **e, int k)
+{
+	struct selfmon_report_entry *own = e[CLI_SAMPLECOST_SELFMON];
+	int err;
+
+	snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_samplecost__name(k));
+	progress(r, cli_samplecost__name(k));
+	err = selfmon_bench__run(b, cli_samplecost__name(k), cli_samplecost__body(k), sc, e[k]->res);
+	if (err) {
+		progress_done(r);
+		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+		return err;
+	}
+	e[k]->what = k == CLI_SAMPLECOST_EMPTY ?
+			     "records published, none read (subtracted below)" :
+		     k == CLI_SAMPLECOST_SELFMON ?
+			     "selfmon_sampler__drain, parse included" :
+			     "libperf perf_mmap__read_event + consume, no parse";
+	if (k != CLI_SAMPLECOST_EMPTY)
+		subtract_loop(e[k]->res, e[CLI_SAMPLECOST_EMPTY]->res);
+	if (k == CLI_SAMPLECOST_SELFMON && cli_samplecost__records(sc) == 0) {
+		fprintf(stderr, "selfmon bench: samplecost: the drain read no record\n");
+		return -EIO;
+	}
+	if (k == CLI_SAMPLECOST_LIBPERF) {
+		add_ratio(own, e[k]->res, "instructions:u", "instructions_vs_libperf");
+		add_ratio(own, e[k]->res, "time", "time_vs_libperf");
+		emit(r, own);
+	}
+	if (k != CLI_SAMPLECOST_SELFMON)
+		emit(r, e[k]);
+	return 0;
+}
+
+/*
  * One sample read from a ring, selfmon's drain against libperf's loop over
  * the same records (tools/samplecost.c); the publishing loop alone is
  * subtracted. Counted by the readcost events where they open, else timed.
@@ -654,36 +703,7 @@ static int run_samplecost(struct run *r)
 						      "time only");
 	for (int k = 0; k < CLI_SAMPLECOST__NR && !err; k++) {
 		e[k] = next_entry(r);
-		if (!e[k]) {
-			err = -E2BIG;
-			break;
-		}
-		snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_samplecost__name(k));
-		progress(r, cli_samplecost__name(k));
-		err = selfmon_bench__run(b, cli_samplecost__name(k), cli_samplecost__body(k), sc,
-					 e[k]->res);
-		if (err) {
-			progress_done(r);
-			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
-			break;
-		}
-		e[k]->what = k == CLI_SAMPLECOST_EMPTY ?
-				     "records published, none read (subtracted below)" :
-			     k == CLI_SAMPLECOST_SELFMON ?
-				     "selfmon_sampler__drain, parse included" :
-				     "libperf perf_mmap__read_event + consume, no parse";
-		if (k != CLI_SAMPLECOST_EMPTY)
-			subtract_loop(e[k]->res, e[CLI_SAMPLECOST_EMPTY]->res);
-		if (k == CLI_SAMPLECOST_SELFMON && cli_samplecost__records(sc) == 0)
-			err = selfmon_errmsg__set(-EIO, "samplecost: the drain read no record");
-		if (k == CLI_SAMPLECOST_LIBPERF) {
-			add_ratio(e[CLI_SAMPLECOST_SELFMON], e[k]->res, "instructions:u",
-				  "instructions_vs_libperf");
-			add_ratio(e[CLI_SAMPLECOST_SELFMON], e[k]->res, "time", "time_vs_libperf");
-			emit(r, e[CLI_SAMPLECOST_SELFMON]);
-		}
-		if (k != CLI_SAMPLECOST_SELFMON)
-			emit(r, e[k]);
+		err = e[k] ? samplecost_row(r, b, sc, e, k) : -E2BIG;
 	}
 out:
 	selfmon_bench__close(b);
@@ -748,6 +768,13 @@ int cmd_bench(int argc, char **argv)
 	if (cli_kernel_filter__init(&r->filter, r->cli.filter, err, sizeof(err))) {
 		fprintf(stderr, "selfmon bench: %s\n", cli_text(err));
 		return EXIT_USAGE;
+	}
+	if (!any_wanted(r)) {
+		fprintf(stderr,
+			"selfmon bench: --filter '%s' matches no benchmark ('selfmon bench --list' "
+			"lists them)\n",
+			cli_text(r->cli.filter));
+		goto out;
 	}
 	if ((r->cli.cluster || r->cli.cpu) && check_pin(r)) {
 		ret = 1;

@@ -67,7 +67,7 @@ int cli_fclose(FILE *f, const char *who, const char *name)
 	bad |= fclose(f) != 0;
 	if (!bad)
 		return 0;
-	fprintf(stderr, "%s: cannot write %s: %s\n", who, cli_text(name),
+	fprintf(stderr, "%s: cannot write '%s': %s\n", who, cli_text(name),
 		strerror(errno ? errno : EIO));
 	return -EIO;
 }

@@ -50,7 +50,7 @@ const char *cli_errmsg(int err);
 /* Close @f (a file of --out) and report a write error. Return: 0 or -EIO. */
 int cli_fclose(FILE *f, const char *who, const char *name);
 /*
- * A file of --out, written whole (tools/outfile.c): a new file beside @path,
+ * A file of --out, written whole (<selfmon/outfile.h>): a new file beside @path,
  * its name in *@tmp (NULL where @path is a device or a FIFO, written in
  * place). Return: the stream, or NULL after a message on stderr.
  */

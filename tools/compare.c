@@ -307,7 +307,7 @@ static int write_out(const struct compare_cli *cli, const struct cli_compare *c)
 
 	if (!f) {
 		rc = -errno;
-		fprintf(stderr, "selfmon compare: --out %s: %s\n", cli_text(cli->out),
+		fprintf(stderr, "selfmon compare: --out '%s': %s\n", cli_text(cli->out),
 			strerror(-rc));
 		return rc;
 	}

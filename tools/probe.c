@@ -283,7 +283,7 @@ static void print_text(const struct probe *p)
 	);
 	printf("kernel: %s %s %s\n", p->uts.sysname, p->uts.release, p->uts.machine);
 	if (p->fixture)
-		printf("root: %s (fixture tree: no events are opened)\n", cli_text(p->root));
+		printf("root: '%s' (fixture tree: no events are opened)\n", cli_text(p->root));
 
 	printf("PMUs (%d, %d CPU):\n", selfmon_machine__nr_pmus(p->m),
 	       selfmon_machine__nr_core_pmus(p->m));

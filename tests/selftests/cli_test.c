@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "json_check.h"
@@ -79,6 +80,9 @@ TEST(probe_shows_a_missing_paranoid_file_as_absent_never_as_minus_one)
 	ASSERT_NE(NULL, out);
 	EXPECT_EQ(NULL, strstr(out, "-1 (no restrictions)")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "perf_event_paranoid: absent")) TH_LOG("%s", out);
+	/* The root came from the environment: quoted, as untrusted text is. */
+	snprintf(err, sizeof(err), "root: '%s' (fixture tree", dir);
+	EXPECT_NE(NULL, strstr(out, err)) TH_LOG("'%s' not in: %s", err, out);
 	free(out);
 	out = cli(_metadata, env, "probe --json", &status);
 	ASSERT_NE(NULL, out);
@@ -195,7 +199,7 @@ TEST(a_pinning_request_that_cannot_be_met_is_an_error)
 	out = cli(_metadata, "", "bench --cpu 4095 " QUICK, &status);
 	ASSERT_NE(NULL, out);
 	EXPECT_NE(0, status);
-	EXPECT_NE(NULL, strstr(out, "--cpu 4095")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "--cpu '4095': not a CPU")) TH_LOG("%s", out);
 	free(out);
 }
 
@@ -315,6 +319,62 @@ TEST(record_rejects_bad_options_with_a_message_quoting_them)
 								   cases[i][1], out);
 		free(out);
 	}
+}
+
+TEST(a_bench_filter_that_matches_no_benchmark_is_bad_input_naming_it)
+{
+	static const char *const args[] = {
+		"bench --filter '^nosuch$' --repetitions 3 --warmup 0 --iterations 100",
+		"bench --filter '^nosuch$' --list",
+		"bench --filter '^nosuch$' --out /dev/null",
+	};
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		out = cli(_metadata, "", args[i], &status);
+		ASSERT_NE(NULL, out);
+		EXPECT_EQ(2, WEXITSTATUS(status)) TH_LOG("%s", args[i]);
+		EXPECT_NE(NULL, strstr(out, "--filter '^nosuch$' matches no benchmark"))
+		TH_LOG("%s: %s", args[i], out);
+		EXPECT_NE(NULL, strstr(out, "'selfmon bench --list'")) TH_LOG("%s: %s", args[i], out);
+		free(out);
+	}
+}
+
+TEST(out_paths_are_quoted_in_messages)
+{
+	char dir[] = "/tmp/selfmon-out-XXXXXX", args[512];
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(args, sizeof(args), "bench --format json --out %s/r.json " QUICK, dir);
+	out = cli(_metadata, "", args, &status);
+	free(out);
+	ASSERT_EQ(0, status);
+	snprintf(args, sizeof(args),
+		 "compare %s/r.json %s/r.json --out '%s/no such dir/c.txt'", dir, dir, dir);
+	out = cli(_metadata, "", args, &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(0, status);
+	snprintf(args, sizeof(args), "--out '%s/no such dir/c.txt': ", dir);
+	EXPECT_NE(NULL, strstr(out, args)) TH_LOG("'%s' not in: %s", args, out);
+	free(out);
+	if (!access("/dev/full", W_OK)) {
+		snprintf(args, sizeof(args), "compare %s/r.json %s/r.json --out /dev/full", dir, dir);
+		out = cli(_metadata, "", args, &status);
+		ASSERT_NE(NULL, out);
+		EXPECT_NE(0, status);
+		EXPECT_NE(NULL, strstr(out, "cannot write '/dev/full': ")) TH_LOG("%s", out);
+		free(out);
+	}
+	snprintf(args, sizeof(args), "rm -rf '%s'", dir);
+	EXPECT_EQ(0, system(args));
 }
 
 TEST_HARNESS_MAIN

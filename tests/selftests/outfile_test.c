@@ -21,10 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <selfmon/outfile.h>
 #include <selfmon/perfdata.h>
 #include <selfmon/sampler.h>
 #include <selfmon/selfmon.h>
 #include "json_check.h"
+#include "perf_files.h"
 #include "kselftest_harness.h"
 
 FIXTURE(dir) {
@@ -175,21 +177,6 @@ TEST_F(dir, perf_data_of_an_attached_sampler_says_it_has_no_events_of_its_own)
 	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "a NULL path")) TH_LOG("%s", selfmon_errmsg());
 }
 
-/* The file's bytes, whole, 8-aligned. */
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	struct stat st;
-
-	*len = 0;
-	if (f && !fstat(fileno(f), &st) && (buf = aligned_alloc(8, ((size_t)st.st_size + 8) & ~7ul)))
-		*len = fread(buf, 1, (size_t)st.st_size, f);
-	if (f)
-		fclose(f);
-	return buf;
-}
-
 /*
  * A finished perf.data, read with selfmon's parser: the PERFILE2 header, the
  * data section ending where the file ends, every record whole. Return: the
@@ -275,29 +262,6 @@ static int wait_for(pid_t pid, int s)
 	return -1;
 }
 
-static const char *find_perf(void)
-{
-	static char path[256];
-	FILE *f;
-	char *out;
-	int status = -1;
-
-	if (getenv("SELFMON_PERF"))
-		return getenv("SELFMON_PERF");
-	out = run_capture("perf version 2>/dev/null", &status);
-	free(out);
-	if (!status)
-		return "perf";
-	f = popen("ls -1 /usr/bin/perf_[0-9]* /usr/lib/linux-tools*/perf 2>/dev/null | tail -n 1", "r");
-	path[0] = '\0';
-	if (f) {
-		if (fgets(path, sizeof(path), f))
-			path[strcspn(path, "\n")] = '\0';
-		pclose(f);
-	}
-	return path[0] ? path : NULL;
-}
-
 /*
  * A signal mid-run: record stops sampling, drains, writes the header, puts the
  * file in place, prints its summary, and then dies of that signal.
@@ -378,6 +342,39 @@ static int bench(const char *args, char **out)
 		 "--iterations 100 --events task-clock %s 2>&1", selfmon_cli(), args);
 	*out = run_capture(cmd, &status);
 	return status;
+}
+
+TEST_F(dir, a_programs_own_file_through_outfile_replaces_the_old_one_only_on_commit)
+{
+	char file[128], link[128];
+	char *tmp;
+	int fd;
+
+	snprintf(file, sizeof(file), "%s/own.txt", self->path);
+	snprintf(link, sizeof(link), "%s/link.txt", self->path);
+	put(file, "old");
+	fd = selfmon_outfile__open("report", file, &tmp);
+	ASSERT_LE(0, fd) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_NE(NULL, tmp);
+	ASSERT_EQ(3, write(fd, "new", 3));
+	close(fd);
+	EXPECT_STREQ("old", head(file));
+	ASSERT_EQ(0, selfmon_outfile__commit("report", file, tmp, false));
+	EXPECT_STREQ("new", head(file));
+	/* A failed run: discarded, the file stays as it was and nothing is left. */
+	fd = selfmon_outfile__open("report", file, &tmp);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4, write(fd, "half", 4));
+	close(fd);
+	selfmon_outfile__discard(tmp);
+	EXPECT_STREQ("new", head(file));
+	EXPECT_EQ(0, count_names(self->path, ".part-"));
+	/* A link into a file is refused, naming what and where. */
+	ASSERT_EQ(0, symlink(file, link));
+	EXPECT_EQ(-ELOOP, selfmon_outfile__open("report", link, &tmp));
+	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "report '")) TH_LOG("%s", selfmon_errmsg());
+	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "a symbolic link to a file"));
+	EXPECT_STREQ("new", head(file));
 }
 
 TEST_F(dir, bench_out_is_written_whole_never_through_a_link_and_a_failed_run_keeps_the_old_file)

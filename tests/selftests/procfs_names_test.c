@@ -25,6 +25,7 @@
 #include <selfmon/sampler.h>
 #include <selfmon/symbols.h>
 #include "kselftest_harness.h"
+#include "perf_files.h"
 
 /* @buf: a new name under $TMPDIR (else /tmp) from @leaf, its XXXXXX filled by mkdtemp or mkstemp. */
 static char *tmp_name(char *buf, size_t size, const char *leaf)
@@ -113,20 +114,6 @@ TEST(a_mapped_file_whose_name_holds_a_newline_and_blanks_is_found_by_that_name)
 	munmap(p, 4096);
 	unlink(path);
 	rmdir(dir);
-}
-
-/* The file's bytes, whole, 8-byte aligned for the parser. */
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	struct stat st;
-
-	if (f && !fstat(fileno(f), &st) && (buf = aligned_alloc(8, ((size_t)st.st_size + 8) & ~7ul)))
-		*len = fread(buf, 1, (size_t)st.st_size, f);
-	if (f)
-		fclose(f);
-	return buf;
 }
 
 TEST(a_thread_name_with_a_newline_goes_whole_into_perf_datas_comm_record)

@@ -22,6 +22,7 @@
 #include <selfmon/selfmon.h>
 #include <selfmon/symbols.h>
 #include "json_check.h"
+#include "perf_files.h"
 #include "kselftest_harness.h"
 
 static volatile uint64_t sink;
@@ -104,20 +105,6 @@ static struct selfmon_sampler *open_sampler(struct __test_metadata *_metadata)
 
 	EXPECT_NE(NULL, s) TH_LOG("%s", selfmon_errmsg());
 	return s;
-}
-
-/* The file's bytes, whole. */
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	struct stat st;
-
-	if (f && !fstat(fileno(f), &st) && (buf = aligned_alloc(8, ((size_t)st.st_size + 8) & ~7ul)))
-		*len = fread(buf, 1, (size_t)st.st_size, f);
-	if (f)
-		fclose(f);
-	return buf;
 }
 
 struct file_header {
@@ -227,35 +214,6 @@ TEST(a_perf_data_file_that_cannot_be_written_is_an_error_naming_it)
 	}
 	EXPECT_NE(NULL, strstr(selfmon_errmsg(), "perf.data '/dev/full'")) TH_LOG("%s", selfmon_errmsg());
 	selfmon_sampler__close(s);
-}
-
-/*
- * perf, as Debian installs it (linux-perf): $SELFMON_PERF, else `perf` when
- * it runs (Debian's /usr/bin/perf may be a wrapper that wants a
- * perf_<kernel version> that the running kernel has no package for), else
- * the versioned binaries themselves.
- */
-static const char *find_perf(void)
-{
-	static char path[256];
-	char *out;
-	int status = -1;
-	FILE *f;
-
-	if (getenv("SELFMON_PERF"))
-		return getenv("SELFMON_PERF");
-	out = run_capture("perf version 2>/dev/null", &status);
-	free(out);
-	if (!status)
-		return "perf";
-	f = popen("ls -1 /usr/bin/perf_[0-9]* /usr/lib/linux-tools*/perf 2>/dev/null | tail -n 1", "r");
-	path[0] = '\0';
-	if (f) {
-		if (fgets(path, sizeof(path), f))
-			path[strcspn(path, "\n")] = '\0';
-		pclose(f);
-	}
-	return path[0] ? path : NULL;
 }
 
 struct tip {

@@ -15,16 +15,7 @@
 #include <cmocka.h>
 
 #include "../../tools/cli.h"
-
-/* Run @write into memory and hand back the text (free it). */
-#define CAPTURE(buf, call)							\
-	do {									\
-		size_t __len;							\
-		FILE *f = open_memstream(&(buf), &__len);			\
-		assert_non_null(f);						\
-		call;								\
-		fclose(f);							\
-	} while (0)
+#include "capture.h"
 
 static void json_strings_escape_quotes_backslashes_and_control_characters(void **state)
 {

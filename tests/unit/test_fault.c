@@ -42,78 +42,21 @@
 #include "../../core/arch.h"
 #include "../../core/error.h"
 #include "fakeroot.h"
+#include "fault_inject.h"
 
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/lsan_interface.h>
 #endif
 
-enum fault { F_CALLOC, F_MALLOC, F_REALLOC, F_PERF_OPEN, F_MMAP, F_SETAFFINITY, F_OPEN, F_OPENDIR,
-	     F_READ, F_IOCTL, F__NR };
+/* ---- the wrapped functions of this program's own (fault_inject.h has the rest) ---- */
 
-static const char *const fault_name[F__NR] = {
-	"calloc", "malloc", "realloc", "perf_event_open", "mmap", "sched_setaffinity", "open",
-	"opendir", "read", "ioctl",
-};
-
-static struct {
-	bool armed;
-	enum fault which;
-	int fail_at, calls, err;
-	bool hit;
-} inj;
-
-static int points[F__NR];
-
-/* Count a call of @f; true if this one is to fail (errno then set). */
-static bool inject(enum fault f)
-{
-	if (!inj.armed || inj.which != f || ++inj.calls != inj.fail_at)
-		return false;
-	inj.hit = true;
-	errno = inj.err;
-	return true;
-}
-
-/* ---- the wrapped functions ---- */
-
-void *__real_calloc(size_t n, size_t size);
-void *__real_malloc(size_t size);
-void *__real_realloc(void *p, size_t size);
 long __real_syscall(long n, ...);
-void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 int __real_sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set);
-int __real_open(const char *path, int flags, ...);
-DIR *__real_opendir(const char *name);
-ssize_t __real_read(int fd, void *buf, size_t n);
-int __real_ioctl(int fd, unsigned long req, ...);
 const struct selfmon_arch *__real_selfmon_arch__host(void);
 
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_malloc(size_t size);
-void *__wrap_realloc(void *p, size_t size);
 long __wrap_syscall(long n, ...);
-void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 int __wrap_sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set);
-int __wrap_open(const char *path, int flags, ...);
-DIR *__wrap_opendir(const char *name);
-ssize_t __wrap_read(int fd, void *buf, size_t n);
-int __wrap_ioctl(int fd, unsigned long req, ...);
 const struct selfmon_arch *__wrap_selfmon_arch__host(void);
-
-void *__wrap_calloc(size_t n, size_t size)
-{
-	return inject(F_CALLOC) ? NULL : __real_calloc(n, size);
-}
-
-void *__wrap_malloc(size_t size)
-{
-	return inject(F_MALLOC) ? NULL : __real_malloc(size);
-}
-
-void *__wrap_realloc(void *p, size_t size)
-{
-	return inject(F_REALLOC) ? NULL : __real_realloc(p, size);
-}
 
 /* perf_event_open as a task-clock event: it opens, and mmaps, on any kernel. */
 long __wrap_syscall(long n, ...)
@@ -137,48 +80,9 @@ long __wrap_syscall(long n, ...)
 	return __real_syscall(n, &attr, a[1], a[2], a[3], a[4]);
 }
 
-void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-	return inject(F_MMAP) ? MAP_FAILED : __real_mmap(addr, len, prot, flags, fd, off);
-}
-
 int __wrap_sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
 {
 	return inject(F_SETAFFINITY) ? -1 : __real_sched_setaffinity(pid, size, set);
-}
-
-int __wrap_open(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-	va_list ap;
-
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
-		mode = (mode_t)va_arg(ap, int);
-		va_end(ap);
-	}
-	return inject(F_OPEN) ? -1 : __real_open(path, flags, mode);
-}
-
-DIR *__wrap_opendir(const char *name)
-{
-	return inject(F_OPENDIR) ? NULL : __real_opendir(name);
-}
-
-ssize_t __wrap_read(int fd, void *buf, size_t n)
-{
-	return inject(F_READ) ? -1 : __real_read(fd, buf, n);
-}
-
-int __wrap_ioctl(int fd, unsigned long req, ...)
-{
-	va_list ap;
-	void *arg;
-
-	va_start(ap, req);
-	arg = va_arg(ap, void *);
-	va_end(ap);
-	return inject(F_IOCTL) ? -1 : __real_ioctl(fd, req, arg);
 }
 
 /* The x86 gates on every build, as test_set does: the same decisions everywhere. */
@@ -192,20 +96,6 @@ const struct selfmon_arch *__wrap_selfmon_arch__host(void)
 static char *root;
 static cpu_set_t affinity0;
 static int fds0;
-
-static int count_fds(void)
-{
-	DIR *d = __real_opendir("/proc/self/fd");
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		n += de->d_name[0] != '.';
-	closedir(d);
-	return n - 1;
-}
 
 static int machine_setup(void **state)
 {
@@ -223,21 +113,15 @@ static int machine_setup(void **state)
 	fakeroot__write(root, "/sys/devices/system/cpu/possible", "0-%d\n", CPU_SETSIZE - 1);
 	fakeroot__write(root, "/sys/devices/system/cpu/online", "0-%d\n", CPU_SETSIZE - 1);
 	fakeroot__write(root, "/proc/sys/kernel/perf_event_paranoid", "2\n");
-	fds0 = count_fds();
+	fds0 = open_fds();
 	return fds0 < 0 ? -1 : 0;
 }
 
 static int machine_teardown(void **state)
 {
-	int total = 0;
-
 	(void)state;
 	fakeroot__free(root);
-	for (int f = 0; f < F__NR; f++) {
-		print_message("# fault points: %-18s %d\n", fault_name[f], points[f]);
-		total += points[f];
-	}
-	print_message("# fault points: %d in all\n", total);
+	print_fault_points();
 	return 0;
 }
 
@@ -305,7 +189,7 @@ static void run_once(const char *pin)
 static void nothing_left_behind(bool restore_failed)
 {
 	cpu_set_t now;
-	int fds = count_fds();
+	int fds = open_fds();
 
 	if (fds != fds0)
 		fail_msg("%d fds open after failing %s call %d, %d before", fds, fault_name[inj.which],

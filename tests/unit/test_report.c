@@ -15,15 +15,7 @@
 #include <cmocka.h>
 
 #include <selfmon/report.h>
-
-#define CAPTURE(buf, call)							\
-	do {									\
-		size_t __len;							\
-		FILE *f = open_memstream(&(buf), &__len);			\
-		assert_non_null(f);						\
-		call;								\
-		fclose(f);							\
-	} while (0)
+#include "capture.h"
 
 /* Three repetitions: time, task-clock, instructions:u. */
 static const double values[3][3] = { { 4, 5, 6 }, { 3, 4, 5 }, { 100, 100, 101 } };

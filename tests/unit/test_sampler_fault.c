@@ -39,75 +39,19 @@
 #include <selfmon/selfmon.h>
 #include <selfmon/sampler.h>
 #include "../../core/error.h"
+#include "fault_inject.h"
 
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/lsan_interface.h>
 #endif
 
-enum fault { F_CALLOC, F_MALLOC, F_REALLOC, F_PERF_OPEN, F_MMAP, F_IOCTL, F_FCNTL, F_OPEN,
-	     F_OPENDIR, F_READ, F__NR };
+/* ---- the wrapped functions of this program's own (fault_inject.h has the rest) ---- */
 
-static const char *const fault_name[F__NR] = {
-	"calloc", "malloc", "realloc", "perf_event_open", "mmap", "ioctl", "fcntl", "open",
-	"opendir", "read",
-};
-
-static struct {
-	bool armed;
-	enum fault which;
-	int fail_at, calls, err;
-	bool hit;
-} inj;
-
-static int points[F__NR];
-
-static bool inject(enum fault f)
-{
-	if (!inj.armed || inj.which != f || ++inj.calls != inj.fail_at)
-		return false;
-	inj.hit = true;
-	errno = inj.err;
-	return true;
-}
-
-/* ---- the wrapped functions ---- */
-
-void *__real_calloc(size_t n, size_t size);
-void *__real_malloc(size_t size);
-void *__real_realloc(void *p, size_t size);
 long __real_syscall(long n, ...);
-void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
-int __real_ioctl(int fd, unsigned long req, ...);
 int __real_fcntl(int fd, int cmd, ...);
-int __real_open(const char *path, int flags, ...);
-DIR *__real_opendir(const char *name);
-ssize_t __real_read(int fd, void *buf, size_t n);
 
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_malloc(size_t size);
-void *__wrap_realloc(void *p, size_t size);
 long __wrap_syscall(long n, ...);
-void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
-int __wrap_ioctl(int fd, unsigned long req, ...);
 int __wrap_fcntl(int fd, int cmd, ...);
-int __wrap_open(const char *path, int flags, ...);
-DIR *__wrap_opendir(const char *name);
-ssize_t __wrap_read(int fd, void *buf, size_t n);
-
-void *__wrap_calloc(size_t n, size_t size)
-{
-	return inject(F_CALLOC) ? NULL : __real_calloc(n, size);
-}
-
-void *__wrap_malloc(size_t size)
-{
-	return inject(F_MALLOC) ? NULL : __real_malloc(size);
-}
-
-void *__wrap_realloc(void *p, size_t size)
-{
-	return inject(F_REALLOC) ? NULL : __real_realloc(p, size);
-}
 
 long __wrap_syscall(long n, ...)
 {
@@ -123,22 +67,6 @@ long __wrap_syscall(long n, ...)
 	return __real_syscall(n, a[0], a[1], a[2], a[3], a[4]);
 }
 
-void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-	return inject(F_MMAP) ? MAP_FAILED : __real_mmap(addr, len, prot, flags, fd, off);
-}
-
-int __wrap_ioctl(int fd, unsigned long req, ...)
-{
-	va_list ap;
-	void *arg;
-
-	va_start(ap, req);
-	arg = va_arg(ap, void *);
-	va_end(ap);
-	return inject(F_IOCTL) ? -1 : __real_ioctl(fd, req, arg);
-}
-
 int __wrap_fcntl(int fd, int cmd, ...)
 {
 	va_list ap;
@@ -148,29 +76,6 @@ int __wrap_fcntl(int fd, int cmd, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	return inject(F_FCNTL) ? -1 : __real_fcntl(fd, cmd, arg);
-}
-
-int __wrap_open(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-	va_list ap;
-
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
-		mode = (mode_t)va_arg(ap, int);
-		va_end(ap);
-	}
-	return inject(F_OPEN) ? -1 : __real_open(path, flags, mode);
-}
-
-DIR *__wrap_opendir(const char *name)
-{
-	return inject(F_OPENDIR) ? NULL : __real_opendir(name);
-}
-
-ssize_t __wrap_read(int fd, void *buf, size_t n)
-{
-	return inject(F_READ) ? -1 : __real_read(fd, buf, n);
 }
 
 /* ---- what must be as it was ---- */
@@ -183,25 +88,11 @@ struct process_state {
 
 static struct process_state before;
 
-static int count_fds(void)
-{
-	DIR *d = __real_opendir("/proc/self/fd");
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		n += de->d_name[0] != '.';
-	closedir(d);
-	return n - 1;
-}
-
 static void take_state(struct process_state *st)
 {
 	/* zeroed: sigaction() refuses the C library's own signals (32, 33), leaving them so */
 	memset(st, 0, sizeof(*st));
-	st->fds = count_fds();
+	st->fds = open_fds();
 	for (int s = 1; s < _NSIG; s++)
 		sigaction(s, NULL, &st->act[s]);
 	sigprocmask(SIG_BLOCK, NULL, &st->mask);
@@ -329,14 +220,8 @@ static int sweep(enum fault f, int err)
 
 static int teardown(void **state)
 {
-	int total = 0;
-
 	(void)state;
-	for (int f = 0; f < F__NR; f++) {
-		print_message("# fault points: %-16s %d\n", fault_name[f], points[f]);
-		total += points[f];
-	}
-	print_message("# fault points: %d in all\n", total);
+	print_fault_points();
 	return 0;
 }
 

@@ -22,13 +22,6 @@
 #include "kselftest_harness.h"
 #include "board.h"
 
-#define EXACT_USER_OR_SKIP()								\
-	do {									\
-		EXACT_OR_SKIP();						\
-		if (read_sysctl(USER_ACCESS) != 1)				\
-			SKIP(return, "kernel.perf_user_access is not 1 (run as root through run_tests.sh)"); \
-	} while (0)
-
 TEST(every_fixed_count_kernel_measures_its_stated_instructions_exactly_by_mrs)
 {
 	struct selfmon_bench_opts o = {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the arm64 suites share: a loop of exactly known instructions, a region
- * measured by two inline reads, opening a set that must read from user space,
+ * What the arm64 suites share: a loop of exactly known instructions, a loop
+ * metered by an inline read before and after, a region measured by two inline reads, opening a set that must read from user space,
  * the perf_user_access sysctl, and what the board was declared to do
  * (run_tests.sh exports SELFMON_EXPECT_* and SELFMON_INEXACT).
  */
@@ -72,6 +72,28 @@ static inline int expect_env(const char *name)
 			SKIP(return, "SELFMON_INEXACT=1: this board's counts are close, not exact " \
 			     "(QEMU icount with several vCPUs)");			\
 	} while (0)
+
+/* Exact counts read from user space: the board counts exactly, and perf_user_access is 1. */
+#define EXACT_USER_OR_SKIP()								\
+	do {									\
+		EXACT_OR_SKIP();						\
+		if (read_sysctl(USER_ACCESS) != 1)				\
+			SKIP(return, "kernel.perf_user_access is not 1 (run as root through run_tests.sh)"); \
+	} while (0)
+
+/* User instructions of @loop(@arg, @n), counted by @meter; -1 if a meter read fails. */
+static __attribute__((noinline, unused)) int64_t metered(const struct perf_event_mmap_page *meter,
+							 void (*loop)(void *, int), void *arg, int n)
+{
+	uint64_t a, b;
+
+	if (selfmon_page__read_value(meter, &a))
+		return -1;
+	loop(arg, n);
+	if (selfmon_page__read_value(meter, &b))
+		return -1;
+	return (int64_t)(b - a);
+}
 
 /* The region by two inline reads: what a microbenchmark does. */
 static __attribute__((noinline, unused)) int64_t region_user(const struct perf_event_mmap_page *pg, uint64_t n)

@@ -79,20 +79,6 @@ static __attribute__((noinline)) void loop_set_empty(void *arg, int n)
 	sink = sum;
 }
 
-/* User instructions of @loop(@arg, @n), counted by @meter; -1 if a meter read fails. */
-static __attribute__((noinline)) int64_t metered(const struct perf_event_mmap_page *meter,
-						 void (*loop)(void *, int), void *arg, int n)
-{
-	uint64_t a, b;
-
-	if (selfmon_page__read_value(meter, &a))
-		return -1;
-	loop(arg, n);
-	if (selfmon_page__read_value(meter, &b))
-		return -1;
-	return (int64_t)(b - a);
-}
-
 /* One measurement: instructions per read of @pg, times READS. */
 static int64_t read_cost_once(const struct perf_event_mmap_page *meter, const struct perf_event_mmap_page *pg)
 {

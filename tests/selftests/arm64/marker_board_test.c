@@ -22,13 +22,6 @@
 #include "kselftest_harness.h"
 #include "board.h"
 
-#define EXACT_USER_OR_SKIP()								\
-	do {									\
-		EXACT_OR_SKIP();						\
-		if (read_sysctl(USER_ACCESS) != 1)				\
-			SKIP(return, "kernel.perf_user_access is not 1 (run as root through run_tests.sh)"); \
-	} while (0)
-
 /* Exactly @N3 instructions, no operand for the compiler to set up: N3 nops. */
 #define NOPS(N3) __asm__ __volatile__(".rept " #N3 "\n\tnop\n\t.endr")
 
@@ -203,19 +196,6 @@ struct loops {
 	void (*empty)(void *, int);
 	void *arg;
 };
-
-static __attribute__((noinline)) int64_t metered(const struct perf_event_mmap_page *meter,
-						 void (*loop)(void *, int), void *arg, int n)
-{
-	uint64_t a, b;
-
-	if (selfmon_page__read_value(meter, &a))
-		return -1;
-	loop(arg, n);
-	if (selfmon_page__read_value(meter, &b))
-		return -1;
-	return (int64_t)(b - a);
-}
 
 /*
  * Instructions per call times PAIRS. Each of the four loops is metered five
