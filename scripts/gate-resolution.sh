@@ -80,7 +80,11 @@ caught() {
 }
 
 echo "# load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
-how="$rounds run(s) a side of selfmon bench $bench, alternating; selfmon compare --base ... --new ..."
+if [ "$rounds" -gt 1 ]; then
+	how="$rounds runs a side of selfmon bench $bench, alternating; selfmon compare --base ... --new ..."
+else
+	how="one run a side of selfmon bench $bench, one after the other; selfmon compare BASE NEW"
+fi
 alarms=0
 i=0
 while [ $i -lt "$tries" ]; do

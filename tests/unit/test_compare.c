@@ -323,6 +323,19 @@ static int compare(const char *a, const char *b, const char *opt1, const char *o
 	return cmd_compare(argc, argv);
 }
 
+/* What the last compare() wrote to its --out, into @text. */
+static void read_out(char *text, size_t size)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/out", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	text[fread(text, 1, size - 1, f)] = '\0';
+	fclose(f);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -381,18 +394,13 @@ static void exit_2_for_a_missing_file_malformed_json_or_an_unknown_metric(void *
 
 static void benchmarks_on_one_side_only_are_listed_and_exit_2(void **state)
 {
-	char path[128], text[4096] = "";
-	FILE *f;
+	char text[4096] = "";
 
 	(void)state;
 	report("base.json", "gone", 9, 10, 100, true);
 	report("new.json", "fresh", 9, 10, 100, true);
 	assert_int_equal(compare("base.json", "new.json", NULL, NULL), 2);
-	snprintf(path, sizeof(path), "%s/out", dir);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
-	fclose(f);
+	read_out(text, sizeof(text));
 	assert_non_null(strstr(text, "only in"));
 	assert_non_null(strstr(text, "base.json: gone"));
 	assert_non_null(strstr(text, "new.json: fresh"));
@@ -419,11 +427,7 @@ static void an_exact_change_between_runs_of_different_iterations_names_the_fix(v
 		fclose(f);
 	}
 	assert_int_equal(compare("it1.json", "it0.json", "--limit", "instructions=+0%"), 1);
-	snprintf(path, sizeof(path), "%s/out", dir);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
-	fclose(f);
+	read_out(text, sizeof(text));
 	assert_non_null(strstr(text, "the runs differ in iterations (1250 and 1000): fix them with selfmon bench "
 				   "--iterations N"));
 	/* the same iterations: no such hint */
@@ -437,7 +441,6 @@ static void several_runs_a_side_pool_their_repetitions(void **state)
 	char *argv[] = { "compare", "--base", p[0], "--base", p[1], "--new", p[2],
 			 "--new", p[3], "--format", "json", "--out", out };
 	const char *names[] = { "b1.json", "b2.json", "n1.json", "n2.json" };
-	FILE *f;
 
 	(void)state;
 	for (int i = 0; i < 4; i++) {
@@ -449,10 +452,7 @@ static void several_runs_a_side_pool_their_repetitions(void **state)
 	/* one run a side: time doubled, but unsure (5 repetitions), so no failure */
 	assert_int_equal(compare("b1.json", "n1.json", NULL, NULL), 0);
 	assert_int_equal(cmd_compare(sizeof(argv) / sizeof(argv[0]), argv), 1);
-	f = fopen(out, "r");
-	assert_non_null(f);
-	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
-	fclose(f);
+	read_out(text, sizeof(text));
 	assert_non_null(strstr(text, "\"repetitions_base\": 10, \"repetitions_new\": 10"));
 	assert_non_null(strstr(text, "b1.json and 1 more"));
 	/* a bad report of a side is named; a lone positional beside --base is refused */
