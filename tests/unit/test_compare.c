@@ -441,6 +441,7 @@ static void several_runs_a_side_pool_their_repetitions(void **state)
 	char *argv[] = { "compare", "--base", p[0], "--base", p[1], "--new", p[2],
 			 "--new", p[3], "--format", "json", "--out", out };
 	const char *names[] = { "b1.json", "b2.json", "n1.json", "n2.json" };
+	FILE *f;
 
 	(void)state;
 	for (int i = 0; i < 4; i++) {
@@ -455,6 +456,13 @@ static void several_runs_a_side_pool_their_repetitions(void **state)
 	read_out(text, sizeof(text));
 	assert_non_null(strstr(text, "\"repetitions_base\": 10, \"repetitions_new\": 10"));
 	assert_non_null(strstr(text, "b1.json and 1 more"));
+	/* a later report of a side with no repetitions is refused as a first one would be */
+	snprintf(p[3], sizeof(p[3]), "%s/empty.json", dir);
+	f = fopen(p[3], "w");
+	assert_non_null(f);
+	fputs("{\"benchmarks\": []}", f);
+	fclose(f);
+	assert_int_equal(cmd_compare(sizeof(argv) / sizeof(argv[0]), argv), 2);
 	/* a bad report of a side is named; a lone positional beside --base is refused */
 	argv[8] = "/nonexistent/n3.json";
 	assert_int_equal(cmd_compare(sizeof(argv) / sizeof(argv[0]), argv), 2);
