@@ -15,10 +15,13 @@
 
 #define MAX_LIMITS 32
 #define MAX_METRICS 32
+#define MAX_RUNS 64 /* reports per side */
 
 struct compare_cli {
 	bool help, allow_missing;
-	const char *paths[2];
+	const char *paths[2][MAX_RUNS]; /* BASE's reports, NEW's: their repetitions pooled */
+	int nr_paths[2], nr_positional;
+	char label[2][160]; /* a side's name in the output */
 	struct cli_limit limits[MAX_LIMITS];
 	int nr_limits;
 	const char *metrics[MAX_METRICS];
@@ -32,8 +35,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: selfmon compare [options] BASE.json NEW.json\n"
+		"       selfmon compare [options] --base B1.json --base B2.json ... --new N1.json ...\n"
 		"Compare two reports of `selfmon bench --format json` (or of <selfmon/report.h>, or Google\n"
 		"Benchmark's JSON): every benchmark and every metric, the medians per iteration.\n\n"
+		"  --base FILE, --new FILE  a report of one side (repeatable): the repetitions of a side's\n"
+		"                         reports are pooled. On a noisy machine run the two sides\n"
+		"                         alternately, for instance 15 runs of --repetitions 1 each in the\n"
+		"                         order B N N B B N ...: a change in the machine's load then hits\n"
+		"                         both alike (docs/compare.md; two sequential runs drift apart)\n"
 		"  --limit METRIC=+N%%     allowed increase, in %% of the base median (repeatable)\n"
 		"  --limit METRIC=+N      the same, absolute, in the metric's unit (time: ns, or +2us, +1ms)\n"
 		"                         METRIC is time, cpu_time or a counter (instructions matches\n"
@@ -49,9 +58,11 @@ static void usage(FILE *f)
 		"A metric whose repetitions are all equal on both sides (exact counts on the board) is\n"
 		"compared exactly. A noisy one is a regression when its median and its minimum rise beyond\n"
 		"the limit and a two-sided Mann-Whitney U test at --alpha says the change is significant\n"
-		"(the minimum: load on a busy machine only adds time, a real change moves both); that needs %d\n"
-		"repetitions on each side (selfmon bench --repetitions %d or more), else it is reported\n"
-		"'unsure' and not judged. Decreases beyond the limit are reported as improvements.\n\n"
+		"(the minimum: load on a busy machine mostly adds time, a real change moves both; a value\n"
+		"below both sides' far-out fence, Q1 - 3 IQR, is a disturbed measurement and not the\n"
+		"minimum); that needs %d repetitions on each side (selfmon bench --repetitions %d or more,\n"
+		"or as many runs), else it is reported 'unsure' and not judged. Decreases beyond the\n"
+		"limit are reported as improvements.\n\n"
 		"Exit status: 0 no regression, 1 a regression, 2 bad input (a file that cannot be read,\n"
 		"malformed JSON, an unknown metric, benchmarks or metrics on one side only).\n",
 		CLI_COMPARE_MIN_REPS, CLI_COMPARE_MIN_REPS);
@@ -67,7 +78,13 @@ static int parse_value(struct compare_cli *cli, const char *opt, const char *v, 
 			return snprintf(err, errsz, "more than %d --limit", MAX_LIMITS), -EINVAL;
 		return cli_limit_parse(v, &cli->limits[cli->nr_limits++], err, errsz);
 	}
-	if (!strcmp(opt, "--metric")) {
+	if (!strcmp(opt, "--base") || !strcmp(opt, "--new")) {
+		int side = opt[2] == 'n';
+
+		if (cli->nr_paths[side] == MAX_RUNS)
+			return snprintf(err, errsz, "more than %d reports a side", MAX_RUNS), -EINVAL;
+		cli->paths[side][cli->nr_paths[side]++] = v;
+	} else if (!strcmp(opt, "--metric")) {
 		if (cli->nr_metrics == MAX_METRICS)
 			return snprintf(err, errsz, "more than %d --metric", MAX_METRICS), -EINVAL;
 		cli->metrics[cli->nr_metrics++] = v;
@@ -96,9 +113,8 @@ static int parse_value(struct compare_cli *cli, const char *opt, const char *v, 
 
 static int parse(int argc, char **argv, struct compare_cli *cli, char *err, size_t errsz)
 {
-	static const char *const with_value[] = { "--limit", "--metric", "--filter",
-						  "--alpha", "--format", "--out" };
-	int nr_paths = 0;
+	static const char *const with_value[] = { "--limit", "--metric", "--filter", "--alpha",
+						  "--format", "--out",	  "--base",   "--new" };
 
 	memset(cli, 0, sizeof(*cli));
 	cli->alpha = 0.05;
@@ -125,16 +141,21 @@ static int parse(int argc, char **argv, struct compare_cli *cli, char *err, size
 			cli->allow_missing = true;
 		else if (a[0] == '-' && a[1])
 			return snprintf(err, errsz, "unknown option '%.60s'", a), -EINVAL;
-		else if (nr_paths < 2)
-			cli->paths[nr_paths++] = a;
-		else
+		else if (cli->nr_positional < 2 && cli->nr_paths[cli->nr_positional] < MAX_RUNS) {
+			int side = cli->nr_positional++;
+
+			cli->paths[side][cli->nr_paths[side]++] = a;
+		} else
 			return snprintf(err, errsz,
-					"one BASE and one NEW report, not '%.60s' as well", a),
+					"one BASE and one NEW report, not '%.60s' as well "
+					"(several runs a side: --base FILE and --new FILE)",
+					a),
 			       -EINVAL;
 	}
-	if (!cli->help && nr_paths < 2)
+	if (!cli->help && (!cli->nr_paths[0] || !cli->nr_paths[1] || cli->nr_positional == 1))
 		return snprintf(err, errsz,
-				"two reports are needed: selfmon compare BASE.json NEW.json"),
+				"two reports are needed: selfmon compare BASE.json NEW.json "
+				"(or --base FILE ... --new FILE ...)"),
 		       -EINVAL;
 	return 0;
 }
@@ -328,23 +349,40 @@ static void free_compare(struct cli_compare *c)
 	free(c->res);
 }
 
-static int load_both(const struct compare_cli *cli, struct cli_report r[2])
+/* One side: its first report, then the repetitions of the others added. */
+static int load_side(struct compare_cli *cli, int side, struct cli_report *r)
 {
 	char err[512];
+	int rc = 0, k;
 
-	for (int i = 0; i < 2; i++) {
-		int rc = cli_report_load(cli->paths[i], &r[i], err, sizeof(err));
+	for (k = 0; k < cli->nr_paths[side] && !rc; k++)
+		rc = k ? cli_report_add(cli->paths[side][k], r, err, sizeof(err)) :
+			 cli_report_load(cli->paths[side][k], r, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "selfmon compare: %s '%s': %s%s\n", side ? "NEW" : "BASE",
+			cli_text(cli->paths[side][k - 1]), cli_text(err),
+			rc == -ENOENT ? " (write it with selfmon bench --format json --out FILE)" :
+					"");
+		if (k > 1)
+			cli_report_free(r);
+		return rc;
+	}
+	snprintf(cli->label[side], sizeof(cli->label[side]), "%s", cli->paths[side][0]);
+	if (cli->nr_paths[side] > 1)
+		snprintf(cli->label[side] + strlen(cli->label[side]),
+			 sizeof(cli->label[side]) - strlen(cli->label[side]), " and %d more",
+			 cli->nr_paths[side] - 1);
+	r->path = cli->label[side];
+	return 0;
+}
 
-		if (rc) {
-			fprintf(stderr, "selfmon compare: %s '%s': %s%s\n", i ? "NEW" : "BASE",
-				cli_text(cli->paths[i]), cli_text(err),
-				rc == -ENOENT ? " (write it with selfmon bench --format json "
-						"--out FILE)" :
-						"");
-			if (i)
-				cli_report_free(&r[0]);
-			return rc;
-		}
+static int load_both(struct compare_cli *cli, struct cli_report r[2])
+{
+	if (load_side(cli, 0, &r[0]))
+		return -EINVAL;
+	if (load_side(cli, 1, &r[1])) {
+		cli_report_free(&r[0]);
+		return -EINVAL;
 	}
 	for (int i = 0; i < cli->nr_limits + cli->nr_metrics; i++) {
 		bool lim = i < cli->nr_limits;
@@ -379,8 +417,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (load_both(&cli, r))
 		return EXIT_USAGE;
-	c.base_path = cli.paths[0];
-	c.new_path = cli.paths[1];
+	c.base_path = cli.label[0];
+	c.new_path = cli.label[1];
 	c.alpha = cli.alpha;
 	if (compare_all(&cli, r, &c) || write_out(&cli, &c))
 		goto out;

@@ -47,6 +47,13 @@ struct cli_report {
  * ("cannot open", "line 3, column 7: ...", "not a benchmark report: ...").
  */
 int cli_report_load(const char *path, struct cli_report *r, char *err, size_t errsz);
+/*
+ * Add the repetitions of @path to @r, which holds those of other runs
+ * already: a side of the comparison made of several runs (interleaved with
+ * the other side's, so that drift in the machine's load hits both alike).
+ * Return: as cli_report_load(); on an error @r holds what was read.
+ */
+int cli_report_add(const char *path, struct cli_report *r, char *err, size_t errsz);
 void cli_report_free(struct cli_report *r);
 struct cli_cmp_bench *cli_report_bench(const struct cli_report *r, const char *name);
 struct cli_series *cli_bench_series(const struct cli_cmp_bench *b, const char *name);
@@ -73,7 +80,7 @@ struct cli_result {
 	double base, new_; /* medians */
 	double delta, rel; /* new - base; delta / base (0 when both are 0) */
 	double allowed; /* the limit in the metric's units */
-	double min_base, min_new; /* the least repetition of each side */
+	double min_base, min_new; /* the least repetition of each side: cli_floor() */
 	const struct cli_limit *limit;
 	bool exact; /* every repetition equal on each side: no statistics */
 	int n_base, n_new;
@@ -84,6 +91,14 @@ struct cli_result {
 
 /* Median of @n values (a copy is sorted). */
 double cli_median(const double *v, int n);
+/*
+ * The least of @n values @v that is not below both sides' lower far-out
+ * fences, Q1 - 3 IQR of @v and of @other (Tukey's; rustc-perf calls a
+ * change significant past the upper one, Q3 + 3 IQR): a value far below
+ * everything either side measured is a disturbed measurement, not a floor.
+ * @n_other 0: @v's own fence alone.
+ */
+double cli_floor(const double *v, int n, const double *other, int n_other);
 /*
  * Mann-Whitney U test of @a against @b, two-sided: the normal approximation
  * with the tie correction and the continuity correction (what

@@ -209,7 +209,7 @@ static int check_schema(const struct cli_json *root, char *err, size_t errsz)
 static int load_tree(struct cli_report *r, const struct cli_json *root, char *err, size_t errsz)
 {
 	const struct cli_json *bs = cli_json_get(root, "benchmarks");
-	int rc = check_schema(root, err, errsz);
+	int rc = check_schema(root, err, errsz), loaded = 0;
 
 	if (rc)
 		return rc;
@@ -231,8 +231,9 @@ static int load_tree(struct cli_report *r, const struct cli_json *root, char *er
 		rc = load_iteration(r, o, i, err, errsz);
 		if (rc)
 			return rc;
+		loaded++;
 	}
-	if (!r->nr_b) {
+	if (!loaded) {
 		snprintf(
 			err, errsz,
 			"no benchmark repetitions (\"run_type\": \"iteration\") in \"benchmarks\"");
@@ -241,13 +242,11 @@ static int load_tree(struct cli_report *r, const struct cli_json *root, char *er
 	return 0;
 }
 
-int cli_report_load(const char *path, struct cli_report *r, char *err, size_t errsz)
+int cli_report_add(const char *path, struct cli_report *r, char *err, size_t errsz)
 {
 	struct cli_json root;
 	int rc;
 
-	memset(r, 0, sizeof(*r));
-	r->path = path;
 	rc = cli_json_load(path, &root, err, errsz);
 	if (rc)
 		return rc;
@@ -255,6 +254,15 @@ int cli_report_load(const char *path, struct cli_report *r, char *err, size_t er
 	if (rc == -ENOMEM)
 		snprintf(err, errsz, "out of memory");
 	cli_json_free(&root);
+	return rc;
+}
+
+int cli_report_load(const char *path, struct cli_report *r, char *err, size_t errsz)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = cli_report_add(path, r, err, errsz);
 	if (rc)
 		cli_report_free(r);
 	r->path = path;

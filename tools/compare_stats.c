@@ -2,7 +2,8 @@
 /*
  * selfmon compare's verdicts: a metric whose repetitions are all equal on
  * both sides (the board under icount) is compared exactly against its limit;
- * a noisy one must move its median and its minimum beyond the limit and pass a two-sided
+ * a noisy one must move its median and its minimum (leaving out values far
+ * below both sides) beyond the limit and pass a two-sided
  * Mann-Whitney U test at alpha, with at least CLI_COMPARE_MIN_REPS
  * repetitions a side. Over several noisy metrics, alpha is the family-wise
  * error rate: Holm's step-down correction (one comparison of a whole
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <selfmon/bench.h>
 #include "compare.h"
 
 static const struct cli_limit defaults[] = {
@@ -30,18 +32,46 @@ static int cmp_double(const void *a, const void *b)
 
 double cli_median(const double *v, int n)
 {
-	double *s, m;
+	struct selfmon_stats st;
 
 	if (n <= 0)
 		return 0;
-	s = malloc((size_t)n * sizeof(*s));
+	return selfmon_stats__compute(v, (size_t)n, &st) ? v[0] : st.median;
+}
+
+/* Tukey's lower far-out fence of @n values: Q1 - 3 IQR. */
+static double low_fence(const double *v, int n)
+{
+	double *s = malloc((size_t)n * sizeof(*s)), q1, q3;
+
 	if (!s)
-		return v[0];
+		return -1.0 / 0.0;
 	memcpy(s, v, (size_t)n * sizeof(*s));
 	qsort(s, (size_t)n, sizeof(*s), cmp_double);
-	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	q1 = selfmon_stats__quantile(s, (size_t)n, 0.25);
+	q3 = selfmon_stats__quantile(s, (size_t)n, 0.75);
 	free(s);
-	return m;
+	return q1 - 3 * (q3 - q1);
+}
+
+double cli_floor(const double *v, int n, const double *other, int n_other)
+{
+	double fence = low_fence(v, n), least = v[0], kept = 0;
+	bool any = false;
+
+	if (n_other > 0) {
+		double f = low_fence(other, n_other);
+
+		fence = f < fence ? f : fence;
+	}
+	for (int i = 0; i < n; i++) {
+		least = v[i] < least ? v[i] : least;
+		if (v[i] >= fence && (!any || v[i] < kept)) {
+			kept = v[i];
+			any = true;
+		}
+	}
+	return any ? kept : least;
 }
 
 static double sqrt_(double x)
@@ -249,9 +279,12 @@ static void judge_noisy(struct cli_result *r, const struct cli_series *base,
 {
 	double u, min_delta = r->min_new - r->min_base;
 	/*
-	 * Noise on a busy machine only adds time: a run that was disturbed more
-	 * moves its median, not its least repetition. A real change moves both,
-	 * so both must pass the limit.
+	 * Noise on a busy machine mostly adds time: a run that was disturbed
+	 * more moves its median, not its least repetition. A real change moves
+	 * both, so both must pass the limit. The least repetition leaves out
+	 * those far below both sides (cli_floor()): a calibrated value is a
+	 * difference of two timed runs, and one whose shorter run was
+	 * preempted comes out far too low, which load alone never explains.
 	 */
 	bool up = r->delta > r->allowed && min_delta > r->allowed;
 	bool down = -r->delta > r->allowed && -min_delta > r->allowed;
@@ -298,12 +331,8 @@ void cli_compare_judge(const struct cli_series *base, const struct cli_series *n
 	r->base = cli_median(base->v, base->n);
 	r->new_ = cli_median(new_->v, new_->n);
 	r->delta = r->new_ - r->base;
-	r->min_base = base->v[0];
-	r->min_new = new_->v[0];
-	for (int i = 1; i < base->n; i++)
-		r->min_base = base->v[i] < r->min_base ? base->v[i] : r->min_base;
-	for (int i = 1; i < new_->n; i++)
-		r->min_new = new_->v[i] < r->min_new ? new_->v[i] : r->min_new;
+	r->min_base = cli_floor(base->v, base->n, new_->v, new_->n);
+	r->min_new = cli_floor(new_->v, new_->n, base->v, base->n);
 	r->rel = r->base != 0 ? r->delta / (r->base < 0 ? -r->base : r->base) :
 		 r->delta     ? 1e300 * r->delta :
 				0;

@@ -5,7 +5,7 @@
 # picked up by the existing wildcards. The long measurement of the gate's
 # figures is `make gate-resolution` (minutes; not in make check).
 ## check-run-compare  selfmon compare end to end: every output read back, the gate's short form
-## gate-resolution    the gate's figures on this host: false alarms, smallest slowdown caught (minutes)
+## gate-resolution    the gate's figures on this host, the two sides run alternately: false alarms, smallest slowdown caught (minutes)
 ## gate-board     the gate on the emulated board: 20 reruns at instructions=+0%, a 0.1% slowdown caught
 .PHONY: check-run-compare gate-resolution
 
@@ -17,10 +17,13 @@ check-run-compare: $(O)/selfmon
 check-run-host: check-run-compare
 CHECK_TAPS += $(CHECK)/host-compare.tap
 
+# GATE_ROUNDS: runs a side, alternating (GATE_REPS / GATE_ROUNDS repetitions
+# each); 1 is two sequential runs.
 GATE_TRIES ?= 20
 GATE_REPS ?= 15
+GATE_ROUNDS ?= $(GATE_REPS)
 gate-resolution: $(O)/selfmon
-	$(Q)scripts/gate-resolution.sh $(O)/selfmon $(GATE_TRIES) $(GATE_REPS)
+	$(Q)scripts/gate-resolution.sh $(O)/selfmon $(GATE_TRIES) $(GATE_REPS) $(GATE_ROUNDS)
 
 # The same gate on the emulated board (one vCPU, icount): reruns compared at
 # instructions=+0%, and a 0.1% slowdown caught (about 2 minutes).

@@ -155,6 +155,47 @@ static void a_noisy_rise_of_the_median_alone_is_not_a_regression(void **state)
 	assert_int_equal(r.verdict, CLI_SAME);
 }
 
+/*
+ * A calibrated value is the difference of two timed runs: a preempted
+ * shorter run makes one repetition far too low. Measured on a busy host
+ * (cpu_time of add_chain, ns, 15 interleaved runs a side, the new side
+ * slowed down by 50%): that one repetition must not veto the regression.
+ */
+static void a_repetition_far_below_the_other_side_does_not_veto_a_regression(void **state)
+{
+	static const double b[] = { 2.59, 2.76, 2.82, 2.85, 2.68, 2.71, 2.5,  3.02,
+				    2.87, 2.85, 2.31, 3.02, 2.59, 2.75, 2.84 };
+	static const double slow[] = { 4.12, 3.96, 4.1,	 3.96, 4.03, 4.19, 4.35, 4.18,
+				       3.94, 4.11, 4.28, 4.37, 4.01, 0.16, 4.05 };
+	static const double b2[] = { 2.9,  2.85, 2.56, 7.96, 2.9,  2.9,  2.88, 2.82,
+				     2.71, 2.82, 2.82, 2.67, 2.85, 2.88, 2.79 };
+	static const double slow2[] = { 3.6,  3.97, 4.08, 4.4,	4.03, 4.09, 4.01, 3.78,
+					3.86, 4.01, 4.08, 4.28, 4.07, 4.29, 3.71 };
+	struct cli_series base = series("cpu_time", b, 15), n = series("cpu_time", slow, 15);
+	struct cli_limit ten = { "cpu_time", 10, true };
+	struct cli_result r;
+
+	(void)state;
+	/* 0.16 is below the base's Q1 - 3 IQR (2.635 - 3 * 0.215) and its own: not a floor */
+	NEAR(cli_floor(slow, 15, b, 15), 3.94, 1e-12);
+	/* the slow side's fence (3.385) does not cut the base: its floor is its least */
+	NEAR(cli_floor(b, 15, slow, 15), 2.31, 1e-12);
+	/* 10.05 is within a base of 10 to 10.4: the floor it is */
+	NEAR(cli_floor((const double[]){ 14, 10.05, 15 }, 3, (const double[]){ 10, 10.2, 10.4 }, 3),
+	     10.05, 1e-12);
+	/* far below the other side but not below its own fence: still the floor */
+	NEAR(cli_floor((const double[]){ 2, 1 }, 2, (const double[]){ 10, 10.2, 10.4 }, 3), 1, 1e-12);
+	cli_compare_judge(&base, &n, &ten, 0.05, &r);
+	assert_int_equal(r.verdict, CLI_REGRESSION);
+	NEAR(r.min_new, 3.94, 1e-12);
+	/* another try: a base repetition far above the rest (7.96) is not its floor either */
+	base = series("cpu_time", b2, 15);
+	n = series("cpu_time", slow2, 15);
+	cli_compare_judge(&base, &n, &ten, 0.05, &r);
+	assert_int_equal(r.verdict, CLI_REGRESSION);
+	NEAR(r.min_base, 2.56, 1e-12);
+}
+
 static void a_noisy_metric_with_too_few_repetitions_is_unsure_and_says_why(void **state)
 {
 	static const double b[] = { 10, 11, 10.5 }, s[] = { 15, 16, 15.5 };
@@ -282,6 +323,19 @@ static int compare(const char *a, const char *b, const char *opt1, const char *o
 	return cmd_compare(argc, argv);
 }
 
+/* What the last compare() wrote to its --out, into @text. */
+static void read_out(char *text, size_t size)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/out", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	text[fread(text, 1, size - 1, f)] = '\0';
+	fclose(f);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -340,18 +394,13 @@ static void exit_2_for_a_missing_file_malformed_json_or_an_unknown_metric(void *
 
 static void benchmarks_on_one_side_only_are_listed_and_exit_2(void **state)
 {
-	char path[128], text[4096] = "";
-	FILE *f;
+	char text[4096] = "";
 
 	(void)state;
 	report("base.json", "gone", 9, 10, 100, true);
 	report("new.json", "fresh", 9, 10, 100, true);
 	assert_int_equal(compare("base.json", "new.json", NULL, NULL), 2);
-	snprintf(path, sizeof(path), "%s/out", dir);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
-	fclose(f);
+	read_out(text, sizeof(text));
 	assert_non_null(strstr(text, "only in"));
 	assert_non_null(strstr(text, "base.json: gone"));
 	assert_non_null(strstr(text, "new.json: fresh"));
@@ -378,15 +427,47 @@ static void an_exact_change_between_runs_of_different_iterations_names_the_fix(v
 		fclose(f);
 	}
 	assert_int_equal(compare("it1.json", "it0.json", "--limit", "instructions=+0%"), 1);
-	snprintf(path, sizeof(path), "%s/out", dir);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
-	fclose(f);
+	read_out(text, sizeof(text));
 	assert_non_null(strstr(text, "the runs differ in iterations (1250 and 1000): fix them with selfmon bench "
 				   "--iterations N"));
 	/* the same iterations: no such hint */
 	assert_int_equal(compare("it0.json", "it0.json", "--limit", "instructions=+0%"), 0);
+}
+
+/* Reports of several runs a side (run alternately on a noisy machine) pool their repetitions. */
+static void several_runs_a_side_pool_their_repetitions(void **state)
+{
+	char p[4][128], out[128], text[8192] = "";
+	char *argv[] = { "compare", "--base", p[0], "--base", p[1], "--new", p[2],
+			 "--new", p[3], "--format", "json", "--out", out };
+	const char *names[] = { "b1.json", "b2.json", "n1.json", "n2.json" };
+	FILE *f;
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		/* 5 repetitions each: too few alone for the U test, 10 a side pooled */
+		report(names[i], "m", 5, i < 2 ? 10 : 20, 100, true);
+		snprintf(p[i], sizeof(p[i]), "%s/%s", dir, names[i]);
+	}
+	snprintf(out, sizeof(out), "%s/out", dir);
+	/* one run a side: time doubled, but unsure (5 repetitions), so no failure */
+	assert_int_equal(compare("b1.json", "n1.json", NULL, NULL), 0);
+	assert_int_equal(cmd_compare(sizeof(argv) / sizeof(argv[0]), argv), 1);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "\"repetitions_base\": 10, \"repetitions_new\": 10"));
+	assert_non_null(strstr(text, "b1.json and 1 more"));
+	/* a later report of a side with no repetitions is refused as a first one would be */
+	snprintf(p[3], sizeof(p[3]), "%s/empty.json", dir);
+	f = fopen(p[3], "w");
+	assert_non_null(f);
+	fputs("{\"benchmarks\": []}", f);
+	fclose(f);
+	assert_int_equal(cmd_compare(sizeof(argv) / sizeof(argv[0]), argv), 2);
+	/* a bad report of a side is named; a lone positional beside --base is refused */
+	argv[8] = "/nonexistent/n3.json";
+	assert_int_equal(cmd_compare(sizeof(argv) / sizeof(argv[0]), argv), 2);
+	argv[5] = p[2];
+	assert_int_equal(cmd_compare(6, argv), 2);
 }
 
 int main(void)
@@ -398,6 +479,7 @@ int main(void)
 		cmocka_unit_test(an_exact_metric_within_a_relative_limit_passes_and_beyond_it_fails),
 		cmocka_unit_test(a_noisy_metric_needs_the_limit_and_the_u_test),
 		cmocka_unit_test(a_noisy_rise_of_the_median_alone_is_not_a_regression),
+		cmocka_unit_test(a_repetition_far_below_the_other_side_does_not_veto_a_regression),
 		cmocka_unit_test(a_noisy_metric_with_too_few_repetitions_is_unsure_and_says_why),
 		cmocka_unit_test(limits_parse_relative_absolute_and_time_units),
 		cmocka_unit_test(limits_match_without_modifiers_and_the_last_one_given_wins),
@@ -406,6 +488,7 @@ int main(void)
 		cmocka_unit_test(exit_2_for_a_missing_file_malformed_json_or_an_unknown_metric),
 		cmocka_unit_test(benchmarks_on_one_side_only_are_listed_and_exit_2),
 		cmocka_unit_test(an_exact_change_between_runs_of_different_iterations_names_the_fix),
+		cmocka_unit_test(several_runs_a_side_pool_their_repetitions),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
