@@ -272,7 +272,7 @@ static int compare_bench(const struct compare_cli *cli, struct cli_compare *c,
 static int compare_all(const struct compare_cli *cli, const struct cli_report r[2],
 		       struct cli_compare *c)
 {
-	int total = 0, err = 0;
+	int total = 0, matched = 0, err = 0;
 	regex_t re;
 
 	err = cli->filter ? regcomp(&re, cli->filter, REG_EXTENDED | REG_NOSUB) : 0;
@@ -295,6 +295,7 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 
 			if (cli->filter && regexec(&re, b->name, 0, NULL, 0))
 				continue;
+			matched++;
 			if (!o)
 				err = note_missing(side ? &c->only_new : &c->only_base,
 						   side ? &c->nr_only_new : &c->nr_only_base,
@@ -305,6 +306,11 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 	}
 	if (cli->filter)
 		regfree(&re);
+	if (cli->filter && !matched && !err) {
+		fprintf(stderr, "selfmon compare: --filter '%s' matches no benchmark of either report "
+			"(their names are the \"name\" fields of \"benchmarks\")\n", cli_text(cli->filter));
+		err = -EINVAL;
+	}
 	if (!err)
 		err = cli_compare_holm(c->res, c->nr, cli->alpha);
 	for (int i = 0; i < c->nr && !err; i++) {
@@ -425,7 +431,7 @@ int cmd_compare(int argc, char **argv)
 	if ((c.nr_only_base || c.nr_only_new) && !cli.allow_missing) {
 		fflush(stdout);
 		fprintf(stderr,
-			"selfmon compare: %d benchmark%s or metric%s only in %s, %d only in %s "
+			"selfmon compare: %d benchmark%s or metric%s only in '%s', %d only in '%s' "
 			"(listed in the output); --allow-missing compares the rest\n",
 			c.nr_only_base, c.nr_only_base == 1 ? "" : "s",
 			c.nr_only_base == 1 ? "" : "s", cli_text(c.base_path), c.nr_only_new,

@@ -60,9 +60,9 @@ int cli_compare_table(FILE *f, const struct cli_compare *c)
 			cli_verdict_str(r->verdict), r->why);
 	}
 	for (int i = 0; i < c->nr_only_base; i++)
-		fprintf(f, "only in %s: %s\n", cli_text(c->base_path), cli_text(c->only_base[i]));
+		fprintf(f, "only in '%s': %s\n", cli_text(c->base_path), cli_text(c->only_base[i]));
 	for (int i = 0; i < c->nr_only_new; i++)
-		fprintf(f, "only in %s: %s\n", cli_text(c->new_path), cli_text(c->only_new[i]));
+		fprintf(f, "only in '%s': %s\n", cli_text(c->new_path), cli_text(c->only_new[i]));
 	fprintf(f,
 		"%d regression%s, %d improvement%s, %d not judged (too few repetitions), %d same\n",
 		c->regressions, c->regressions == 1 ? "" : "s", c->improvements,

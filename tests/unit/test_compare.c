@@ -402,10 +402,18 @@ static void benchmarks_on_one_side_only_are_listed_and_exit_2(void **state)
 	assert_int_equal(compare("base.json", "new.json", NULL, NULL), 2);
 	read_out(text, sizeof(text));
 	assert_non_null(strstr(text, "only in"));
-	assert_non_null(strstr(text, "base.json: gone"));
-	assert_non_null(strstr(text, "new.json: fresh"));
+	assert_non_null(strstr(text, "base.json': gone"));
+	assert_non_null(strstr(text, "new.json': fresh"));
 	/* the rest is still compared: k is the same */
 	assert_int_equal(compare("base.json", "new.json", "--allow-missing", NULL), 0);
+}
+
+static void a_filter_that_matches_no_benchmark_is_bad_input(void **state)
+{
+	(void)state;
+	report("base.json", "m", 9, 10, 100, true);
+	assert_int_equal(compare("base.json", "base.json", "--filter", "^k$"), 0);
+	assert_int_equal(compare("base.json", "base.json", "--filter", "no-such-bench"), 2);
 }
 
 /* Exact per-iteration counts of runs with different iteration counts differ by fixed cost / L: say so. */
@@ -487,6 +495,7 @@ int main(void)
 		cmocka_unit_test(exit_0_without_a_regression_1_with_one),
 		cmocka_unit_test(exit_2_for_a_missing_file_malformed_json_or_an_unknown_metric),
 		cmocka_unit_test(benchmarks_on_one_side_only_are_listed_and_exit_2),
+		cmocka_unit_test(a_filter_that_matches_no_benchmark_is_bad_input),
 		cmocka_unit_test(an_exact_change_between_runs_of_different_iterations_names_the_fix),
 		cmocka_unit_test(several_runs_a_side_pool_their_repetitions),
 	};
