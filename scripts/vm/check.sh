@@ -45,9 +45,11 @@ if [ ! -s "$bl_dtb" ] || [ "$here/mkdtb-biglittle.sh" -nt "$bl_dtb" ] ||
 	"$here/mkdtb-biglittle.sh" "$bl_smp" "$bl_dtb" || rm -f "$bl_dtb"
 fi
 
-# A boot runs the whole bundle under TCG with icount: about 3 minutes on an
-# idle core, more on a loaded one. The limit catches a hang, not a slow host.
-boot_timeout=${SELFMON_BOOT_TIMEOUT:-600}
+# A boot runs the whole bundle under TCG with icount: about 2 to 3 minutes on
+# an idle core, more on a loaded one (two boots at once beside six other
+# builds here: 540 s each for -cpu max and max-musl). The limit catches a
+# hang, not a slow host.
+boot_timeout=${SELFMON_BOOT_TIMEOUT:-900}
 status=0
 # board cpu expect_long smp machine-opts dtb extra-append [image initramfs]
 boot() {
@@ -92,13 +94,14 @@ start_boot() {
 	boards+=("$1")
 }
 
-# Longest first (the last clean-clone run: cortex-a72 182 s, musl 126 s,
-# max 110 s, 6.12 98 s, big.LITTLE 84 s), so that two lanes end together.
+# The longest first, in an order that ends the two lanes together with the
+# last clean-clone run's times (cortex-a72 182 s, musl 126 s, 6.12 98 s,
+# max 110 s, big.LITTLE 84 s: cortex-a72 then max, 292 s; musl, 6.12, then
+# big.LITTLE, 308 s).
 start_boot cortex-a72 cortex-a72 0 1 "" "" "selfmon.expect_threshold=0"
 if [ -n "${SELFMON_MUSL_BUNDLE:-}" ]; then
 	start_boot max-musl max 1 1 "" "" "selfmon.expect_threshold=0" "$image" "$vm/selfmon-tests-musl.cpio"
 fi
-start_boot max max 1 1 "" "" "selfmon.expect_threshold=0"
 # The 6.1 boots declare the 6.1 driver's format (no threshold terms); the
 # 6.12 boot the rewritten arm_pmuv3's (threshold, threshold_compare,
 # threshold_count; tests/selftests/arm64/threshold_test.c).
@@ -110,6 +113,7 @@ if [ -n "$bundle612" ]; then
 	start_boot max-612 max 1 1 "" "" "selfmon.expect_threshold=1 cryptomgr.notests=1" \
 		"$image612" "$vm/selfmon-tests-612.cpio"
 fi
+start_boot max max 1 1 "" "" "selfmon.expect_threshold=0"
 start_boot biglittle max 1 "$bl_smp" gic-version=3 "$bl_dtb" "selfmon.board=biglittle selfmon.expect_threshold=0"
 wait
 for b in "${boards[@]}"; do
