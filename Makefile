@@ -209,10 +209,16 @@ CHECK_TAPS =
 
 # Everything CI runs: the pipelines' builds, then their runs; a failed board
 # or LAVA part becomes a "not ok" and the summary still runs.
+# The builds take CHECK_JOBS jobs at once (or make's own -j), one tree (or
+# one group of check-variants' prerequisites) after another; the runs stay
+# one at a time.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CHECK_J = $(if $(findstring --jobserver,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
 check: deps-all
-	$(Q)$(MAKE) --no-print-directory all check-variants
+	$(Q)$(MAKE) --no-print-directory $(CHECK_J) all
+	$(Q)$(MAKE) --no-print-directory $(CHECK_J) check-variants
 	$(Q)$(MAKE) --no-print-directory check-run-host check-run-variants
-	$(Q)$(MAKE) --no-print-directory check-arm64-run || $(ARM64_FAILED)
+	$(Q)$(MAKE) --no-print-directory $(CHECK_J) check-arm64-run || $(ARM64_FAILED)
 	$(Q)$(MAKE) --no-print-directory check-lava-run || $(LAVA_FAILED)
 	$(Q)tests/summary.sh $(CHECK_TAPS) $(CHECK)/arm64-*.tap $(CHECK)/lava.tap
 

@@ -65,22 +65,31 @@ DOGFOOD_RERUNS ?= 20
 DOGFOOD_FILTER := ^(add_|load_|branch_|memcpy_|memset_|empty)
 # The gate: this command, then BASE NEW; exit 0 no regression, 1 a regression.
 DOGFOOD_COMPARE ?= $(O)/selfmon compare --metric instructions --limit instructions=+0%
-DOGFOOD_INJECT_O := $(srctree)/build/arm64-vm-inject
 DOGFOOD_RUN := $(CHECK)/dogfood
 
-# The board's CLI, and the same built with -DSELFMON_TEST_INJECT_ADD_CHAIN.
+# The board's CLI, and the same with add_chain's loop one instruction longer
+# (selfmon-inject): arch/<arch>/kernels.c, the one file that reads
+# SELFMON_TEST_INJECT_ADD_CHAIN, compiled once more with it and linked with
+# the tree's other objects, rather than a whole tree built again.
+INJECT_KERNELS := $(O)/obj/inject/kernels.o
+INJECT_CLI_OBJS = $(TOOL_OBJS) $(filter-out $(O)/obj/arch/$(SRCARCH)/kernels.o,$(CLI_OBJS)) $(INJECT_KERNELS)
+$(INJECT_KERNELS): arch/$(SRCARCH)/kernels.c $(AUTOCONF) $(LIBPERF_H)
+	$(quiet) CC "$< (-DSELFMON_TEST_INJECT_ADD_CHAIN)"
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -DSELFMON_TEST_INJECT_ADD_CHAIN -MMD -MP -c $< -o $@
+$(O)/selfmon-inject: $(INJECT_CLI_OBJS) $(O)/libselfmon.a
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(INJECT_CLI_OBJS) $(O)/libselfmon.a $(LIBS) -o $@
+
 dogfood-build:
 	+$(Q)[ -f $(ARM64_O)/.config ] || $(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
-	+$(Q)$(ARM64_MAKE) cli
-	+$(Q)[ -f $(DOGFOOD_INJECT_O)/.config ] || $(ARM64_MAKE) O=$(DOGFOOD_INJECT_O) qemu_arm64_defconfig >/dev/null
-	+$(Q)$(ARM64_MAKE) O=$(DOGFOOD_INJECT_O) EXTRA_CFLAGS=-DSELFMON_TEST_INJECT_ADD_CHAIN cli
-	$(Q)cp $(DOGFOOD_INJECT_O)/selfmon $(DOGFOOD_INJECT_O)/selfmon-inject
+	+$(Q)$(ARM64_MAKE) cli $(ARM64_O)/selfmon-inject
 
 check-run-dogfood: cli
 	$(Q)rm -rf $(DOGFOOD_RUN) && mkdir -p $(CHECK)
 	$(Q){ $(MAKE) --no-print-directory dogfood-build && \
 	  $(BOARD_RUN) --vm $(BOARD_VM) --out $(DOGFOOD_RUN) --log $(CHECK)/board-dogfood.log \
-	    --with $(ARM64_O)/selfmon --with $(DOGFOOD_INJECT_O)/selfmon-inject \
+	    --with $(ARM64_O)/selfmon --with $(ARM64_O)/selfmon-inject \
 	    tests/dogfood/board-bench.sh $(DOGFOOD_RERUNS) '$(DOGFOOD_FILTER)'; } || \
 	  echo "  dogfood: the board run failed (log: $(CHECK)/board-dogfood.log)"
 	$(Q)tests/dogfood/gate.sh $(CHECK)/board-dogfood.tap $(DOGFOOD_BASELINE) $(DOGFOOD_RUN) \

@@ -15,6 +15,10 @@
 #   max-612          Debian's arm64 6.12 kernel (the rewritten arm_pmuv3
 #                    driver), -cpu max, one vCPU, icount
 # Each boot's TAP lands in CHECKDIR/arm64-<board>.tap for tests/summary.sh.
+# The boots run SELFMON_BOOT_JOBS at a time (default 2, the longest first):
+# each QEMU (TCG, one thread even with 4 vCPUs under icount) keeps one host
+# core busy, and icount makes what the guest counts independent of the host's
+# load. A boot's lines are printed when it ends.
 # Usage: scripts/vm/check.sh BUNDLE_DIR CHECKDIR [VMDIR [BUNDLE_612]]
 set -euo pipefail
 bundle=$1 check=$2 vm=${3:-build/vm} bundle612=${4:-}
@@ -41,9 +45,11 @@ if [ ! -s "$bl_dtb" ] || [ "$here/mkdtb-biglittle.sh" -nt "$bl_dtb" ] ||
 	"$here/mkdtb-biglittle.sh" "$bl_smp" "$bl_dtb" || rm -f "$bl_dtb"
 fi
 
-# A boot runs the whole bundle under TCG with icount: about 3 minutes on an
-# idle core, more on a loaded one. The limit catches a hang, not a slow host.
-boot_timeout=${SELFMON_BOOT_TIMEOUT:-600}
+# A boot runs the whole bundle under TCG with icount: about 2 to 3 minutes on
+# an idle core, more on a loaded one (two boots at once beside six other
+# builds here: 540 s each for -cpu max and max-musl). The limit catches a
+# hang, not a slow host.
+boot_timeout=${SELFMON_BOOT_TIMEOUT:-900}
 status=0
 # board cpu expect_long smp machine-opts dtb extra-append [image initramfs]
 boot() {
@@ -72,14 +78,29 @@ boot() {
 	tr -d '\r' <"$log" | sed -n 's/^# tests\/selftests\/arm64\/[^:]*:[0-9]*:\([^:]*\):/vm: '"$name"': \1: /p' || true
 	tr -d '\r' <"$log" | grep -aE '^[0-9]+ passed, [0-9]+ failed' | sed "s/^/vm: $name: /" || true
 	echo "vm: $name took $((SECONDS - start)) s, status $rc (log: $log)"
-	[ "$rc" -eq 0 ] || status=1
+	return "$rc"
 }
 
-boot max max 1 1 "" "" "selfmon.expect_threshold=0"
-boot cortex-a72 cortex-a72 0 1 "" "" "selfmon.expect_threshold=0"
-boot biglittle max 1 "$bl_smp" gic-version=3 "$bl_dtb" "selfmon.board=biglittle selfmon.expect_threshold=0"
+# start_boot ARGS...: boot ARGS in the background once a slot is free; its
+# lines go to arm64-<board>.out, its status to arm64-<board>.rc.
+boot_jobs=${SELFMON_BOOT_JOBS:-2}
+case "$boot_jobs" in ''|*[!0-9]*|0) echo "vm: SELFMON_BOOT_JOBS='$boot_jobs': give a number of boots at once (1 or more)" >&2; exit 2 ;; esac
+boards=()
+start_boot() {
+	while [ "$(jobs -pr | wc -l)" -ge "$boot_jobs" ]; do wait -n || true; done
+	rm -f "$check/arm64-$1.rc"
+	echo "vm: starting the $1 boot (its lines follow when the boots end)"
+	{ rc=0; boot "$@" || rc=$?; echo "$rc" >"$check/arm64-$1.rc"; } >"$check/arm64-$1.out" 2>&1 &
+	boards+=("$1")
+}
+
+# The longest first, in an order that ends the two lanes together with the
+# last clean-clone run's times (cortex-a72 182 s, musl 126 s, 6.12 98 s,
+# max 110 s, big.LITTLE 84 s: cortex-a72 then max, 292 s; musl, 6.12, then
+# big.LITTLE, 308 s).
+start_boot cortex-a72 cortex-a72 0 1 "" "" "selfmon.expect_threshold=0"
 if [ -n "${SELFMON_MUSL_BUNDLE:-}" ]; then
-	boot max-musl max 1 1 "" "" "selfmon.expect_threshold=0" "$image" "$vm/selfmon-tests-musl.cpio"
+	start_boot max-musl max 1 1 "" "" "selfmon.expect_threshold=0" "$image" "$vm/selfmon-tests-musl.cpio"
 fi
 # The 6.1 boots declare the 6.1 driver's format (no threshold terms); the
 # 6.12 boot the rewritten arm_pmuv3's (threshold, threshold_compare,
@@ -89,7 +110,15 @@ fi
 # the tests: a 1.5 ms region was switched out for a whole 4 ms tick about
 # every other time, and bench rows lost every repetition to the switch.
 if [ -n "$bundle612" ]; then
-	boot max-612 max 1 1 "" "" "selfmon.expect_threshold=1 cryptomgr.notests=1" \
+	start_boot max-612 max 1 1 "" "" "selfmon.expect_threshold=1 cryptomgr.notests=1" \
 		"$image612" "$vm/selfmon-tests-612.cpio"
 fi
+start_boot max max 1 1 "" "" "selfmon.expect_threshold=0"
+start_boot biglittle max 1 "$bl_smp" gic-version=3 "$bl_dtb" "selfmon.board=biglittle selfmon.expect_threshold=0"
+wait
+for b in "${boards[@]}"; do
+	cat "$check/arm64-$b.out"
+	rc=$(cat "$check/arm64-$b.rc" 2>/dev/null || echo 1)
+	[ "$rc" = 0 ] || status=1
+done
 exit $status
