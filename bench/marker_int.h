@@ -46,6 +46,7 @@ struct mk_thread {
 	int inline_ok;
 		/* fast, with one or two events: the inline pair serves it */ /* all_user and not timed: both ends read inline */
 	int all_user; /* every counter has a page: try the inline reads */
+	int pages32; /* the pages suit selfmon_page__read_value32() (<selfmon/read.h>) */
 	int timed; /* the leader was multiplexed: read with times */
 	int open; /* pairs still open at the last report */
 	struct selfmon_set *set;

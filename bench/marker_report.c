@@ -54,9 +54,9 @@ static void row_add(struct mk_row *r, const struct mk_thread *t,
 			     !s->calls[MK_CACHED] ? on :
 			     oc < on		  ? oc :
 						    on;
-		uint64_t min = sub0(s->ev[i].min, o), max = sub0(s->ev[i].max, o);
+		uint64_t min = sub0(s->min[i], o), max = sub0(s->max[i], o);
 
-		r->sum[i] += sub0(s->ev[i].sum, s->calls[MK_CACHED] * oc + s->calls[MK_NAMED] * on);
+		r->sum[i] += sub0(s->sum[i], s->calls[MK_CACHED] * oc + s->calls[MK_NAMED] * on);
 		if (min < r->min[i])
 			r->min[i] = min;
 		if (max > r->max[i])

@@ -40,7 +40,7 @@ void mk_self_publish(struct mk_thread *t)
 	if (t && t != &mk_dead && t->fast && t->h.nr == 1)
 		t->h.pg[1] = t->h.pg[0];
 	if (t && t != &mk_dead)
-		t->inline_ok = t->fast && t->h.nr <= 2;
+		t->inline_ok = t->fast && t->pages32 && t->h.nr <= 2;
 	selfmon_marker__self = t && t != &mk_dead && t->inline_ok ? &t->h : &mk_none;
 }
 static pthread_key_t mk_key;
@@ -312,7 +312,7 @@ int mk_grow(struct mk_thread *t, long id)
 		memset(&s[t->h.nr_slots], 0, (nr - t->h.nr_slots) * sizeof(*s));
 		for (unsigned long i = t->h.nr_slots; i < nr; i++)
 			for (int k = 0; k < MK_EVENTS; k++)
-				s[i].ev[k].min = UINT64_MAX;
+				s[i].min[k] = UINT64_MAX;
 		t->h.slot = s;
 		t->h.nr_slots = nr;
 	}
@@ -332,6 +332,8 @@ static struct selfmon_set *mk_open_set(void)
 
 	/* The host program's threads keep their affinity unless SELFMON_PIN says otherwise. */
 	o.pin = getenv("SELFMON_PIN") ? NULL : "none";
+	/* 32-bit counters, which every PMUv3 has: the inline pair's reads take that width (read.h). */
+	o.no_long = 1;
 	set = selfmon_set__open(mk.events, &o);
 	if (!set && !strcmp(mk.events, mk_default)) {
 		snprintf(mk.note, sizeof(mk.note),
@@ -362,6 +364,21 @@ static struct selfmon_set *mk_open_set(void)
 		return NULL;
 	}
 	return set;
+}
+
+/*
+ * 1 when the inline pair may read @t's pages with selfmon_page__read_value32():
+ * where the kernel keeps cap_user_rdpmc and pmc_width for an event's life
+ * (SELFMON_ARCH_FIXED_PAGE), each page shows both, the width 32; elsewhere
+ * that read tests them itself. A thread that fails takes the library's path.
+ */
+static int mk_pages32(const struct mk_thread *t)
+{
+	for (int i = 0; SELFMON_ARCH_FIXED_PAGE && i < t->h.nr; i++)
+		if (!t->h.pg[i] || t->h.pg[i]->pmc_width != 32 ||
+		    !(t->h.pg[i]->capabilities & SELFMON_CAP_USER_RDPMC))
+			return 0;
+	return 1;
 }
 
 /* This thread's counters, opened at its first begin; NULL when markers are off for it. */
@@ -399,6 +416,7 @@ struct mk_thread *mk_thread_get(void)
 		if (!t->h.pg[i])
 			t->all_user = 0;
 	}
+	t->pages32 = mk_pages32(t);
 	if (!mk.read_path[0]) {
 		enum selfmon_reason why = SELFMON_REASON_NONE;
 

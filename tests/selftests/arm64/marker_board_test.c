@@ -303,6 +303,22 @@ static __attribute__((noinline)) void loop_inline4(void *arg, int n)
 	sink = sum;
 }
 
+/* The same four reads as the inline pair takes them: selfmon_page__read_value32(). */
+static __attribute__((noinline)) void loop_inline4_32(void *arg, int n)
+{
+	const struct perf_event_mmap_page *const *pg = arg;
+	uint64_t a, b, c, d, sum = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (selfmon_page__read_value32(pg[0], &a) | selfmon_page__read_value32(pg[1], &b))
+			a = b = 0;
+		if (selfmon_page__read_value32(pg[0], &c) | selfmon_page__read_value32(pg[1], &d))
+			c = d = 0;
+		sum += (c - a) + (d - b);
+	}
+	sink = sum;
+}
+
 static __attribute__((noinline)) void loop_inline4_empty(void *arg, int n)
 {
 	uint64_t a, b, c, d, sum = 0;
@@ -318,22 +334,26 @@ static __attribute__((noinline)) void loop_inline4_empty(void *arg, int n)
 #define PER_CALL(x) (long long)((x) / PAIRS), (long long)((x) % PAIRS)
 
 /*
- * The pair's cost: by name at most 1.5 times the cached form (a string
- * literal of 12 or 33 bytes alike), no read(2); the cached form at most 150
- * user instructions, the level reached (the issue's target, 120, is not
- * met: docs/markers.md says where the instructions go).
+ * The pair's cost: at most 120 user instructions in the cached form, by
+ * name at most 1.5 times that (a string literal of 12 or 33 bytes alike),
+ * no read(2). Beside them, the four page reads of a pair bare, both ways:
+ * selfmon_page__read_value(), and selfmon_page__read_value32(), which the
+ * pair takes (docs/markers.md says where the rest goes).
  */
-TEST(a_marker_pair_costs_at_most_150_instructions_cached_and_1_5x_by_name_with_no_read2)
+TEST(a_marker_pair_costs_at_most_120_instructions_cached_and_1_5x_by_name_with_no_read2)
 {
-	const struct perf_event_mmap_page *pg[2], *meter;
+	const struct perf_event_mmap_page *pg[2], *pg32[2], *meter;
+	struct selfmon_set *set32;
 	char buffer[] = "pair by name, in a buffer";
 	struct loops cached = { loop_cached, loop_empty, NULL }, named = { loop_named, loop_empty, NULL };
 	struct loops named_long = { loop_named_long, loop_empty, NULL };
 	struct loops named_buffer = { loop_named_buffer, loop_empty, buffer };
 	struct loops bare = { loop_inline4, loop_inline4_empty, pg };
+	struct loops bare32 = { loop_inline4_32, loop_inline4_empty, pg32 };
+	struct selfmon_opts o32 = { .sz = sizeof(o32), .no_long = 1 };
 	struct selfmon_set *set;
 	struct jval root = { 0 };
-	int64_t c, nm, nl, nb, r;
+	int64_t c, nm, nl, nb, r, r32;
 	char err[160];
 
 	EXACT_USER_OR_SKIP();
@@ -353,14 +373,22 @@ TEST(a_marker_pair_costs_at_most_150_instructions_cached_and_1_5x_by_name_with_n
 	nl = cost_x1000(meter, &named_long);
 	nb = cost_x1000(meter, &named_buffer);
 	r = cost_x1000(meter, &bare);
-	ASSERT_TRUE(c > 0 && nm > 0 && nl > 0 && nb > 0 && r > 0)
-		TH_LOG("a meter read fell back: %lld %lld %lld %lld %lld, indices %u %u", (long long)c,
-		       (long long)nm, (long long)nl, (long long)nb, (long long)r, pg[0]->index, pg[1]->index);
-	TH_LOG("marker pair, 2 events: cached %lld.%03lld (budget 150, target 120); by name %lld.%03lld "
+	/* The markers' own kind of counter, 32 bits, in place of the first two (no multiplexing). */
+	selfmon_set__close(set);
+	OPEN_USER(set32, "instructions:u,instructions:u", &o32);
+	meter = pg32[0] = selfmon_set__page(set32, 0);
+	pg32[1] = selfmon_set__page(set32, 1);
+	ASSERT_TRUE(pg32[0] && pg32[1] && pg32[0]->pmc_width == 32 && pg32[1]->pmc_width == 32);
+	r32 = cost_x1000(meter, &bare32);
+	ASSERT_TRUE(c > 0 && nm > 0 && nl > 0 && nb > 0 && r > 0 && r32 > 0)
+		TH_LOG("a meter read fell back: %lld %lld %lld %lld %lld %lld", (long long)c,
+		       (long long)nm, (long long)nl, (long long)nb, (long long)r, (long long)r32);
+	TH_LOG("marker pair, 2 events: cached %lld.%03lld (budget 120); by name %lld.%03lld "
 	       "(12 bytes), %lld.%03lld (33 bytes), %lld.%03lld (a 25-byte buffer) user instructions; "
-	       "the 4 bare inline reads: %lld.%03lld", PER_CALL(c), PER_CALL(nm), PER_CALL(nl), PER_CALL(nb),
-	       PER_CALL(r));
-	EXPECT_LE(c, 150 * PAIRS);
+	       "the 4 bare inline reads: %lld.%03lld (read_value), %lld.%03lld (read_value32, the pair's)",
+	       PER_CALL(c), PER_CALL(nm), PER_CALL(nl), PER_CALL(nb), PER_CALL(r), PER_CALL(r32));
+	EXPECT_LE(c, 120 * PAIRS);
+	EXPECT_LT(r32, r) TH_LOG("the pair's reads are the cheaper kind");
 	EXPECT_LE(nm * 2, c * 3);
 	EXPECT_LE(nl * 2, c * 3);
 	EXPECT_EQ(nm, nl) TH_LOG("a string literal's lookup does not depend on its length: %lld against %lld",
@@ -374,7 +402,7 @@ TEST(a_marker_pair_costs_at_most_150_instructions_cached_and_1_5x_by_name_with_n
 	EXPECT_LE(num(json_bench(&root, "pair"), "instructions:u_max"), REREAD_MAX)
 		TH_LOG("the empty region's max per call: %.0f", num(json_bench(&root, "pair"), "instructions:u_max"));
 	json_free(&root);
-	selfmon_set__close(set);
+	selfmon_set__close(set32);
 }
 
 TEST(markers_off_cost_at_most_4_instructions_a_pair)
