@@ -548,11 +548,11 @@ static __attribute__((noinline)) void loop_set_empty(void *arg, int n)
 }
 
 /*
- * read_all's cost as a budget that catches a regression: 33n + 33 user
- * instructions for a group of n, the level reached (the issue's target,
- * 25n + 25, is not met: docs/markers.md); read_raw no more than read.
+ * read_all's cost: at most 25n + 25 user instructions for a group of n (a
+ * set that is one group reads its members by the short read, read.h);
+ * read_raw no more than read.
  */
-TEST(read_all_of_a_group_of_n_costs_at_most_33n_plus_33_and_read_raw_no_more_than_read)
+TEST(read_all_of_a_group_of_n_costs_at_most_25n_plus_25_and_read_raw_no_more_than_read)
 {
 	static const char *const groups[] = {
 		"{instructions:u}", "{instructions:u,cycles:u}",
@@ -572,13 +572,56 @@ TEST(read_all_of_a_group_of_n_costs_at_most_33n_plus_33_and_read_raw_no_more_tha
 		x = cost_x1000(selfmon_set__page(set, 0), &all);
 		r = cost_x1000(selfmon_set__page(set, 0), &rd);
 		w = cost_x1000(selfmon_set__page(set, 0), &raw);
-		TH_LOG("group of %d: selfmon_set__read_all %lld.%03lld user instructions (budget %d, target %d); "
+		TH_LOG("group of %d: selfmon_set__read_all %lld.%03lld user instructions (budget %d); "
 		       "selfmon_set__read %lld.%03lld, selfmon_set__read_raw %lld.%03lld", sizes[g], PER_CALL(x),
-		       33 * sizes[g] + 33, 25 * sizes[g] + 25, PER_CALL(r), PER_CALL(w));
-		EXPECT_LE(x, (33 * sizes[g] + 33) * PAIRS) TH_LOG("group of %d", sizes[g]);
+		       25 * sizes[g] + 25, PER_CALL(r), PER_CALL(w));
+		EXPECT_LE(x, (25 * sizes[g] + 25) * PAIRS) TH_LOG("group of %d", sizes[g]);
 		EXPECT_LE(w, r);
 		for (int i = 0; i < sizes[g]; i++)
 			EXPECT_EQ(0, selfmon_set__fallbacks(set, i));
+		selfmon_set__close(set);
+	}
+}
+
+/*
+ * The short read of a group is exact: around 3000 known instructions each
+ * member of {instructions:u x3} moves by the same count (the code between a
+ * member's two reads is the same for all), at 64 bits and at 32 (no_long,
+ * sign-extended), with the leader's times and no read(2).
+ */
+TEST(read_all_of_one_group_reads_every_member_exactly_at_either_counter_width)
+{
+	for (int no_long = 0; no_long < 2; no_long++) {
+		struct selfmon_opts o = { .sz = sizeof(o), .no_long = no_long };
+		struct selfmon_count a[3], b[3];
+		struct selfmon_set *set;
+		int64_t d[3] = { 0 };
+		int same = 0;
+
+		EXACT_USER_OR_SKIP();
+		OPEN_USER(set, "{instructions:u,instructions:u,instructions:u}", &o);
+		if (no_long)
+			ASSERT_EQ(32, selfmon_set__page(set, 1)->pmc_width);
+		/* A read that the kernel's page update made retry adds; a clean try shows the rule. */
+		for (int k = 0; k < 5 && !same; k++) {
+			ASSERT_EQ(0, selfmon_set__read_all(set, a));
+			NOPS(3000);
+			ASSERT_EQ(0, selfmon_set__read_all(set, b));
+			for (int i = 0; i < 3; i++)
+				d[i] = (int64_t)(b[i].value - a[i].value);
+			same = d[0] == d[1] && d[1] == d[2];
+		}
+		EXPECT_TRUE(same) TH_LOG("width %d: %lld %lld %lld", no_long ? 32 : 64, (long long)d[0],
+					 (long long)d[1], (long long)d[2]);
+		EXPECT_TRUE(d[0] >= 3000 && d[0] < 3200) TH_LOG("%lld", (long long)d[0]);
+		for (int i = 0; i < 3; i++) {
+			EXPECT_EQ(b[0].enabled, b[i].enabled);
+			EXPECT_EQ(b[0].running, b[i].running);
+			EXPECT_TRUE(b[i].flags & SELFMON_COUNT_USER);
+			EXPECT_EQ(0, selfmon_set__fallbacks(set, i));
+		}
+		TH_LOG("read_all of a group of 3, %d-bit counters: %lld instructions between two reads of 3000 nops",
+		       no_long ? 32 : 64, (long long)d[0]);
 		selfmon_set__close(set);
 	}
 }
