@@ -156,25 +156,35 @@ SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, 
 #endif
 
 /*
- * The short read of selfmon_page__read_value32() and _64(), one body: @width
- * a constant, so that each caller's copy keeps its own sign extension.
+ * The short read, one body for selfmon_page__read_value32(), _64() and a
+ * group leader's read with its times: @width and whether @times is NULL are
+ * constants at each call, so that each copy keeps only its own half. With
+ * @times, a multiplexed event (time_enabled != time_running), whose times
+ * must be brought up to now, returns 1, unread: the caller reads the long way.
  */
-SELFMON_HOT int selfmon_page__read_fixed_(const struct perf_event_mmap_page *pc, uint64_t *value,
-					  const unsigned int width)
+SELFMON_HOT int selfmon_page__read_short_(const struct perf_event_mmap_page *pc, uint64_t *value,
+					  uint64_t *times, const unsigned int width)
 {
 #if !SELFMON_ARCH_USER_READ || !SELFMON_ARCH_FIXED_PAGE
+	(void)times;
 	(void)width;
 	return selfmon_page__read_value(pc, value);
 #else
 	const volatile struct perf_event_mmap_page *p = pc;
-	uint64_t cnt, pmc;
+	uint64_t cnt, pmc, enabled = 0, running = 0;
 	uint32_t seq, idx;
 
 	do {
 		selfmon_arch_load_lock_index(p, seq, idx);
 		selfmon_barrier();
+		if (times) {
+			enabled = pc->time_enabled;
+			running = pc->time_running;
+		}
 		if (__builtin_expect(idx - 1u >= SELFMON_ARCH_MAX_INDEX, 0))
 			return -EAGAIN;
+		if (times && __builtin_expect(enabled != running, 0))
+			return 1;
 		cnt = pc->offset;
 		pmc = selfmon_arch_read_counter(idx);
 		selfmon_barrier();
@@ -182,8 +192,19 @@ SELFMON_HOT int selfmon_page__read_fixed_(const struct perf_event_mmap_page *pc,
 
 	/* perf_event_open(2), "MMAP layout": pmc sign-extended from pmc_width. */
 	*value = cnt + (width == 32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)pmc : pmc);
+	if (times) {
+		times[0] = enabled;
+		times[1] = running;
+	}
 	return 0;
 #endif
+}
+
+/* The short read without times: a member of a group, or a marker's counter. */
+SELFMON_HOT int selfmon_page__read_fixed_(const struct perf_event_mmap_page *pc, uint64_t *value,
+					  const unsigned int width)
+{
+	return selfmon_page__read_short_(pc, value, 0, width);
 }
 
 /**
@@ -309,8 +330,8 @@ SELFMON_HOT int selfmon_page__read_steady(const struct perf_event_mmap_page *pc,
 
 /*
  * selfmon_page__read_fixed_() with the times, for a group's leader: 1,
- * unread, when the event was multiplexed (time_enabled != time_running),
- * whose times must be brought up to now: the caller reads the long way.
+ * unread, when the event was multiplexed; the general read where the arch
+ * does not keep its pages fixed.
  */
 SELFMON_HOT int selfmon_page__read_fixed_times_(const struct perf_event_mmap_page *pc,
 						struct selfmon_count *c, const unsigned int width)
@@ -319,27 +340,13 @@ SELFMON_HOT int selfmon_page__read_fixed_times_(const struct perf_event_mmap_pag
 	(void)width;
 	return selfmon_page__read_steady(pc, c);
 #else
-	const volatile struct perf_event_mmap_page *p = pc;
-	uint64_t cnt, pmc, enabled, running;
-	uint32_t seq, idx;
+	uint64_t times[2];
+	int err = selfmon_page__read_short_(pc, &c->value, times, width);
 
-	do {
-		selfmon_arch_load_lock_index(p, seq, idx);
-		selfmon_barrier();
-		enabled = pc->time_enabled;
-		running = pc->time_running;
-		if (__builtin_expect(idx - 1u >= SELFMON_ARCH_MAX_INDEX, 0))
-			return -EAGAIN;
-		if (__builtin_expect(enabled != running, 0))
-			return 1;
-		cnt = pc->offset;
-		pmc = selfmon_arch_read_counter(idx);
-		selfmon_barrier();
-	} while (__builtin_expect(p->lock != seq, 0));
-
-	c->value = cnt + (width == 32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)pmc : pmc);
-	c->enabled = enabled;
-	c->running = running;
+	if (err)
+		return err;
+	c->enabled = times[0];
+	c->running = times[1];
 	return 0;
 #endif
 }
