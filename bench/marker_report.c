@@ -99,6 +99,35 @@ static int open_pairs(void)
 	return n;
 }
 
+/*
+ * Every row of the report, in its order: each region with calls (less the
+ * library's own) as its totals (@t NULL), then each thread that counted it.
+ * @fn returns nonzero to stop.
+ */
+static void each_row(int (*fn)(void *ctx, int id, const struct mk_thread *t, const struct mk_row *r),
+		     void *ctx)
+{
+	for (int id = 0; id < mk.nr_regions; id++) {
+		struct mk_row r;
+
+		region_total(id, &r);
+		if (!r.calls || mk_is_internal(mk.region[id]))
+			continue;
+		if (fn(ctx, id, NULL, &r))
+			return;
+		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
+			struct mk_row one = { 0 };
+
+			if ((unsigned long)id >= t->h.nr_slots ||
+			    !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
+				continue;
+			row_add(&one, t, &t->h.slot[id]);
+			if (fn(ctx, id, t, &one))
+				return;
+		}
+	}
+}
+
 /* ---- table ---- */
 
 static void table_row(FILE *f, const char *label, const struct mk_row *r)
@@ -141,32 +170,24 @@ static void table_header(FILE *f)
 	fputc('\n', f);
 }
 
-static int report_table(FILE *f)
+static int table_line(void *ctx, int id, const struct mk_thread *t, const struct mk_row *r)
 {
 	char label[96], q[80];
+
+	if (t)
+		snprintf(label, sizeof(label), "  thread %d%s", (int)t->tid, t->exited ? " (exited)" : "");
+	else
+		snprintf(label, sizeof(label), "%s", mk_quote(q, sizeof(q), mk.region[id]->name));
+	table_row(ctx, label, r);
+	return 0;
+}
+
+static int report_table(FILE *f)
+{
 	int open = open_pairs();
 
 	table_header(f);
-	for (int id = 0; id < mk.nr_regions; id++) {
-		struct mk_row r;
-
-		region_total(id, &r);
-		if (!r.calls || mk_is_internal(mk.region[id]))
-			continue;
-		snprintf(label, sizeof(label), "%s", mk_quote(q, sizeof(q), mk.region[id]->name));
-		table_row(f, label, &r);
-		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
-			struct mk_row one = { 0 };
-
-			if ((unsigned long)id >= t->h.nr_slots ||
-			    !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
-				continue;
-			row_add(&one, t, &t->h.slot[id]);
-			snprintf(label, sizeof(label), "  thread %d%s", (int)t->tid,
-				 t->exited ? " (exited)" : "");
-			table_row(f, label, &one);
-		}
-	}
+	each_row(table_line, f);
 	if (open)
 		fprintf(f, "  %d pair%s still open (a begin without its end yet): not counted\n",
 			open, open == 1 ? "" : "s");
@@ -175,33 +196,18 @@ static int report_table(FILE *f)
 
 /* ---- CSV ---- */
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row *r,
 		     const struct mk_thread *t)
 {
 	for (int i = 0; i < mk.nr; i++) {
-		csv_field(f, region);
+		selfmon_report__csv_field(f, region);
 		fputc(',', f);
 		if (tid >= 0)
 			fprintf(f, "%ld", tid);
 		else
 			fputs("all", f);
 		fputc(',', f);
-		csv_field(f, mk.event_name[i]);
+		selfmon_report__csv_field(f, mk.event_name[i]);
 		fprintf(f, ",%llu,%llu,%.3f,%llu,%llu,", (unsigned long long)r->calls,
 			(unsigned long long)r->sum[i], per_call(r, i),
 			(unsigned long long)r->min[i], (unsigned long long)r->max[i]);
@@ -212,28 +218,18 @@ static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row 
 	}
 }
 
+static int csv_line(void *ctx, int id, const struct mk_thread *t, const struct mk_row *r)
+{
+	csv_rows(ctx, mk.region[id]->name, t ? (long)t->tid : -1, r, t);
+	return 0;
+}
+
 static int report_csv(FILE *f)
 {
 	fputs("region,thread,event,calls,sum,per_call,min,max,empty_pair,read_fallbacks,time_enabled,"
 	      "time_running\n",
 	      f);
-	for (int id = 0; id < mk.nr_regions; id++) {
-		struct mk_row r;
-
-		region_total(id, &r);
-		if (!r.calls || mk_is_internal(mk.region[id]))
-			continue;
-		csv_rows(f, mk.region[id]->name, -1, &r, NULL);
-		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
-			struct mk_row one = { 0 };
-
-			if ((unsigned long)id >= t->h.nr_slots ||
-			    !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
-				continue;
-			row_add(&one, t, &t->h.slot[id]);
-			csv_rows(f, mk.region[id]->name, t->tid, &one, t);
-		}
-	}
+	each_row(csv_line, f);
 	return 0;
 }
 
@@ -298,32 +294,33 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 	e->nr_extra = 4;
 }
 
+/* Where json_line() puts the report's entries: at most @max. */
+struct mk_json_rows {
+	struct selfmon_report_entry *e;
+	struct mk_json_entry *j;
+	int n, max;
+	char (*names)[2][SELFMON_EVENT_NAME_MAX + 8];
+};
+
+static int json_line(void *ctx, int id, const struct mk_thread *t, const struct mk_row *r)
+{
+	struct mk_json_rows *rows = ctx;
+
+	if (rows->n >= rows->max)
+		return 1;
+	json_entry(&rows->e[rows->n], &rows->j[rows->n], mk.region[id]->name, t, r, rows->names);
+	rows->n++;
+	return 0;
+}
+
 /* Rows of the report: every region with calls, then each of its threads. */
 static int json_rows(struct selfmon_report_entry *e, struct mk_json_entry *j, int max,
 		     char (*names)[2][SELFMON_EVENT_NAME_MAX + 8])
 {
-	int n = 0;
+	struct mk_json_rows rows = { e, j, 0, max, names };
 
-	for (int id = 0; id < mk.nr_regions; id++) {
-		struct mk_row r;
-
-		region_total(id, &r);
-		if (!r.calls || mk_is_internal(mk.region[id]) || n >= max)
-			continue;
-		json_entry(&e[n], &j[n], mk.region[id]->name, NULL, &r, names);
-		n++;
-		for (const struct mk_thread *t = mk.threads; t && n < max; t = t->next) {
-			struct mk_row one = { 0 };
-
-			if ((unsigned long)id >= t->h.nr_slots ||
-			    !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
-				continue;
-			row_add(&one, t, &t->h.slot[id]);
-			json_entry(&e[n], &j[n], mk.region[id]->name, t, &one, names);
-			n++;
-		}
-	}
-	return n;
+	each_row(json_line, &rows);
+	return rows.n;
 }
 
 static int report_json(FILE *f)

@@ -287,36 +287,35 @@ static __attribute__((noinline)) void loop_empty(void *arg, int n)
 		__asm__ __volatile__("" : : "r"(arg) : "memory");
 }
 
-/* The bare inline reads of a pair with two events: each page read at both ends. */
-static __attribute__((noinline)) void loop_inline4(void *arg, int n)
+/*
+ * The bare inline reads of a pair with two events, each page read at both
+ * ends by @read: a constant at each caller, so that the read is inlined.
+ */
+static inline __attribute__((always_inline)) void
+inline4(void *arg, int n, int (*read)(const struct perf_event_mmap_page *, uint64_t *))
 {
 	const struct perf_event_mmap_page *const *pg = arg;
 	uint64_t a, b, c, d, sum = 0;
 
 	for (int i = 0; i < n; i++) {
-		if (selfmon_page__read_value(pg[0], &a) | selfmon_page__read_value(pg[1], &b))
+		if (read(pg[0], &a) | read(pg[1], &b))
 			a = b = 0;
-		if (selfmon_page__read_value(pg[0], &c) | selfmon_page__read_value(pg[1], &d))
+		if (read(pg[0], &c) | read(pg[1], &d))
 			c = d = 0;
 		sum += (c - a) + (d - b);
 	}
 	sink = sum;
 }
 
-/* The same four reads as the inline pair takes them: selfmon_page__read_value32(). */
+static __attribute__((noinline)) void loop_inline4(void *arg, int n)
+{
+	inline4(arg, n, selfmon_page__read_value);
+}
+
+/* The same four reads as the inline pair takes them. */
 static __attribute__((noinline)) void loop_inline4_32(void *arg, int n)
 {
-	const struct perf_event_mmap_page *const *pg = arg;
-	uint64_t a, b, c, d, sum = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (selfmon_page__read_value32(pg[0], &a) | selfmon_page__read_value32(pg[1], &b))
-			a = b = 0;
-		if (selfmon_page__read_value32(pg[0], &c) | selfmon_page__read_value32(pg[1], &d))
-			c = d = 0;
-		sum += (c - a) + (d - b);
-	}
-	sink = sum;
+	inline4(arg, n, selfmon_page__read_value32);
 }
 
 static __attribute__((noinline)) void loop_inline4_empty(void *arg, int n)
