@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include <selfmon/marker.h>
+#include <selfmon/metric.h>
 
 /* Most events the markers count; most regions of one process. */
 #define MK_EVENTS 8
@@ -72,6 +73,7 @@ struct mk_global {
 	struct selfmon_marker *region[MK_REGIONS];
 	int nr_regions;
 	struct mk_thread *threads; /* every thread of this process that counted */
+	struct selfmon_metrics *metrics; /* the "@name" items of SELFMON_EVENTS; NULL: none */
 	/* The hooks of the layers above (marker.c sets them): the empty pair, the report at exit. */
 	void (*calibrate)(struct mk_thread *t);
 	int (*report)(void);

@@ -99,6 +99,55 @@ static int open_pairs(void)
 	return n;
 }
 
+/* Most metrics a row shows. */
+#define MK_METRICS 8
+
+/* A row's metrics: each from the row's counts per call (the empty pair subtracted). */
+struct mk_metric_vals {
+	int n;
+	char name[MK_METRICS][64];
+	double v[MK_METRICS];
+};
+
+/*
+ * The metrics of $SELFMON_EVENTS (mk.metrics) for row @r, through
+ * selfmon_metrics__add_columns(): a result of one repetition whose columns
+ * are the row's events per call. A metric whose events did not open has none.
+ */
+static void row_metrics(const struct mk_row *r, struct mk_metric_vals *out)
+{
+	static struct selfmon_bench_result res; /* large; the report runs under mk.lock */
+	int added;
+
+	out->n = 0;
+	if (!mk.metrics || !r->calls)
+		return;
+	memset(&res, 0, sizeof(res));
+	res.samples = calloc(SELFMON_BENCH_MAX_COLS, sizeof(double));
+	if (!res.samples)
+		return;
+	res.iterations = r->calls;
+	res.repetitions = res.kept = 1;
+	for (int i = 0; i < mk.nr; i++) {
+		struct selfmon_bench_col *c = &res.col[i];
+		double v = per_call(r, i);
+
+		snprintf(c->name, sizeof(c->name), "%s", mk.event_name[i]);
+		c->unit = "";
+		c->path = SELFMON_PATH_USER;
+		c->st.n = 1;
+		c->st.min = c->st.max = c->st.mean = c->st.median = c->st.p10 = c->st.p90 = v;
+		res.samples[i] = v;
+	}
+	res.nr_cols = mk.nr;
+	added = selfmon_metrics__add_columns(mk.metrics, &res);
+	for (int k = 0; k < added && out->n < MK_METRICS; k++) {
+		snprintf(out->name[out->n], sizeof(out->name[0]), "%s", res.col[mk.nr + k].name);
+		out->v[out->n++] = res.samples[mk.nr + k];
+	}
+	free(res.samples);
+}
+
 /*
  * Every row of the report, in its order: each region with calls (less the
  * library's own) as its totals (@t NULL), then each thread that counted it.
@@ -172,6 +221,7 @@ static void table_header(FILE *f)
 
 static int table_line(void *ctx, int id, const struct mk_thread *t, const struct mk_row *r)
 {
+	struct mk_metric_vals mv;
 	char label[96], q[80];
 
 	if (t)
@@ -179,6 +229,9 @@ static int table_line(void *ctx, int id, const struct mk_thread *t, const struct
 	else
 		snprintf(label, sizeof(label), "%s", mk_quote(q, sizeof(q), mk.region[id]->name));
 	table_row(ctx, label, r);
+	row_metrics(r, &mv);
+	for (int k = 0; k < mv.n; k++)
+		fprintf(ctx, "%-28s %8s %14.3f  %s\n", "", "", mv.v[k], mk_quote(q, sizeof(q), mv.name[k]));
 	return 0;
 }
 
@@ -199,6 +252,8 @@ static int report_table(FILE *f)
 static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row *r,
 		     const struct mk_thread *t)
 {
+	struct mk_metric_vals mv;
+
 	for (int i = 0; i < mk.nr; i++) {
 		selfmon_report__csv_field(f, region);
 		fputc(',', f);
@@ -215,6 +270,17 @@ static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row 
 			fprintf(f, "%llu", (unsigned long long)t->overhead[MK_CACHED][i]);
 		fprintf(f, ",%llu,%llu,%llu\n", (unsigned long long)r->fallbacks,
 			(unsigned long long)r->enabled, (unsigned long long)r->running);
+	}
+	/* Each metric: a line of its own, its value per call, no sum, min or max. */
+	row_metrics(r, &mv);
+	for (int k = 0; k < mv.n; k++) {
+		selfmon_report__csv_field(f, region);
+		if (tid >= 0)
+			fprintf(f, ",%ld,", tid);
+		else
+			fputs(",all,", f);
+		selfmon_report__csv_field(f, mv.name[k]);
+		fprintf(f, ",%llu,,%.6g,,,,,,\n", (unsigned long long)r->calls, mv.v[k]);
 	}
 }
 
@@ -238,8 +304,9 @@ static int report_csv(FILE *f)
 /* One entry's storage: its name, and per column its one value (the per-call figure). */
 struct mk_json_entry {
 	char name[SELFMON_MARKER_NAME_MAX + 32];
-	double v[1 + 3 * MK_EVENTS];
-	struct selfmon_report_col col[1 + 3 * MK_EVENTS];
+	double v[1 + 3 * MK_EVENTS + MK_METRICS];
+	struct selfmon_report_col col[1 + 3 * MK_EVENTS + MK_METRICS];
+	struct mk_metric_vals metrics; /* their names, which col[] points to */
 };
 
 /*
@@ -279,6 +346,11 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 		j->v[c] = (double)r->max[i];
 		j->col[c] = (struct selfmon_report_col){ .name = names[i][1], .values = &j->v[c] };
 		c++;
+	}
+	row_metrics(r, &j->metrics);
+	for (int k = 0; k < j->metrics.n; k++, c++) {
+		j->v[c] = j->metrics.v[k];
+		j->col[c] = (struct selfmon_report_col){ .name = j->metrics.name[k], .values = &j->v[c] };
 	}
 	memset(e, 0, sizeof(*e));
 	e->name = j->name;

@@ -496,6 +496,32 @@ TEST(a_multiplexed_region_reports_its_counters_running_less_than_enabled)
 	json_free(&root);
 }
 
+/*
+ * A metric in SELFMON_EVENTS ("@ipc", as selfmon bench --events takes it):
+ * the markers open its group and the report gives it per region, from the
+ * region's counts per call. Under -icount shift=0 a user instruction takes
+ * one user cycle, so the IPC of 3000 nops is exactly 1.
+ */
+TEST(a_metric_in_selfmon_events_is_reported_per_region_and_nops_run_at_ipc_1)
+{
+	const struct jval *b;
+	struct jval root = { 0 };
+	char err[160];
+
+	EXACT_USER_OR_SKIP();
+	setenv("SELFMON_EVENTS", "@ipc", 1);
+	for (int i = 0; i < 10; i++)
+		region_cached_3000();
+	ASSERT_EQ(0, report_json(&root, err, sizeof(err))) TH_LOG("%s", err);
+	TH_LOG("events %s, read %s", json_str(json_get(&root, "context"), "selfmon_events"),
+	       json_str(json_get(&root, "context"), "selfmon_read_path"));
+	b = json_bench(&root, "cached 3000");
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(10, num(b, "iterations"));
+	EXPECT_EQ(1, num(b, "ipc")) TH_LOG("ipc %.6f", num(b, "ipc"));
+	json_free(&root);
+}
+
 /* ---- the set's own reads ---- */
 
 static __attribute__((noinline)) void loop_read_all(void *arg, int n)
