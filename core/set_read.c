@@ -338,10 +338,10 @@ int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
 	/* In locals: the page reads' barriers would load them again for each counter. */
 	hot = set->hot;
 	nr = (unsigned int)set->nr;
-	if (hot->group_width == 64)
-		return read_group_fixed(set, hot, nr, counts, 64);
-	if (hot->group_width == 32)
-		return read_group_fixed(set, hot, nr, counts, 32);
+	/* One test on the general path's way; the width (32 or 64) only on the short one's. */
+	if (hot->group_width)
+		return (hot->group_width & 64) ? read_group_fixed(set, hot, nr, counts, 64) :
+						 read_group_fixed(set, hot, nr, counts, 32);
 	for (unsigned int i = 0; i < nr; i++) {
 		const struct selfmon_hot *h = &hot[i];
 
