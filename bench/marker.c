@@ -65,7 +65,7 @@ static __attribute__((noinline, cold)) void mk_begin_read(struct mk_thread *t,
 	if (mk_read_slow(t, v, times) < 0)
 		s->depth += MK_BAD;
 	for (int i = 0; i < t->h.nr; i++)
-		s->ev[i].begin = v[i];
+		s->begin[i] = v[i];
 	s->begin_enabled = times[0];
 	s->begin_running = times[1];
 }
@@ -74,7 +74,7 @@ static __attribute__((noinline, cold)) void mk_begin_read(struct mk_thread *t,
 static int mk_read_pages(const struct mk_thread *t, struct selfmon_marker__slot *s)
 {
 	for (int i = 0; i < t->h.nr; i++)
-		if (selfmon_page__read_value(t->h.pg[i], &s->ev[i].begin))
+		if (selfmon_page__read_value(t->h.pg[i], &s->begin[i]))
 			return 1;
 	return 0;
 }
@@ -160,23 +160,46 @@ static __attribute__((noinline, cold)) struct selfmon_marker *mk_named_slow(cons
 }
 
 /*
- * Both by-name begins, one body: each entry point only sets @verify and
- * jumps here, so that the code after the read (this function's return) is
- * the same for both, and one empty pair serves them. The entry points are
- * never inlined, not even into the library's own empty pair: a program
- * calls them, and the empty pair must run what a program runs.
+ * The by-name begin of a known region, reached from either by-name entry:
+ * the inline begin with every other case a tail call, so no frame, and the
+ * code after its reads (the stores, the return) the same as in
+ * mk_begin_named()'s copy, which the empty pair measures.
  */
-static __attribute__((noinline)) void mk_begin_named(const char *name, int verify)
+static __attribute__((noinline)) void mk_begin_region(struct selfmon_marker *m)
+{
+	selfmon_marker__begin_with_(m, 0);
+}
+
+/* A by-name begin whose region is not known by its pointer alone: verify, look up, then begin. */
+static __attribute__((noinline, cold)) void mk_begin_lookup(const char *name, int verify)
 {
 	struct mk_thread *t = mk_self;
 	struct selfmon_marker *m = t ? mk_cached_name(t, name, verify) : NULL;
 
-	if (__builtin_expect(!m, 0)) {
+	if (!m)
 		m = mk_named_slow(name);
-		if (!m)
-			return;
+	if (m)
+		mk_begin_region(m);
+}
+
+/*
+ * Both by-name begins, one body: each entry point only sets @verify and
+ * jumps here. A string literal found by its pointer begins here, inline;
+ * everything else (a name in a buffer, compared in full; a first use) by a
+ * tail call. The entry points are never inlined, not even into the
+ * library's own empty pair: a program calls them, and the empty pair must
+ * run what a program runs.
+ */
+static __attribute__((noinline)) void mk_begin_named(const char *name, int verify)
+{
+	struct mk_thread *t = mk_self;
+	struct selfmon_marker *m = t && !verify ? mk_cached_name(t, name, 0) : NULL;
+
+	if (__builtin_expect(!m, 0)) {
+		mk_begin_lookup(name, verify);
+		return;
 	}
-	selfmon_marker__begin_inline_(m);
+	selfmon_marker__begin_with_(m, 0);
 }
 
 __attribute__((noinline)) void(selfmon_marker__begin)(const char *name)
@@ -207,12 +230,11 @@ static void mk_account(struct mk_thread *t, struct selfmon_marker__slot *s, cons
 		       int form, int slow)
 {
 	for (int i = 0; i < t->h.nr; i++) {
-		struct selfmon_marker__count *c = &s->ev[i];
-		uint64_t d = now[i] - c->begin;
+		uint64_t d = now[i] - s->begin[i];
 
-		c->sum += d;
-		c->min = d < c->min ? d : c->min;
-		c->max = d > c->max ? d : c->max;
+		s->sum[i] += d;
+		s->min[i] = d < s->min[i] ? d : s->min[i];
+		s->max[i] = d > s->max[i] ? d : s->max[i];
 	}
 	s->calls[form]++;
 	s->fallbacks += slow != 0;
@@ -224,7 +246,7 @@ static void mk_account(struct mk_thread *t, struct selfmon_marker__slot *s, cons
  * begin, an unbalanced end, or a pair whose begin could not read. @now was
  * read inline when @read is 1 (and the thread reads inline).
  */
-void selfmon_marker__finish(struct selfmon_marker *m, uint64_t *now, int read, int form)
+void selfmon_marker__finish(struct selfmon_marker *m, uint64_t v0, uint64_t v1, int read, int form)
 {
 	struct mk_thread *t = mk_self;
 	uint64_t times[2] = { 0, 0 };
@@ -234,8 +256,8 @@ void selfmon_marker__finish(struct selfmon_marker *m, uint64_t *now, int read, i
 
 	mk_hooks();
 	if (read && t && t != &mk_dead && t->inline_ok) {
-		v[0] = now[0];
-		v[1] = now[1];
+		v[0] = v0;
+		v[1] = v1;
 	} else if (t && t != &mk_dead) {
 		slow = mk_read_slow(t, v, times);
 	}
@@ -270,29 +292,49 @@ void selfmon_marker__end_at(struct selfmon_marker *marker)
 	selfmon_marker__end_inline_(marker);
 }
 
-/* Both by-name ends, one body, as mk_begin_named(): the code before the reads is the same for both. */
+/* A by-name end that its pointer alone does not resolve, or that could not read inline. */
+static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint64_t v0,
+							  uint64_t v1, int read, int verify)
+{
+	struct mk_thread *t = mk_self;
+	struct selfmon_marker *m = t ? mk_cached_name(t, name, verify) : NULL;
+
+	if (m && read && t->inline_ok) {
+		selfmon_marker__add_(selfmon_marker__self, m, v0, v1, MK_NAMED);
+		return;
+	}
+	mk_hooks();
+	mk_init();
+	if (mk.state != MK_STATE_ON || t == &mk_dead)
+		return;
+	m = m ? m : mk_lookup(name);
+	if (m)
+		selfmon_marker__finish(m, v0, v1, read, MK_NAMED);
+}
+
+/*
+ * Both by-name ends, one body, as mk_begin_named(): the code before the
+ * reads is the same for both, and no frame: every case but a string
+ * literal found by its pointer leaves by a tail call, with the reads.
+ */
 static __attribute__((noinline)) void mk_end_named(const char *name, int verify)
 {
 	struct selfmon_marker__thread *h = selfmon_marker__self;
-	struct mk_thread *t = mk_self;
-	struct selfmon_marker *m;
-	uint64_t now[2];
+	struct selfmon_marker *m = NULL;
+	struct mk_thread *t;
+	uint64_t v0 = 0, v1 = 0;
 	int read;
 
 	/* The reads first: nothing after them counts in the region. */
-	read = selfmon_marker__read_(h, &now[0], &now[1]);
-	m = t ? mk_cached_name(t, name, verify) : NULL;
+	read = selfmon_marker__read_(h, &v0, &v1);
+	t = mk_self;
+	if (t && !verify)
+		m = mk_cached_name(t, name, 0);
 	if (__builtin_expect(!m || !read, 0)) {
-		mk_hooks();
-		mk_init();
-		if (mk.state != MK_STATE_ON || t == &mk_dead)
-			return;
-		m = m ? m : mk_lookup(name);
-		if (m)
-			selfmon_marker__finish(m, now, read, MK_NAMED);
+		mk_end_lookup(name, v0, v1, read, verify);
 		return;
 	}
-	selfmon_marker__add_(h, m, now[0], now[1], MK_NAMED);
+	selfmon_marker__add_(h, m, v0, v1, MK_NAMED);
 }
 
 __attribute__((noinline)) void(selfmon_marker__end)(const char *name)
@@ -369,10 +411,10 @@ void mk_calibrate(struct mk_thread *t)
 			mk_pairs[f]();
 		pthread_mutex_lock(&mk.lock);
 		for (int i = 0; i < t->h.nr; i++)
-			t->overhead[f][i] = s->calls[f] ? s->ev[i].min : 0;
+			t->overhead[f][i] = s->calls[f] ? s->min[i] : 0;
 		memset(s, 0, sizeof(*s));
 		for (int i = 0; i < MK_EVENTS; i++)
-			s->ev[i].min = UINT64_MAX;
+			s->min[i] = UINT64_MAX;
 		pthread_mutex_unlock(&mk.lock);
 	}
 }

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include <selfmon/marker.h>
+#include <selfmon/metric.h>
 
 /* Most events the markers count; most regions of one process. */
 #define MK_EVENTS 8
@@ -46,6 +47,7 @@ struct mk_thread {
 	int inline_ok;
 		/* fast, with one or two events: the inline pair serves it */ /* all_user and not timed: both ends read inline */
 	int all_user; /* every counter has a page: try the inline reads */
+	int pages32; /* the pages suit selfmon_page__read_value32() (<selfmon/read.h>) */
 	int timed; /* the leader was multiplexed: read with times */
 	int open; /* pairs still open at the last report */
 	struct selfmon_set *set;
@@ -71,6 +73,7 @@ struct mk_global {
 	struct selfmon_marker *region[MK_REGIONS];
 	int nr_regions;
 	struct mk_thread *threads; /* every thread of this process that counted */
+	struct selfmon_metrics *metrics; /* the "@name" items of SELFMON_EVENTS; NULL: none */
 	/* The hooks of the layers above (marker.c sets them): the empty pair, the report at exit. */
 	void (*calibrate)(struct mk_thread *t);
 	int (*report)(void);

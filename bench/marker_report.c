@@ -54,9 +54,9 @@ static void row_add(struct mk_row *r, const struct mk_thread *t,
 			     !s->calls[MK_CACHED] ? on :
 			     oc < on		  ? oc :
 						    on;
-		uint64_t min = sub0(s->ev[i].min, o), max = sub0(s->ev[i].max, o);
+		uint64_t min = sub0(s->min[i], o), max = sub0(s->max[i], o);
 
-		r->sum[i] += sub0(s->ev[i].sum, s->calls[MK_CACHED] * oc + s->calls[MK_NAMED] * on);
+		r->sum[i] += sub0(s->sum[i], s->calls[MK_CACHED] * oc + s->calls[MK_NAMED] * on);
 		if (min < r->min[i])
 			r->min[i] = min;
 		if (max > r->max[i])
@@ -97,6 +97,84 @@ static int open_pairs(void)
 		for (unsigned long i = 0; i < t->h.nr_slots; i++)
 			n += t->h.slot[i].depth > 0 && t->h.slot[i].depth < (1 << 20);
 	return n;
+}
+
+/* Most metrics a row shows. */
+#define MK_METRICS 8
+
+/* A row's metrics: each from the row's counts per call (the empty pair subtracted). */
+struct mk_metric_vals {
+	int n;
+	char name[MK_METRICS][64];
+	double v[MK_METRICS];
+};
+
+/*
+ * The metrics of $SELFMON_EVENTS (mk.metrics) for row @r, through
+ * selfmon_metrics__add_columns(): a result of one repetition whose columns
+ * are the row's events per call. A metric whose events did not open has none.
+ */
+static void row_metrics(const struct mk_row *r, struct mk_metric_vals *out)
+{
+	static struct selfmon_bench_result res; /* large; the report runs under mk.lock */
+	int added;
+
+	out->n = 0;
+	if (!mk.metrics || !r->calls)
+		return;
+	memset(&res, 0, sizeof(res));
+	res.samples = calloc(SELFMON_BENCH_MAX_COLS, sizeof(double));
+	if (!res.samples)
+		return;
+	res.iterations = r->calls;
+	res.repetitions = res.kept = 1;
+	for (int i = 0; i < mk.nr; i++) {
+		struct selfmon_bench_col *c = &res.col[i];
+		double v = per_call(r, i);
+
+		snprintf(c->name, sizeof(c->name), "%s", mk.event_name[i]);
+		c->unit = "";
+		c->path = SELFMON_PATH_USER;
+		c->st.n = 1;
+		c->st.min = c->st.max = c->st.mean = c->st.median = c->st.p10 = c->st.p90 = v;
+		res.samples[i] = v;
+	}
+	res.nr_cols = mk.nr;
+	added = selfmon_metrics__add_columns(mk.metrics, &res);
+	for (int k = 0; k < added && out->n < MK_METRICS; k++) {
+		snprintf(out->name[out->n], sizeof(out->name[0]), "%s", res.col[mk.nr + k].name);
+		out->v[out->n++] = res.samples[mk.nr + k];
+	}
+	free(res.samples);
+}
+
+/*
+ * Every row of the report, in its order: each region with calls (less the
+ * library's own) as its totals (@t NULL), then each thread that counted it.
+ * @fn returns nonzero to stop.
+ */
+static void each_row(int (*fn)(void *ctx, int id, const struct mk_thread *t, const struct mk_row *r),
+		     void *ctx)
+{
+	for (int id = 0; id < mk.nr_regions; id++) {
+		struct mk_row r;
+
+		region_total(id, &r);
+		if (!r.calls || mk_is_internal(mk.region[id]))
+			continue;
+		if (fn(ctx, id, NULL, &r))
+			return;
+		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
+			struct mk_row one = { 0 };
+
+			if ((unsigned long)id >= t->h.nr_slots ||
+			    !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
+				continue;
+			row_add(&one, t, &t->h.slot[id]);
+			if (fn(ctx, id, t, &one))
+				return;
+		}
+	}
 }
 
 /* ---- table ---- */
@@ -141,32 +219,28 @@ static void table_header(FILE *f)
 	fputc('\n', f);
 }
 
+static int table_line(void *ctx, int id, const struct mk_thread *t, const struct mk_row *r)
+{
+	struct mk_metric_vals mv;
+	char label[96], q[80];
+
+	if (t)
+		snprintf(label, sizeof(label), "  thread %d%s", (int)t->tid, t->exited ? " (exited)" : "");
+	else
+		snprintf(label, sizeof(label), "%s", mk_quote(q, sizeof(q), mk.region[id]->name));
+	table_row(ctx, label, r);
+	row_metrics(r, &mv);
+	for (int k = 0; k < mv.n; k++)
+		fprintf(ctx, "%-28s %8s %14.3f  %s\n", "", "", mv.v[k], mk_quote(q, sizeof(q), mv.name[k]));
+	return 0;
+}
+
 static int report_table(FILE *f)
 {
-	char label[96], q[80];
 	int open = open_pairs();
 
 	table_header(f);
-	for (int id = 0; id < mk.nr_regions; id++) {
-		struct mk_row r;
-
-		region_total(id, &r);
-		if (!r.calls || mk_is_internal(mk.region[id]))
-			continue;
-		snprintf(label, sizeof(label), "%s", mk_quote(q, sizeof(q), mk.region[id]->name));
-		table_row(f, label, &r);
-		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
-			struct mk_row one = { 0 };
-
-			if ((unsigned long)id >= t->h.nr_slots ||
-			    !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
-				continue;
-			row_add(&one, t, &t->h.slot[id]);
-			snprintf(label, sizeof(label), "  thread %d%s", (int)t->tid,
-				 t->exited ? " (exited)" : "");
-			table_row(f, label, &one);
-		}
-	}
+	each_row(table_line, f);
 	if (open)
 		fprintf(f, "  %d pair%s still open (a begin without its end yet): not counted\n",
 			open, open == 1 ? "" : "s");
@@ -175,33 +249,20 @@ static int report_table(FILE *f)
 
 /* ---- CSV ---- */
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row *r,
 		     const struct mk_thread *t)
 {
+	struct mk_metric_vals mv;
+
 	for (int i = 0; i < mk.nr; i++) {
-		csv_field(f, region);
+		selfmon_report__csv_field(f, region);
 		fputc(',', f);
 		if (tid >= 0)
 			fprintf(f, "%ld", tid);
 		else
 			fputs("all", f);
 		fputc(',', f);
-		csv_field(f, mk.event_name[i]);
+		selfmon_report__csv_field(f, mk.event_name[i]);
 		fprintf(f, ",%llu,%llu,%.3f,%llu,%llu,", (unsigned long long)r->calls,
 			(unsigned long long)r->sum[i], per_call(r, i),
 			(unsigned long long)r->min[i], (unsigned long long)r->max[i]);
@@ -210,6 +271,23 @@ static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row 
 		fprintf(f, ",%llu,%llu,%llu\n", (unsigned long long)r->fallbacks,
 			(unsigned long long)r->enabled, (unsigned long long)r->running);
 	}
+	/* Each metric: a line of its own, its value per call, no sum, min or max. */
+	row_metrics(r, &mv);
+	for (int k = 0; k < mv.n; k++) {
+		selfmon_report__csv_field(f, region);
+		if (tid >= 0)
+			fprintf(f, ",%ld,", tid);
+		else
+			fputs(",all,", f);
+		selfmon_report__csv_field(f, mv.name[k]);
+		fprintf(f, ",%llu,,%.6g,,,,,,\n", (unsigned long long)r->calls, mv.v[k]);
+	}
+}
+
+static int csv_line(void *ctx, int id, const struct mk_thread *t, const struct mk_row *r)
+{
+	csv_rows(ctx, mk.region[id]->name, t ? (long)t->tid : -1, r, t);
+	return 0;
 }
 
 static int report_csv(FILE *f)
@@ -217,23 +295,7 @@ static int report_csv(FILE *f)
 	fputs("region,thread,event,calls,sum,per_call,min,max,empty_pair,read_fallbacks,time_enabled,"
 	      "time_running\n",
 	      f);
-	for (int id = 0; id < mk.nr_regions; id++) {
-		struct mk_row r;
-
-		region_total(id, &r);
-		if (!r.calls || mk_is_internal(mk.region[id]))
-			continue;
-		csv_rows(f, mk.region[id]->name, -1, &r, NULL);
-		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
-			struct mk_row one = { 0 };
-
-			if ((unsigned long)id >= t->h.nr_slots ||
-			    !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
-				continue;
-			row_add(&one, t, &t->h.slot[id]);
-			csv_rows(f, mk.region[id]->name, t->tid, &one, t);
-		}
-	}
+	each_row(csv_line, f);
 	return 0;
 }
 
@@ -242,8 +304,9 @@ static int report_csv(FILE *f)
 /* One entry's storage: its name, and per column its one value (the per-call figure). */
 struct mk_json_entry {
 	char name[SELFMON_MARKER_NAME_MAX + 32];
-	double v[1 + 3 * MK_EVENTS];
-	struct selfmon_report_col col[1 + 3 * MK_EVENTS];
+	double v[1 + 3 * MK_EVENTS + MK_METRICS];
+	struct selfmon_report_col col[1 + 3 * MK_EVENTS + MK_METRICS];
+	struct mk_metric_vals metrics; /* their names, which col[] points to */
 };
 
 /*
@@ -284,6 +347,11 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 		j->col[c] = (struct selfmon_report_col){ .name = names[i][1], .values = &j->v[c] };
 		c++;
 	}
+	row_metrics(r, &j->metrics);
+	for (int k = 0; k < j->metrics.n; k++, c++) {
+		j->v[c] = j->metrics.v[k];
+		j->col[c] = (struct selfmon_report_col){ .name = j->metrics.name[k], .values = &j->v[c] };
+	}
 	memset(e, 0, sizeof(*e));
 	e->name = j->name;
 	e->iterations = r->calls;
@@ -298,32 +366,33 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 	e->nr_extra = 4;
 }
 
+/* Where json_line() puts the report's entries: at most @max. */
+struct mk_json_rows {
+	struct selfmon_report_entry *e;
+	struct mk_json_entry *j;
+	int n, max;
+	char (*names)[2][SELFMON_EVENT_NAME_MAX + 8];
+};
+
+static int json_line(void *ctx, int id, const struct mk_thread *t, const struct mk_row *r)
+{
+	struct mk_json_rows *rows = ctx;
+
+	if (rows->n >= rows->max)
+		return 1;
+	json_entry(&rows->e[rows->n], &rows->j[rows->n], mk.region[id]->name, t, r, rows->names);
+	rows->n++;
+	return 0;
+}
+
 /* Rows of the report: every region with calls, then each of its threads. */
 static int json_rows(struct selfmon_report_entry *e, struct mk_json_entry *j, int max,
 		     char (*names)[2][SELFMON_EVENT_NAME_MAX + 8])
 {
-	int n = 0;
+	struct mk_json_rows rows = { e, j, 0, max, names };
 
-	for (int id = 0; id < mk.nr_regions; id++) {
-		struct mk_row r;
-
-		region_total(id, &r);
-		if (!r.calls || mk_is_internal(mk.region[id]) || n >= max)
-			continue;
-		json_entry(&e[n], &j[n], mk.region[id]->name, NULL, &r, names);
-		n++;
-		for (const struct mk_thread *t = mk.threads; t && n < max; t = t->next) {
-			struct mk_row one = { 0 };
-
-			if ((unsigned long)id >= t->h.nr_slots ||
-			    !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
-				continue;
-			row_add(&one, t, &t->h.slot[id]);
-			json_entry(&e[n], &j[n], mk.region[id]->name, t, &one, names);
-			n++;
-		}
-	}
-	return n;
+	each_row(json_line, &rows);
+	return rows.n;
 }
 
 static int report_json(FILE *f)

@@ -40,7 +40,7 @@ void mk_self_publish(struct mk_thread *t)
 	if (t && t != &mk_dead && t->fast && t->h.nr == 1)
 		t->h.pg[1] = t->h.pg[0];
 	if (t && t != &mk_dead)
-		t->inline_ok = t->fast && t->h.nr <= 2;
+		t->inline_ok = t->fast && t->pages32 && t->h.nr <= 2;
 	selfmon_marker__self = t && t != &mk_dead && t->inline_ok ? &t->h : &mk_none;
 }
 static pthread_key_t mk_key;
@@ -219,6 +219,8 @@ void mk_forget(void)
 		mk_thread_free(t);
 	}
 	mk.threads = NULL;
+	selfmon_metrics__delete(mk.metrics);
+	mk.metrics = NULL;
 	for (int i = 0; i < mk.nr_regions; i++)
 		free(mk.region[i]);
 	mk.nr_regions = 0;
@@ -312,7 +314,7 @@ int mk_grow(struct mk_thread *t, long id)
 		memset(&s[t->h.nr_slots], 0, (nr - t->h.nr_slots) * sizeof(*s));
 		for (unsigned long i = t->h.nr_slots; i < nr; i++)
 			for (int k = 0; k < MK_EVENTS; k++)
-				s[i].ev[k].min = UINT64_MAX;
+				s[i].min[k] = UINT64_MAX;
 		t->h.slot = s;
 		t->h.nr_slots = nr;
 	}
@@ -323,16 +325,65 @@ int mk_grow(struct mk_thread *t, long id)
 	return s ? 0 : -ENOMEM;
 }
 
+/*
+ * The events to open for mk.events: its "@name" items are metrics or metric
+ * groups, as `selfmon bench --events` takes them, resolved once on the core
+ * this thread runs on; their groups go after the plain events, into @buf.
+ * Caller holds mk.lock. Return: the events, or NULL (said: markers off).
+ */
+static const char *mk_metric_events(char *buf, size_t size)
+{
+	char plain[256], names[256], q[96], e[320];
+	const char *groups;
+
+	if (!strchr(mk.events, '@'))
+		return mk.events;
+	if (selfmon_metrics__split(mk.events, plain, sizeof(plain), names, sizeof(names))) {
+		mk_say("SELFMON_EVENTS='%s': %s. Fix: write metrics as '@name' items of the event "
+		       "list; markers are off",
+		       mk_quote(q, sizeof(q), mk.events), mk_errmsg(e, sizeof(e)));
+		return NULL;
+	}
+	if (!mk.metrics)
+		mk.metrics = selfmon_metrics__new(names, -1, "u");
+	if (!mk.metrics) {
+		mk_say("SELFMON_EVENTS='%s': %s. Fix: name metrics or metric groups that `selfmon list` "
+		       "shows for this core; markers are off",
+		       mk_quote(q, sizeof(q), mk.events), mk_errmsg(e, sizeof(e)));
+		return NULL;
+	}
+	groups = selfmon_metrics__events(mk.metrics);
+	if (!*plain && !*groups) {
+		mk_say("SELFMON_EVENTS='%s': no metric of it can be counted on this core (%s: %s); "
+		       "markers are off",
+		       mk_quote(q, sizeof(q), mk.events), selfmon_metrics__name(mk.metrics, 0),
+		       selfmon_metrics__why(mk.metrics, 0));
+		return NULL;
+	}
+	if (snprintf(buf, size, "%s%s%s", plain, *plain && *groups ? "," : "", groups) >= (int)size) {
+		mk_say("SELFMON_EVENTS='%s': its metrics need more events than markers count (%d): "
+		       "name fewer; markers are off",
+		       mk_quote(q, sizeof(q), mk.events), MK_EVENTS);
+		return NULL;
+	}
+	return buf;
+}
+
 /* Open this thread's set on mk.events (the default falls back to task-clock). Caller holds mk.lock. */
 static struct selfmon_set *mk_open_set(void)
 {
 	struct selfmon_opts o = { .sz = sizeof(o) };
 	struct selfmon_set *set;
-	char q[96], e[320];
+	char q[96], e[320], buf[512];
+	const char *events = mk_metric_events(buf, sizeof(buf));
 
 	/* The host program's threads keep their affinity unless SELFMON_PIN says otherwise. */
 	o.pin = getenv("SELFMON_PIN") ? NULL : "none";
-	set = selfmon_set__open(mk.events, &o);
+	/* 32-bit counters, which every PMUv3 has: the inline pair's reads take that width (read.h). */
+	o.no_long = 1;
+	if (!events)
+		return NULL;
+	set = selfmon_set__open(events, &o);
 	if (!set && !strcmp(mk.events, mk_default)) {
 		snprintf(mk.note, sizeof(mk.note),
 			 "no core PMU counts %s here (%.300s): counting %s; "
@@ -362,6 +413,21 @@ static struct selfmon_set *mk_open_set(void)
 		return NULL;
 	}
 	return set;
+}
+
+/*
+ * 1 when the inline pair may read @t's pages with selfmon_page__read_value32():
+ * where the kernel keeps cap_user_rdpmc and pmc_width for an event's life
+ * (SELFMON_ARCH_FIXED_PAGE), each page shows both, the width 32; elsewhere
+ * that read tests them itself. A thread that fails takes the library's path.
+ */
+static int mk_pages32(const struct mk_thread *t)
+{
+	for (int i = 0; SELFMON_ARCH_FIXED_PAGE && i < t->h.nr; i++)
+		if (!t->h.pg[i] || t->h.pg[i]->pmc_width != 32 ||
+		    !(t->h.pg[i]->capabilities & SELFMON_CAP_USER_RDPMC))
+			return 0;
+	return 1;
 }
 
 /* This thread's counters, opened at its first begin; NULL when markers are off for it. */
@@ -399,6 +465,7 @@ struct mk_thread *mk_thread_get(void)
 		if (!t->h.pg[i])
 			t->all_user = 0;
 	}
+	t->pages32 = mk_pages32(t);
 	if (!mk.read_path[0]) {
 		enum selfmon_reason why = SELFMON_REASON_NONE;
 

@@ -204,6 +204,25 @@ static int open_pin(struct selfmon_set *set, const struct selfmon_pin *pin, stru
 	return err;
 }
 
+/* Slot 0's group_width (set.h): 32 or 64 where read_all may read every counter by the short read. */
+static int group_width(const struct selfmon_set *set, int nr)
+{
+	int width = 0;
+
+	if (!SELFMON_ARCH_FIXED_PAGE || !set->hot_wiped || (nr > 1 && set->ctr[0].leader != 0))
+		return 0;
+	for (int i = 0; i < nr; i++) {
+		const struct perf_event_mmap_page *pg = set->hot[i].page;
+
+		if ((i && set->ctr[i].leader != 0) || !pg ||
+		    !(pg->capabilities & SELFMON_CAP_USER_RDPMC) ||
+		    (pg->pmc_width != 32 && pg->pmc_width != 64) || (i && pg->pmc_width != width))
+			return 0;
+		width = pg->pmc_width;
+	}
+	return width;
+}
+
 /* Step 5: open the counters in order, each group's leader before its members. */
 static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx *ctx)
 {
@@ -229,8 +248,10 @@ static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx 
 		}
 		if (set->hot_wiped)
 			set->hot[i].page = set->ctr[i].page;
-		set->hot[i].member = c->leader >= 0 && c->leader != i;
+		set->hot[i].member = (short)(c->leader >= 0 && c->leader != i);
 	}
+	if (!err)
+		set->hot[0].group_width = (short)group_width(set, nr);
 	return err;
 }
 

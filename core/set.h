@@ -65,7 +65,16 @@ struct selfmon_hot {
 	 * the leader's (the kernel schedules members with their leader), so
 	 * selfmon_set__read_all() reads its value alone.
 	 */
-	int member;
+	short member;
+	/*
+	 * In slot 0 alone: 32 or 64 when the set is one group (or one counter)
+	 * whose pages the open saw with cap_user_rdpmc and that pmc_width, where
+	 * the kernel keeps both (SELFMON_ARCH_FIXED_PAGE): selfmon_set__read_all()
+	 * then reads them all by the short read, with no test of their pages,
+	 * as none of them changes while the set is open. 0: not so, and in a
+	 * forked child, whose slots are wiped.
+	 */
+	short group_width;
 };
 
 struct selfmon_set {

@@ -281,6 +281,46 @@ static __attribute__((noinline)) int read_all_checked(struct selfmon_set *set,
 }
 
 /*
+ * selfmon_set__read_all() of a set that is one group read by the short read
+ * (slot 0's group_width, a constant @width here: set.h): the leader with its
+ * times, then each member by its value alone, with no test of which is which
+ * nor of the pages, all there while the set is open (a forked child, whose
+ * slots are wiped, reads a width of 0 and goes the long way). A refusal
+ * reads them all the long way, as below.
+ */
+static inline __attribute__((always_inline)) int
+read_group_fixed(struct selfmon_set *set, const struct selfmon_hot *hot, unsigned int nr,
+		 struct selfmon_count *counts, const unsigned int width)
+{
+	const struct selfmon_hot *h;
+	uint64_t enabled, running, v;
+	struct selfmon_count now, *c;
+
+	if (__builtin_expect(selfmon_page__read_fixed_times_(hot->page, &now, width), 0))
+		return read_all_checked(set, counts);
+	enabled = now.enabled - hot->base.enabled;
+	running = now.running - hot->base.running;
+	counts->value = now.value - hot->base.value;
+	counts->enabled = enabled;
+	counts->running = running;
+	store_user_flags(counts);
+	/* The nr - 1 members (nr >= 1: slot 0 has a width): pointers and a count, no index. */
+	h = hot;
+	c = counts;
+	while (--nr) {
+		h++;
+		c++;
+		if (__builtin_expect(selfmon_page__read_fixed_(h->page, &v, width), 0))
+			return read_all_checked(set, counts);
+		c->value = v - h->base.value;
+		c->enabled = enabled;
+		c->running = running;
+		store_user_flags(c);
+	}
+	return 0;
+}
+
+/*
  * Inline, every counter by its page: a lone counter or a leader with its
  * times, a group member by its value alone with its leader's times (as
  * read_group_raw() gives them). One refusal reads them all the long way, so
@@ -298,6 +338,10 @@ int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
 	/* In locals: the page reads' barriers would load them again for each counter. */
 	hot = set->hot;
 	nr = (unsigned int)set->nr;
+	/* One test on the general path's way; the width (32 or 64) only on the short one's. */
+	if (hot->group_width)
+		return (hot->group_width & 64) ? read_group_fixed(set, hot, nr, counts, 64) :
+						 read_group_fixed(set, hot, nr, counts, 32);
 	for (unsigned int i = 0; i < nr; i++) {
 		const struct selfmon_hot *h = &hot[i];
 

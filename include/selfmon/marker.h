@@ -55,19 +55,20 @@ struct selfmon_marker_site {
  * inline path needs no lock.
  */
 
-/* One event of a region in one thread: the begin's read, and the raw differences. */
-struct selfmon_marker__count {
-	uint64_t begin, sum, min, max;
-};
-
-/* A region in one thread: 512 bytes, so that a slot's address is one shift of its index. */
+/*
+ * A region in one thread: 512 bytes, so that a slot's address is one shift
+ * of its index. Each figure is an array by event, so that the inline pair
+ * loads and stores the two events' figures with one instruction each.
+ */
 struct selfmon_marker__slot {
 	long depth; /* open begins (the library adds a flag for a begin that could not read) */
 	uint64_t calls[2]; /* pairs, by the form of their end: cached, by name */
 	uint64_t fallbacks; /* ends that read by read(2) although pages exist */
 	uint64_t enabled, running; /* summed over timed pairs (multiplexed counters) */
 	uint64_t begin_enabled, begin_running;
-	struct selfmon_marker__count ev[SELFMON_MARKER_EVENTS];
+	uint64_t begin[SELFMON_MARKER_EVENTS]; /* the open pair's begin reads */
+	/* The raw differences: their sum, min and max per call. */
+	uint64_t sum[SELFMON_MARKER_EVENTS], min[SELFMON_MARKER_EVENTS], max[SELFMON_MARKER_EVENTS];
 	uint64_t reserved_[24];
 };
 
@@ -166,12 +167,16 @@ struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *mark
  * selfmon_marker__finish() - the inline end's way into the library, not for
  * programs: every end the inline path does not finish itself
  * @marker: the region or site
- * @now: the end's inline reads of the first two events, when @read
- * @read: 1 when @now holds the inline reads; 0: the library reads (@now may be NULL)
+ * @v0: the end's inline read of the first event, when @read
+ * @v1: of the second event, when @read
+ * @read: 1 when @v0 and @v1 are the inline reads; 0: the library reads
  * @form: 0 for the cached form, 1 by name
+ *
+ * The reads come in registers, not through memory: a caller whose other
+ * paths need no stack may reach this by a tail call.
  */
-void selfmon_marker__finish(struct selfmon_marker *marker, uint64_t *now, int read, int form)
-	__attribute__((cold));
+void selfmon_marker__finish(struct selfmon_marker *marker, uint64_t v0, uint64_t v1, int read,
+			    int form) __attribute__((cold));
 
 /**
  * selfmon_marker__report() - write the report of every region now, as at
@@ -190,17 +195,26 @@ int selfmon_marker__report(void);
  * not yet resolved, a thread not yet open or reading the long way, nesting,
  * a refused read, a multiplexed counter) goes to the library, which does
  * what the inline path would and more. The events are unrolled: no loop,
- * and the end's reads stay in registers.
+ * and the end's reads stay in registers. The library sends a thread here
+ * only when its pages passed selfmon_page__read_value32()'s test at open.
  */
 static inline __attribute__((always_inline)) void
-selfmon_marker__begin_inline_(struct selfmon_marker *m)
+selfmon_marker__begin_with_(struct selfmon_marker *m, const int prepare)
 {
 	struct selfmon_marker__thread *t = selfmon_marker__self;
 	unsigned long id = (unsigned long)((const struct selfmon_marker_site *)m)->id;
 	struct selfmon_marker__slot *s;
+	uint64_t v0, v1;
 
 	if (__builtin_expect(id >= t->nr_slots, 0)) {
-		struct selfmon_marker__ready r = selfmon_marker__prepare(m);
+		struct selfmon_marker__ready r;
+
+		/* @prepare 0: the library's whole begin, a tail call (no frame for the plain path). */
+		if (!prepare) {
+			selfmon_marker__begin_at(m);
+			return;
+		}
+		r = selfmon_marker__prepare(m);
 
 		if (!r.t)
 			return;
@@ -213,12 +227,22 @@ selfmon_marker__begin_inline_(struct selfmon_marker *m)
 		return;
 	}
 	s->depth = 1;
-	if (__builtin_expect(selfmon_page__read_value(t->pg[0], &s->ev[0].begin) ||
-				     selfmon_page__read_value(t->pg[1], &s->ev[1].begin),
+	if (__builtin_expect(selfmon_page__read_value32(t->pg[0], &v0) ||
+				     selfmon_page__read_value32(t->pg[1], &v1),
 			     0)) {
 		s->depth = 0;
 		selfmon_marker__begin_at(m);
+		return;
 	}
+	s->begin[0] = v0;
+	s->begin[1] = v1;
+}
+
+/* The cached form's begin: a site's first use continues inline once the library has prepared it. */
+static inline __attribute__((always_inline)) void
+selfmon_marker__begin_inline_(struct selfmon_marker *m)
+{
+	selfmon_marker__begin_with_(m, 1);
 }
 
 /* Add the pair ending with @v0, @v1 to region @m of this thread, or leave it to the library. */
@@ -234,21 +258,19 @@ selfmon_marker__add_(struct selfmon_marker__thread *t, struct selfmon_marker *m,
 	if (__builtin_expect(id >= t->nr_slots || t->slot[id].depth != 1 ||
 				     t->pg[0]->time_enabled != t->pg[0]->time_running,
 			     0)) {
-		uint64_t now[2] = { v0, v1 };
-
-		selfmon_marker__finish(m, now, 1, form);
+		selfmon_marker__finish(m, v0, v1, 1, form);
 		return;
 	}
 	s = &t->slot[id];
 	s->depth = 0;
-	d0 = v0 - s->ev[0].begin;
-	d1 = v1 - s->ev[1].begin;
-	s->ev[0].sum += d0;
-	s->ev[1].sum += d1;
-	s->ev[0].min = d0 < s->ev[0].min ? d0 : s->ev[0].min;
-	s->ev[1].min = d1 < s->ev[1].min ? d1 : s->ev[1].min;
-	s->ev[0].max = d0 > s->ev[0].max ? d0 : s->ev[0].max;
-	s->ev[1].max = d1 > s->ev[1].max ? d1 : s->ev[1].max;
+	d0 = v0 - s->begin[0];
+	d1 = v1 - s->begin[1];
+	s->sum[0] += d0;
+	s->sum[1] += d1;
+	s->min[0] = d0 < s->min[0] ? d0 : s->min[0];
+	s->min[1] = d1 < s->min[1] ? d1 : s->min[1];
+	s->max[0] = d0 > s->max[0] ? d0 : s->max[0];
+	s->max[1] = d1 > s->max[1] ? d1 : s->max[1];
 	s->calls[form]++;
 }
 
@@ -256,9 +278,9 @@ selfmon_marker__add_(struct selfmon_marker__thread *t, struct selfmon_marker *m,
 static inline __attribute__((always_inline)) int
 selfmon_marker__read_(const struct selfmon_marker__thread *t, uint64_t *v0, uint64_t *v1)
 {
-	if (__builtin_expect(selfmon_page__read_value(t->pg[0], v0), 0))
+	if (__builtin_expect(selfmon_page__read_value32(t->pg[0], v0), 0))
 		return 0;
-	return !selfmon_page__read_value(t->pg[1], v1);
+	return !selfmon_page__read_value32(t->pg[1], v1);
 }
 
 static inline __attribute__((always_inline)) void
@@ -268,7 +290,7 @@ selfmon_marker__end_inline_(struct selfmon_marker *m)
 	uint64_t v0, v1;
 
 	if (__builtin_expect(!selfmon_marker__read_(t, &v0, &v1), 0)) {
-		selfmon_marker__finish(m, 0, 0, 0);
+		selfmon_marker__finish(m, 0, 0, 0, 0);
 		return;
 	}
 	selfmon_marker__add_(t, m, v0, v1, 0);

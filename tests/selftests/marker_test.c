@@ -451,6 +451,8 @@ static const char *const hostile[] = {
 	"bogus-event", "{", "}", "{task-clock", "task-clock,", ",", "instructions:u,{", "r",
 	"rZZZZ", "task-clock:xyz", "pmu-that-is-not/alias/", "cpu/event=0xzz/", "'quoted'\x01\x1b[31m",
 	"{task-clock,{task-clock}}",
+	/* Metrics ("@name", as selfmon bench --events): unknown, unnamed, with control bytes. */
+	"@no-such-metric", "task-clock,@", "@\x1b[31mipc",
 	"task-clock,task-clock,task-clock,task-clock,task-clock,task-clock,task-clock,task-clock,task-clock",
 };
 

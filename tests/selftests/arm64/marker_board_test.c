@@ -267,20 +267,35 @@ static __attribute__((noinline)) void loop_empty(void *arg, int n)
 		__asm__ __volatile__("" : : "r"(arg) : "memory");
 }
 
-/* The bare inline reads of a pair with two events: each page read at both ends. */
-static __attribute__((noinline)) void loop_inline4(void *arg, int n)
+/*
+ * The bare inline reads of a pair with two events, each page read at both
+ * ends by @read: a constant at each caller, so that the read is inlined.
+ */
+static inline __attribute__((always_inline)) void
+inline4(void *arg, int n, int (*read)(const struct perf_event_mmap_page *, uint64_t *))
 {
 	const struct perf_event_mmap_page *const *pg = arg;
 	uint64_t a, b, c, d, sum = 0;
 
 	for (int i = 0; i < n; i++) {
-		if (selfmon_page__read_value(pg[0], &a) | selfmon_page__read_value(pg[1], &b))
+		if (read(pg[0], &a) | read(pg[1], &b))
 			a = b = 0;
-		if (selfmon_page__read_value(pg[0], &c) | selfmon_page__read_value(pg[1], &d))
+		if (read(pg[0], &c) | read(pg[1], &d))
 			c = d = 0;
 		sum += (c - a) + (d - b);
 	}
 	sink = sum;
+}
+
+static __attribute__((noinline)) void loop_inline4(void *arg, int n)
+{
+	inline4(arg, n, selfmon_page__read_value);
+}
+
+/* The same four reads as the inline pair takes them. */
+static __attribute__((noinline)) void loop_inline4_32(void *arg, int n)
+{
+	inline4(arg, n, selfmon_page__read_value32);
 }
 
 static __attribute__((noinline)) void loop_inline4_empty(void *arg, int n)
@@ -298,22 +313,26 @@ static __attribute__((noinline)) void loop_inline4_empty(void *arg, int n)
 #define PER_CALL(x) (long long)((x) / PAIRS), (long long)((x) % PAIRS)
 
 /*
- * The pair's cost: by name at most 1.5 times the cached form (a string
- * literal of 12 or 33 bytes alike), no read(2); the cached form at most 150
- * user instructions, the level reached (the issue's target, 120, is not
- * met: docs/markers.md says where the instructions go).
+ * The pair's cost: at most 120 user instructions in the cached form, by
+ * name at most 1.5 times that (a string literal of 12 or 33 bytes alike),
+ * no read(2). Beside them, the four page reads of a pair bare, both ways:
+ * selfmon_page__read_value(), and selfmon_page__read_value32(), which the
+ * pair takes (docs/markers.md says where the rest goes).
  */
-TEST(a_marker_pair_costs_at_most_150_instructions_cached_and_1_5x_by_name_with_no_read2)
+TEST(a_marker_pair_costs_at_most_120_instructions_cached_and_1_5x_by_name_with_no_read2)
 {
-	const struct perf_event_mmap_page *pg[2], *meter;
+	const struct perf_event_mmap_page *pg[2], *pg32[2], *meter;
+	struct selfmon_set *set32;
 	char buffer[] = "pair by name, in a buffer";
 	struct loops cached = { loop_cached, loop_empty, NULL }, named = { loop_named, loop_empty, NULL };
 	struct loops named_long = { loop_named_long, loop_empty, NULL };
 	struct loops named_buffer = { loop_named_buffer, loop_empty, buffer };
 	struct loops bare = { loop_inline4, loop_inline4_empty, pg };
+	struct loops bare32 = { loop_inline4_32, loop_inline4_empty, pg32 };
+	struct selfmon_opts o32 = { .sz = sizeof(o32), .no_long = 1 };
 	struct selfmon_set *set;
 	struct jval root = { 0 };
-	int64_t c, nm, nl, nb, r;
+	int64_t c, nm, nl, nb, r, r32;
 	char err[160];
 
 	EXACT_USER_OR_SKIP();
@@ -333,14 +352,22 @@ TEST(a_marker_pair_costs_at_most_150_instructions_cached_and_1_5x_by_name_with_n
 	nl = cost_x1000(meter, &named_long);
 	nb = cost_x1000(meter, &named_buffer);
 	r = cost_x1000(meter, &bare);
-	ASSERT_TRUE(c > 0 && nm > 0 && nl > 0 && nb > 0 && r > 0)
-		TH_LOG("a meter read fell back: %lld %lld %lld %lld %lld, indices %u %u", (long long)c,
-		       (long long)nm, (long long)nl, (long long)nb, (long long)r, pg[0]->index, pg[1]->index);
-	TH_LOG("marker pair, 2 events: cached %lld.%03lld (budget 150, target 120); by name %lld.%03lld "
+	/* The markers' own kind of counter, 32 bits, in place of the first two (no multiplexing). */
+	selfmon_set__close(set);
+	OPEN_USER(set32, "instructions:u,instructions:u", &o32);
+	meter = pg32[0] = selfmon_set__page(set32, 0);
+	pg32[1] = selfmon_set__page(set32, 1);
+	ASSERT_TRUE(pg32[0] && pg32[1] && pg32[0]->pmc_width == 32 && pg32[1]->pmc_width == 32);
+	r32 = cost_x1000(meter, &bare32);
+	ASSERT_TRUE(c > 0 && nm > 0 && nl > 0 && nb > 0 && r > 0 && r32 > 0)
+		TH_LOG("a meter read fell back: %lld %lld %lld %lld %lld %lld", (long long)c,
+		       (long long)nm, (long long)nl, (long long)nb, (long long)r, (long long)r32);
+	TH_LOG("marker pair, 2 events: cached %lld.%03lld (budget 120); by name %lld.%03lld "
 	       "(12 bytes), %lld.%03lld (33 bytes), %lld.%03lld (a 25-byte buffer) user instructions; "
-	       "the 4 bare inline reads: %lld.%03lld", PER_CALL(c), PER_CALL(nm), PER_CALL(nl), PER_CALL(nb),
-	       PER_CALL(r));
-	EXPECT_LE(c, 150 * PAIRS);
+	       "the 4 bare inline reads: %lld.%03lld (read_value), %lld.%03lld (read_value32, the pair's)",
+	       PER_CALL(c), PER_CALL(nm), PER_CALL(nl), PER_CALL(nb), PER_CALL(r), PER_CALL(r32));
+	EXPECT_LE(c, 120 * PAIRS);
+	EXPECT_LT(r32, r) TH_LOG("the pair's reads are the cheaper kind");
 	EXPECT_LE(nm * 2, c * 3);
 	EXPECT_LE(nl * 2, c * 3);
 	EXPECT_EQ(nm, nl) TH_LOG("a string literal's lookup does not depend on its length: %lld against %lld",
@@ -354,7 +381,7 @@ TEST(a_marker_pair_costs_at_most_150_instructions_cached_and_1_5x_by_name_with_n
 	EXPECT_LE(num(json_bench(&root, "pair"), "instructions:u_max"), REREAD_MAX)
 		TH_LOG("the empty region's max per call: %.0f", num(json_bench(&root, "pair"), "instructions:u_max"));
 	json_free(&root);
-	selfmon_set__close(set);
+	selfmon_set__close(set32);
 }
 
 TEST(markers_off_cost_at_most_4_instructions_a_pair)
@@ -449,6 +476,32 @@ TEST(a_multiplexed_region_reports_its_counters_running_less_than_enabled)
 	json_free(&root);
 }
 
+/*
+ * A metric in SELFMON_EVENTS ("@ipc", as selfmon bench --events takes it):
+ * the markers open its group and the report gives it per region, from the
+ * region's counts per call. Under -icount shift=0 a user instruction takes
+ * one user cycle, so the IPC of 3000 nops is exactly 1.
+ */
+TEST(a_metric_in_selfmon_events_is_reported_per_region_and_nops_run_at_ipc_1)
+{
+	const struct jval *b;
+	struct jval root = { 0 };
+	char err[160];
+
+	EXACT_USER_OR_SKIP();
+	setenv("SELFMON_EVENTS", "@ipc", 1);
+	for (int i = 0; i < 10; i++)
+		region_cached_3000();
+	ASSERT_EQ(0, report_json(&root, err, sizeof(err))) TH_LOG("%s", err);
+	TH_LOG("events %s, read %s", json_str(json_get(&root, "context"), "selfmon_events"),
+	       json_str(json_get(&root, "context"), "selfmon_read_path"));
+	b = json_bench(&root, "cached 3000");
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(10, num(b, "iterations"));
+	EXPECT_EQ(1, num(b, "ipc")) TH_LOG("ipc %.6f", num(b, "ipc"));
+	json_free(&root);
+}
+
 /* ---- the set's own reads ---- */
 
 static __attribute__((noinline)) void loop_read_all(void *arg, int n)
@@ -499,12 +552,24 @@ static __attribute__((noinline)) void loop_set_empty(void *arg, int n)
 	sink = sum;
 }
 
+/* 1 when every counter of @set has a page of the same pmc_width: read_all's short path. */
+static int one_width(struct selfmon_set *set)
+{
+	for (int i = 1; i < selfmon_set__nr(set); i++)
+		if (selfmon_set__page(set, i)->pmc_width != selfmon_set__page(set, 0)->pmc_width)
+			return 0;
+	return 1;
+}
+
 /*
- * read_all's cost as a budget that catches a regression: 33n + 33 user
- * instructions for a group of n, the level reached (the issue's target,
- * 25n + 25, is not met: docs/markers.md); read_raw no more than read.
+ * read_all's cost: at most 25n + 25 user instructions for a group of n whose
+ * counters share one width (the short read of read.h: always with 32-bit
+ * counters, and at 64 bits where the PMU grants them all, as -cpu max does);
+ * a group of mixed widths (cortex-a72: 32-bit event counters beside the
+ * 64-bit cycle counter) takes the general path, at most 33n + 35. read_raw
+ * no more than read.
  */
-TEST(read_all_of_a_group_of_n_costs_at_most_33n_plus_33_and_read_raw_no_more_than_read)
+TEST(read_all_of_a_group_of_n_costs_at_most_25n_plus_25_and_read_raw_no_more_than_read)
 {
 	static const char *const groups[] = {
 		"{instructions:u}", "{instructions:u,cycles:u}",
@@ -513,24 +578,71 @@ TEST(read_all_of_a_group_of_n_costs_at_most_33n_plus_33_and_read_raw_no_more_tha
 	static const int sizes[] = { 1, 2, 6 };
 
 	EXACT_USER_OR_SKIP();
-	for (int g = 0; g < 3; g++) {
+	for (int k = 0; k < 6; k++) {
 		struct loops all = { loop_read_all, loop_set_empty, NULL };
 		struct loops rd = { loop_read, loop_set_empty, NULL }, raw = { loop_read_raw, loop_set_empty, NULL };
+		struct selfmon_opts o = { .sz = sizeof(o), .no_long = k & 1 };
+		int g = k / 2, n = sizes[g], budget;
 		struct selfmon_set *set;
 		int64_t x, r, w;
 
-		OPEN_USER(set, groups[g], NULL);
+		OPEN_USER(set, groups[g], &o);
 		all.arg = rd.arg = raw.arg = set;
+		budget = one_width(set) ? 25 * n + 25 : 33 * n + 35;
 		x = cost_x1000(selfmon_set__page(set, 0), &all);
 		r = cost_x1000(selfmon_set__page(set, 0), &rd);
 		w = cost_x1000(selfmon_set__page(set, 0), &raw);
-		TH_LOG("group of %d: selfmon_set__read_all %lld.%03lld user instructions (budget %d, target %d); "
-		       "selfmon_set__read %lld.%03lld, selfmon_set__read_raw %lld.%03lld", sizes[g], PER_CALL(x),
-		       33 * sizes[g] + 33, 25 * sizes[g] + 25, PER_CALL(r), PER_CALL(w));
-		EXPECT_LE(x, (33 * sizes[g] + 33) * PAIRS) TH_LOG("group of %d", sizes[g]);
+		TH_LOG("group of %d, %s: selfmon_set__read_all %lld.%03lld user instructions (budget %d); "
+		       "selfmon_set__read %lld.%03lld, selfmon_set__read_raw %lld.%03lld", n,
+		       !one_width(set) ? "mixed widths" : o.no_long ? "32-bit counters" : "64-bit counters asked",
+		       PER_CALL(x), budget, PER_CALL(r), PER_CALL(w));
+		EXPECT_LE(x, budget * PAIRS) TH_LOG("group of %d", n);
 		EXPECT_LE(w, r);
-		for (int i = 0; i < sizes[g]; i++)
+		for (int i = 0; i < n; i++)
 			EXPECT_EQ(0, selfmon_set__fallbacks(set, i));
+		selfmon_set__close(set);
+	}
+}
+
+/*
+ * The short read of a group is exact: around 3000 known instructions each
+ * member of {instructions:u x3} moves by the same count (the code between a
+ * member's two reads is the same for all), at 64 bits and at 32 (no_long,
+ * sign-extended), with the leader's times and no read(2).
+ */
+TEST(read_all_of_one_group_reads_every_member_exactly_at_either_counter_width)
+{
+	for (int no_long = 0; no_long < 2; no_long++) {
+		struct selfmon_opts o = { .sz = sizeof(o), .no_long = no_long };
+		struct selfmon_count a[3], b[3];
+		struct selfmon_set *set;
+		int64_t d[3] = { 0 };
+		int same = 0;
+
+		EXACT_USER_OR_SKIP();
+		OPEN_USER(set, "{instructions:u,instructions:u,instructions:u}", &o);
+		if (no_long)
+			ASSERT_EQ(32, selfmon_set__page(set, 1)->pmc_width);
+		/* A read that the kernel's page update made retry adds; a clean try shows the rule. */
+		for (int k = 0; k < 5 && !same; k++) {
+			ASSERT_EQ(0, selfmon_set__read_all(set, a));
+			NOPS(3000);
+			ASSERT_EQ(0, selfmon_set__read_all(set, b));
+			for (int i = 0; i < 3; i++)
+				d[i] = (int64_t)(b[i].value - a[i].value);
+			same = d[0] == d[1] && d[1] == d[2];
+		}
+		EXPECT_TRUE(same) TH_LOG("width %d: %lld %lld %lld", no_long ? 32 : 64, (long long)d[0],
+					 (long long)d[1], (long long)d[2]);
+		EXPECT_TRUE(d[0] >= 3000 && d[0] < 3200) TH_LOG("%lld", (long long)d[0]);
+		for (int i = 0; i < 3; i++) {
+			EXPECT_EQ(b[0].enabled, b[i].enabled);
+			EXPECT_EQ(b[0].running, b[i].running);
+			EXPECT_TRUE(b[i].flags & SELFMON_COUNT_USER);
+			EXPECT_EQ(0, selfmon_set__fallbacks(set, i));
+		}
+		TH_LOG("read_all of a group of 3, %d-bit counters: %lld instructions between two reads of 3000 nops",
+		       no_long ? 32 : 64, (long long)d[0]);
 		selfmon_set__close(set);
 	}
 }

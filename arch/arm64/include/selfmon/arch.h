@@ -19,6 +19,16 @@
 #define SELFMON_ARCH_USER_READ 1
 /* Largest page index this file can read: 32 = PMCCNTR_EL0. */
 #define SELFMON_ARCH_MAX_INDEX 32u
+/*
+ * The kernel keeps a page's cap_user_rdpmc and pmc_width for the event's
+ * life: both follow from flags fixed when the event is opened (the rdpmc and
+ * long bits of config1: arm64 perf document, "About chained events and
+ * counter sizes"; drivers/perf/arm_pmuv3.c, arch_perf_update_userpage), and
+ * it withdraws the user read by the index alone (0 when the sysctl is off,
+ * armv8pmu_user_event_idx). So a caller that saw both once may read with
+ * selfmon_page__read_value32() (read.h).
+ */
+#define SELFMON_ARCH_FIXED_PAGE 1
 
 /* A test may define these to see which register the timestamp read takes, on any host. */
 #ifndef SELFMON_ARM64_MRS
