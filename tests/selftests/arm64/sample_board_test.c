@@ -345,8 +345,8 @@ static __attribute__((noinline)) void selfmon_loop(struct cost_ctx *c)
 }
 
 /* User instructions of @fn(@c), counted by @meter's inline read; -1 if a read fails. */
-static __attribute__((noinline)) int64_t metered(const struct perf_event_mmap_page *meter,
-						 void (*fn)(struct cost_ctx *), struct cost_ctx *c)
+static __attribute__((noinline)) int64_t metered_loop(const struct perf_event_mmap_page *meter,
+						      void (*fn)(struct cost_ctx *), struct cost_ctx *c)
 {
 	uint64_t a, b;
 
@@ -374,10 +374,10 @@ static long cost_round(struct cost_ctx *c, const struct perf_event_mmap_page *me
 	run_periods((uint64_t)n, COST_PERIOD);
 	perf_evlist__disable(c->r.evlist);
 	tail = pg->data_tail;
-	*lp = metered(meter, libperf_loop, c);
+	*lp = metered_loop(meter, libperf_loop, c);
 	got = c->got;
 	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
-	*sm = metered(meter, selfmon_loop, c);
+	*sm = metered_loop(meter, selfmon_loop, c);
 	return *lp >= 0 && *sm >= 0 && c->got == got ? got : -1;
 }
 
