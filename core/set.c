@@ -204,8 +204,11 @@ static int open_pin(struct selfmon_set *set, const struct selfmon_pin *pin, stru
 	return err;
 }
 
-/* Slot 0's group_width (set.h): 32 or 64 where read_all may read every counter by the short read. */
-static int group_width(const struct selfmon_set *set, int nr)
+/*
+ * Slot 0's group_width and each slot's shift (set.h): where read_all may
+ * read every counter by the short read.
+ */
+static int group_width(struct selfmon_set *set, int nr)
 {
 	int width = 0;
 
@@ -216,9 +219,13 @@ static int group_width(const struct selfmon_set *set, int nr)
 
 		if ((i && set->ctr[i].leader != 0) || !pg ||
 		    !(pg->capabilities & SELFMON_CAP_USER_RDPMC) ||
-		    (pg->pmc_width != 32 && pg->pmc_width != 64) || (i && pg->pmc_width != width))
+		    (pg->pmc_width != 32 && pg->pmc_width != 64))
 			return 0;
-		width = pg->pmc_width;
+		set->hot[i].shift = (unsigned char)(64 - pg->pmc_width);
+		if (!i)
+			width = pg->pmc_width;
+		else if (pg->pmc_width != (width & ~SELFMON_GROUP_MIXED))
+			width |= SELFMON_GROUP_MIXED;
 	}
 	return width;
 }
@@ -248,7 +255,7 @@ static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx 
 		}
 		if (set->hot_wiped)
 			set->hot[i].page = set->ctr[i].page;
-		set->hot[i].member = (short)(c->leader >= 0 && c->leader != i);
+		set->hot[i].member = (unsigned char)(c->leader >= 0 && c->leader != i);
 	}
 	if (!err)
 		set->hot[0].group_width = (short)group_width(set, nr);
@@ -269,8 +276,8 @@ static int hot_new(struct selfmon_set *set, int nr)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	void *p;
 
-	set->hot_size =
-		((size_t)(nr ? nr : 1) * sizeof(struct selfmon_hot) + page - 1) / page * page;
+	/* One slot more, zero: the end of selfmon_set__read_all()'s loop over a group. */
+	set->hot_size = ((size_t)(nr + 1) * sizeof(struct selfmon_hot) + page - 1) / page * page;
 	p = mmap(NULL, set->hot_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;

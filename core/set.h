@@ -65,17 +65,26 @@ struct selfmon_hot {
 	 * the leader's (the kernel schedules members with their leader), so
 	 * selfmon_set__read_all() reads its value alone.
 	 */
-	short member;
+	unsigned char member;
+	/* Where slot 0 has a group_width: 64 - this counter's pmc_width (0 or 32). */
+	unsigned char shift;
 	/*
 	 * In slot 0 alone: 32 or 64 when the set is one group (or one counter)
-	 * whose pages the open saw with cap_user_rdpmc and that pmc_width, where
-	 * the kernel keeps both (SELFMON_ARCH_FIXED_PAGE): selfmon_set__read_all()
-	 * then reads them all by the short read, with no test of their pages,
-	 * as none of them changes while the set is open. 0: not so, and in a
-	 * forked child, whose slots are wiped.
+	 * whose pages the open saw with cap_user_rdpmc and a pmc_width of 32 or
+	 * 64, where the kernel keeps both (SELFMON_ARCH_FIXED_PAGE): the
+	 * leader's width, plus SELFMON_GROUP_MIXED when a member's differs (the
+	 * arm64 cycle counter at 64 bits beside 32-bit event counters), each
+	 * member then sign-extended by its slot's shift. selfmon_set__read_all()
+	 * reads them all by the short read, with no test of their pages, as none
+	 * of them changes while the set is open, and stops at the slot after
+	 * the last, which the mapping holds zero (set.c maps one more). 0: not
+	 * so, and in a forked child, whose slots are wiped.
 	 */
 	short group_width;
 };
+
+/* In slot 0's group_width: the members' widths are not all the leader's. */
+#define SELFMON_GROUP_MIXED 1
 
 struct selfmon_set {
 	int nr;

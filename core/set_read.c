@@ -281,20 +281,53 @@ static __attribute__((noinline)) int read_all_checked(struct selfmon_set *set,
 }
 
 /*
+ * The members of read_group_fixed(), each by its value alone with the
+ * leader's times: at the constant @width, or, at a @width of 0, by each
+ * slot's shift. Pointers alone: the slot after the last has no page (set.c
+ * maps one more, zero), which ends the loop with the test a page needs.
+ */
+static inline __attribute__((always_inline)) int
+read_members_fixed(struct selfmon_set *set, const struct selfmon_hot *h,
+		   struct selfmon_count *counts, uint64_t enabled, uint64_t running,
+		   const unsigned int width)
+{
+	const struct perf_event_mmap_page *page;
+	struct selfmon_count *c = counts;
+
+	while ((page = (++h)->page)) {
+		/* Before the read: its barriers would load them again. */
+		uint64_t v, base = h->base.value;
+		unsigned int shift = h->shift;
+		int err;
+
+		err = width ? selfmon_page__read_fixed_(page, &v, width) :
+			      selfmon_page__read_shifted_(page, &v, shift);
+		if (__builtin_expect(err, 0))
+			return read_all_checked(set, counts);
+		c++;
+		c->value = v - base;
+		c->enabled = enabled;
+		c->running = running;
+		store_user_flags(c);
+	}
+	return 0;
+}
+
+/*
  * selfmon_set__read_all() of a set that is one group read by the short read
- * (slot 0's group_width, a constant @width here: set.h): the leader with its
- * times, then each member by its value alone, with no test of which is which
+ * (slot 0's group_width @gw: set.h): the leader with its times at the
+ * constant @width, then each member by its value alone, at that width too
+ * or, in a group of mixed widths, at its own; with no test of which is which
  * nor of the pages, all there while the set is open (a forked child, whose
  * slots are wiped, reads a width of 0 and goes the long way). A refusal
  * reads them all the long way, as below.
  */
 static inline __attribute__((always_inline)) int
-read_group_fixed(struct selfmon_set *set, const struct selfmon_hot *hot, unsigned int nr,
-		 struct selfmon_count *counts, const unsigned int width)
+read_group_fixed(struct selfmon_set *set, const struct selfmon_hot *hot,
+		 struct selfmon_count *counts, unsigned int gw, const unsigned int width)
 {
-	const struct selfmon_hot *h;
-	uint64_t enabled, running, v;
-	struct selfmon_count now, *c;
+	uint64_t enabled, running;
+	struct selfmon_count now;
 
 	if (__builtin_expect(selfmon_page__read_fixed_times_(hot->page, &now, width), 0))
 		return read_all_checked(set, counts);
@@ -304,20 +337,12 @@ read_group_fixed(struct selfmon_set *set, const struct selfmon_hot *hot, unsigne
 	counts->enabled = enabled;
 	counts->running = running;
 	store_user_flags(counts);
-	/* The nr - 1 members (nr >= 1: slot 0 has a width): pointers and a count, no index. */
-	h = hot;
-	c = counts;
-	while (--nr) {
-		h++;
-		c++;
-		if (__builtin_expect(selfmon_page__read_fixed_(h->page, &v, width), 0))
-			return read_all_checked(set, counts);
-		c->value = v - h->base.value;
-		c->enabled = enabled;
-		c->running = running;
-		store_user_flags(c);
-	}
-	return 0;
+	/* A group of one counter pays no test of the widths, a group of one width one. */
+	if (!hot[1].page)
+		return 0;
+	if (gw & SELFMON_GROUP_MIXED)
+		return read_members_fixed(set, hot, counts, enabled, running, 0);
+	return read_members_fixed(set, hot, counts, enabled, running, width);
 }
 
 /*
@@ -331,17 +356,18 @@ int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
 	uint64_t enabled = 0, running = 0;
 	const struct selfmon_hot *hot;
 	struct selfmon_count now;
-	unsigned int nr;
+	unsigned int nr, gw;
 
 	if (__builtin_expect(!set || !counts || selfmon_owner__tid != set->owner.tid, 0))
 		return read_all_checked(set, counts);
 	/* In locals: the page reads' barriers would load them again for each counter. */
 	hot = set->hot;
-	nr = (unsigned int)set->nr;
 	/* One test on the general path's way; the width (32 or 64) only on the short one's. */
-	if (hot->group_width)
-		return (hot->group_width & 64) ? read_group_fixed(set, hot, nr, counts, 64) :
-						 read_group_fixed(set, hot, nr, counts, 32);
+	gw = (unsigned int)hot->group_width;
+	if (gw)
+		return (gw & 64) ? read_group_fixed(set, hot, counts, gw, 64) :
+				   read_group_fixed(set, hot, counts, gw, 32);
+	nr = (unsigned int)set->nr;
 	for (unsigned int i = 0; i < nr; i++) {
 		const struct selfmon_hot *h = &hot[i];
 

@@ -158,16 +158,20 @@ SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, 
 /*
  * The short read, one body for selfmon_page__read_value32(), _64() and a
  * group leader's read with its times: @width and whether @times is NULL are
- * constants at each call, so that each copy keeps only its own half. With
+ * constants at each call, so that each copy keeps only its own half. A
+ * @width of 0 takes the counter's width from @shift, 64 - pmc_width (0 or
+ * 32), for a caller that reads counters of both widths in one loop. With
  * @times, a multiplexed event (time_enabled != time_running), whose times
  * must be brought up to now, returns 1, unread: the caller reads the long way.
  */
 SELFMON_HOT int selfmon_page__read_short_(const struct perf_event_mmap_page *pc, uint64_t *value,
-					  uint64_t *times, const unsigned int width)
+					  uint64_t *times, const unsigned int width,
+					  unsigned int shift)
 {
 #if !SELFMON_ARCH_USER_READ || !SELFMON_ARCH_FIXED_PAGE
 	(void)times;
 	(void)width;
+	(void)shift;
 	return selfmon_page__read_value(pc, value);
 #else
 	const volatile struct perf_event_mmap_page *p = pc;
@@ -191,7 +195,11 @@ SELFMON_HOT int selfmon_page__read_short_(const struct perf_event_mmap_page *pc,
 	} while (__builtin_expect(p->lock != seq, 0));
 
 	/* perf_event_open(2), "MMAP layout": pmc sign-extended from pmc_width. */
-	*value = cnt + (width == 32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)pmc : pmc);
+	if (width == 32)
+		pmc = (uint64_t)(int64_t)(int32_t)(uint32_t)pmc;
+	else if (width != 64)
+		pmc = selfmon_pmc_sext(pmc, shift);
+	*value = cnt + pmc;
 	if (times) {
 		times[0] = enabled;
 		times[1] = running;
@@ -204,7 +212,19 @@ SELFMON_HOT int selfmon_page__read_short_(const struct perf_event_mmap_page *pc,
 SELFMON_HOT int selfmon_page__read_fixed_(const struct perf_event_mmap_page *pc, uint64_t *value,
 					  const unsigned int width)
 {
-	return selfmon_page__read_short_(pc, value, 0, width);
+	return selfmon_page__read_short_(pc, value, 0, width, 0);
+}
+
+/*
+ * The short read of a page seen once with cap_user_rdpmc and a pmc_width of
+ * 64 - @shift (32 or 64), the width not a constant: a member of a group
+ * whose counters differ in width (arm64: the 64-bit cycle counter beside
+ * 32-bit event counters). Two shifts more than the constant-width read.
+ */
+SELFMON_HOT int selfmon_page__read_shifted_(const struct perf_event_mmap_page *pc, uint64_t *value,
+					    unsigned int shift)
+{
+	return selfmon_page__read_short_(pc, value, 0, 0, shift);
 }
 
 /**
@@ -341,7 +361,7 @@ SELFMON_HOT int selfmon_page__read_fixed_times_(const struct perf_event_mmap_pag
 	return selfmon_page__read_steady(pc, c);
 #else
 	uint64_t times[2];
-	int err = selfmon_page__read_short_(pc, &c->value, times, width);
+	int err = selfmon_page__read_short_(pc, &c->value, times, width, 0);
 
 	if (err)
 		return err;

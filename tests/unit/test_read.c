@@ -531,6 +531,26 @@ static void read_value64_adds_the_whole_counter(void **state)
 	assert_true(v == 0x100000000ull - 10);
 }
 
+/* A group of mixed widths: each counter by its own shift, as read_value32/64 would read it. */
+static void read_shifted_reads_as_read_value32_at_32_and_read_value64_at_0(void **state)
+{
+	uint64_t v = 0, w = 0;
+
+	(void)state;
+	page.offset = 1000;
+	hw.counter = 0xdeadbeeffffffffeull; /* -2 in 32 bits, garbage above */
+	assert_int_equal(selfmon_page__read_shifted_(&page, &v, 32), 0);
+	assert_int_equal(selfmon_page__read_value32(&page, &w), 0);
+	assert_true(v == 998 && w == 998);
+	assert_int_equal(selfmon_page__read_shifted_(&page, &v, 0), 0);
+	assert_int_equal(selfmon_page__read_value64(&page, &w), 0);
+	assert_true(v == 0xdeadbeeffffffffeull + 1000 && w == v);
+	page.index = 0;
+	v = 77;
+	assert_int_equal(selfmon_page__read_shifted_(&page, &v, 32), -EAGAIN);
+	assert_true(v == 77);
+}
+
 static void index_0_or_beyond_the_arch_is_eagain_and_reads_no_counter(void **state)
 {
 	static const uint32_t bad[] = { 0, SELFMON_ARCH_MAX_INDEX + 1, 0xffffffffu };
@@ -610,6 +630,7 @@ int main(void)
 		T(without_cap_user_time_short_the_timestamp_is_taken_whole),
 		T(read_value32_sign_extends_bit_31_and_ignores_the_bits_above),
 		T(read_value64_adds_the_whole_counter),
+		T(read_shifted_reads_as_read_value32_at_32_and_read_value64_at_0),
 		T(index_0_or_beyond_the_arch_is_eagain_and_reads_no_counter),
 		T(a_page_rewritten_during_the_read_is_read_again),
 		T(the_leaders_read_gives_the_pages_times_and_leaves_a_multiplexed_event),
