@@ -30,9 +30,9 @@ ARM64_MAKE := $(MAKE) --no-print-directory ARCH=arm64 CROSS_COMPILE=aarch64-linu
 check-arm64-run:
 	$(Q)mkdir -p $(CHECK) && rm -f $(CHECK)/arm64-*
 	$(Q)$(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
-	$(Q)$(ARM64_MAKE) tests-bundle
+	+$(Q)$(ARM64_MAKE) tests-bundle
 	$(Q)$(ARM64_612_MAKE) qemu_arm64_defconfig >/dev/null
-	$(Q)$(ARM64_612_MAKE) tests-bundle
+	+$(Q)$(ARM64_612_MAKE) tests-bundle
 	$(Q)scripts/vm/check.sh $(ARM64_O)/bundle $(CHECK) $(srctree)/build/vm $(ARM64_612_O)/bundle
 
 # The second kernel line: Debian's 6.12 arm64 kernel boots the

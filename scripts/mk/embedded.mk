@@ -79,7 +79,7 @@ embedded-build: size-build
 
 arm64-musl-bundle:
 	$(Q)$(ARM64_MUSL_MAKE) qemu_arm64_defconfig >/dev/null
-	$(Q)$(ARM64_MUSL_MAKE) tests-bundle
+	+$(Q)$(ARM64_MUSL_MAKE) tests-bundle
 
 check-arm64-run: arm64-musl-bundle
 check-arm64-run: export SELFMON_MUSL_BUNDLE := $(ARM64_MUSL_O)/bundle
