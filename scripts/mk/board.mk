@@ -29,9 +29,9 @@ ARM64_O := $(srctree)/build/arm64-vm
 ARM64_MAKE := $(MAKE) --no-print-directory ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- O=$(ARM64_O)
 check-arm64-run:
 	$(Q)mkdir -p $(CHECK) && rm -f $(CHECK)/arm64-*
-	$(Q)$(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
+	+$(Q)$(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
 	+$(Q)$(ARM64_MAKE) tests-bundle
-	$(Q)$(ARM64_612_MAKE) qemu_arm64_defconfig >/dev/null
+	+$(Q)$(ARM64_612_MAKE) qemu_arm64_defconfig >/dev/null
 	+$(Q)$(ARM64_612_MAKE) tests-bundle
 	$(Q)scripts/vm/check.sh $(ARM64_O)/bundle $(CHECK) $(srctree)/build/vm $(ARM64_612_O)/bundle
 

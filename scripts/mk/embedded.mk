@@ -78,7 +78,7 @@ embedded-build: size-build
 	$(Q)$(MAKE) -s --no-print-directory O=$(MUSL_O) LIBC=musl all
 
 arm64-musl-bundle:
-	$(Q)$(ARM64_MUSL_MAKE) qemu_arm64_defconfig >/dev/null
+	+$(Q)$(ARM64_MUSL_MAKE) qemu_arm64_defconfig >/dev/null
 	+$(Q)$(ARM64_MUSL_MAKE) tests-bundle
 
 check-arm64-run: arm64-musl-bundle
