@@ -95,6 +95,34 @@ static __attribute__((noinline, unused)) int64_t metered(const struct perf_event
 	return (int64_t)(b - a);
 }
 
+/*
+ * User instructions of @n calls of @fn beyond @empty's, times @n: loops of n
+ * and 2n of each, less each other. A kernel update of a page during a loop
+ * (a timer tick, a context switch) makes one seqlock pass read again: a few
+ * instructions more in that loop, never fewer. So each of the four loops is
+ * metered five times and its minimum kept, the undisturbed count however busy
+ * the board (a LAVA job's shell beside it). -1 if a meter read fails.
+ */
+static __attribute__((unused)) int64_t metered_cost(const struct perf_event_mmap_page *meter,
+						    void (*fn)(void *, int), void (*empty)(void *, int),
+						    void *arg, int n)
+{
+	int64_t m[4] = { INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX };
+
+	for (int k = 0; k < 5; k++) {
+		int64_t v[4] = { metered(meter, fn, arg, n), metered(meter, fn, arg, 2 * n),
+				 metered(meter, empty, arg, n), metered(meter, empty, arg, 2 * n) };
+
+		for (int i = 0; i < 4; i++) {
+			if (v[i] < 0)
+				return -1;
+			if (v[i] < m[i])
+				m[i] = v[i];
+		}
+	}
+	return (m[1] - m[0]) - (m[3] - m[2]);
+}
+
 /* The region by two inline reads: what a microbenchmark does. */
 static __attribute__((noinline, unused)) int64_t region_user(const struct perf_event_mmap_page *pg, uint64_t n)
 {

@@ -79,31 +79,10 @@ static __attribute__((noinline)) void loop_set_empty(void *arg, int n)
 	sink = sum;
 }
 
-/*
- * Instructions per read of @pg, times READS (exact: it must divide). A
- * kernel update of a page during a loop (a timer tick, a context switch)
- * makes one seqlock pass retry: a few instructions more in that loop, never
- * fewer. So each of the four loops is metered five times and its minimum
- * kept, the undisturbed count however busy the board (a LAVA job's shell
- * beside it).
- */
+/* Instructions per read of @pg, times READS (exact: it must divide); board.h's metered_cost(). */
 static int64_t read_cost_x1000(const struct perf_event_mmap_page *meter, const struct perf_event_mmap_page *pg)
 {
-	int64_t m[4] = { INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX };
-	void *arg = (void *)pg;
-
-	for (int k = 0; k < 5; k++) {
-		int64_t v[4] = { metered(meter, loop_reads, arg, READS), metered(meter, loop_reads, arg, 2 * READS),
-				 metered(meter, loop_empty, arg, READS), metered(meter, loop_empty, arg, 2 * READS) };
-
-		for (int i = 0; i < 4; i++) {
-			if (v[i] < 0)
-				return -1;
-			if (v[i] < m[i])
-				m[i] = v[i];
-		}
-	}
-	return (m[1] - m[0]) - (m[3] - m[2]);
+	return metered_cost(meter, loop_reads, loop_empty, (void *)pg, READS);
 }
 
 /*

@@ -197,29 +197,10 @@ struct loops {
 	void *arg;
 };
 
-/*
- * Instructions per call times PAIRS. Each of the four loops is metered five
- * times and its minimum kept: a page the kernel rewrites during a read only
- * adds instructions (the read is done again), so the minimum is the
- * undisturbed count, however busy the board (a LAVA job's shell beside it).
- */
+/* Instructions per call times PAIRS, each loop's minimum of five (board.h). */
 static int64_t cost_x1000(const struct perf_event_mmap_page *meter, const struct loops *l)
 {
-	int64_t m[4] = { INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX };
-
-	for (int k = 0; k < 5; k++) {
-		int64_t v[4] = { metered(meter, l->fn, l->arg, PAIRS), metered(meter, l->fn, l->arg, 2 * PAIRS),
-				 metered(meter, l->empty, l->arg, PAIRS),
-				 metered(meter, l->empty, l->arg, 2 * PAIRS) };
-
-		for (int i = 0; i < 4; i++) {
-			if (v[i] < 0)
-				return -1;
-			if (v[i] < m[i])
-				m[i] = v[i];
-		}
-	}
-	return (m[1] - m[0]) - (m[3] - m[2]);
+	return metered_cost(meter, l->fn, l->empty, l->arg, PAIRS);
 }
 
 static __attribute__((noinline)) void loop_cached(void *arg, int n)
