@@ -294,6 +294,30 @@ static __attribute__((noinline)) void loop_inline4_empty(void *arg, int n)
 #define PER_CALL(x) (long long)((x) / PAIRS), (long long)((x) % PAIRS)
 
 /*
+ * The four bare reads of a pair on the markers' own kind of counter, 32
+ * bits (two counters, so no multiplexing): times PAIRS, or -1 when the set
+ * does not open and enable with 32-bit counters.
+ */
+static int64_t bare32_cost_x1000(void)
+{
+	struct selfmon_opts o32 = { .sz = sizeof(o32), .no_long = 1 };
+	const struct perf_event_mmap_page *pg32[2];
+	struct loops bare32 = { loop_inline4_32, loop_inline4_empty, pg32 };
+	struct selfmon_set *set32 = selfmon_set__open("instructions:u,instructions:u", &o32);
+	int64_t r32 = -1;
+
+	if (!set32 || selfmon_set__enable(set32))
+		goto out;
+	pg32[0] = selfmon_set__page(set32, 0);
+	pg32[1] = selfmon_set__page(set32, 1);
+	if (pg32[0] && pg32[1] && pg32[0]->pmc_width == 32 && pg32[1]->pmc_width == 32)
+		r32 = cost_x1000(pg32[0], &bare32);
+out:
+	selfmon_set__close(set32);
+	return r32;
+}
+
+/*
  * The pair's cost: at most 120 user instructions in the cached form, by
  * name at most 1.5 times that (a string literal of 12 or 33 bytes alike),
  * no read(2). Beside them, the four page reads of a pair bare, both ways:
@@ -302,15 +326,12 @@ static __attribute__((noinline)) void loop_inline4_empty(void *arg, int n)
  */
 TEST(a_marker_pair_costs_at_most_120_instructions_cached_and_1_5x_by_name_with_no_read2)
 {
-	const struct perf_event_mmap_page *pg[2], *pg32[2], *meter;
-	struct selfmon_set *set32;
+	const struct perf_event_mmap_page *pg[2], *meter;
 	char buffer[] = "pair by name, in a buffer";
 	struct loops cached = { loop_cached, loop_empty, NULL }, named = { loop_named, loop_empty, NULL };
 	struct loops named_long = { loop_named_long, loop_empty, NULL };
 	struct loops named_buffer = { loop_named_buffer, loop_empty, buffer };
 	struct loops bare = { loop_inline4, loop_inline4_empty, pg };
-	struct loops bare32 = { loop_inline4_32, loop_inline4_empty, pg32 };
-	struct selfmon_opts o32 = { .sz = sizeof(o32), .no_long = 1 };
 	struct selfmon_set *set;
 	struct jval root = { 0 };
 	int64_t c, nm, nl, nb, r, r32;
@@ -333,15 +354,11 @@ TEST(a_marker_pair_costs_at_most_120_instructions_cached_and_1_5x_by_name_with_n
 	nl = cost_x1000(meter, &named_long);
 	nb = cost_x1000(meter, &named_buffer);
 	r = cost_x1000(meter, &bare);
-	/* The markers' own kind of counter, 32 bits, in place of the first two (no multiplexing). */
+	/* The 32-bit counters in place of the first two: no multiplexing. */
 	selfmon_set__close(set);
-	OPEN_USER(set32, "instructions:u,instructions:u", &o32);
-	meter = pg32[0] = selfmon_set__page(set32, 0);
-	pg32[1] = selfmon_set__page(set32, 1);
-	ASSERT_TRUE(pg32[0] && pg32[1] && pg32[0]->pmc_width == 32 && pg32[1]->pmc_width == 32);
-	r32 = cost_x1000(meter, &bare32);
+	r32 = bare32_cost_x1000();
 	ASSERT_TRUE(c > 0 && nm > 0 && nl > 0 && nb > 0 && r > 0 && r32 > 0)
-		TH_LOG("a meter read fell back: %lld %lld %lld %lld %lld %lld", (long long)c,
+		TH_LOG("a meter read fell back (-1: no 32-bit counters): %lld %lld %lld %lld %lld %lld", (long long)c,
 		       (long long)nm, (long long)nl, (long long)nb, (long long)r, (long long)r32);
 	TH_LOG("marker pair, 2 events: cached %lld.%03lld (budget 120); by name %lld.%03lld "
 	       "(12 bytes), %lld.%03lld (33 bytes), %lld.%03lld (a 25-byte buffer) user instructions; "
@@ -362,7 +379,6 @@ TEST(a_marker_pair_costs_at_most_120_instructions_cached_and_1_5x_by_name_with_n
 	EXPECT_LE(num(json_bench(&root, "pair"), "instructions:u_max"), REREAD_MAX)
 		TH_LOG("the empty region's max per call: %.0f", num(json_bench(&root, "pair"), "instructions:u_max"));
 	json_free(&root);
-	selfmon_set__close(set32);
 }
 
 TEST(markers_off_cost_at_most_4_instructions_a_pair)
