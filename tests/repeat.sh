@@ -16,7 +16,10 @@ while [ "$i" -lt "$n" ]; do
 		if [ "$rc" -ne 0 ]; then
 			fails=$((fails + 1))
 			echo "run $i: $t: exit $rc"
-			printf '%s\n' "$out" | grep -E '^not ok|^# .*:[0-9]+:' | head -n 10 | sed 's/^/#   /'
+			# The failed cases and their assertions first: a test's own
+			# log lines (TH_LOG) would fill the few lines shown.
+			printf '%s\n' "$out" | grep -E '^not ok|:Expected |\[ *(FAILED|ERROR) *\]|^# .*(Error|Failure)' |
+				grep -v '# SKIP' | head -n 20 | sed 's/^/#   /'
 		fi
 	done
 done
