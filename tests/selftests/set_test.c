@@ -206,10 +206,21 @@ TEST(a_forked_child_gets_a_clear_error_not_garbage)
 	selfmon_set__close(set);
 }
 
+/* The thread's own CPU time spent spinning: task-clock counts it, whatever the load. */
+#define THREAD_SPIN_NS 30000000ull
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
 struct thread_arg {
 	struct selfmon_set *parent_set;
 	int parent_read_err;
-	uint64_t own_value;
+	uint64_t own_value, spun_ns;
 	int own_err;
 };
 
@@ -218,6 +229,7 @@ static void *thread_main(void *p)
 	struct thread_arg *a = p;
 	struct selfmon_set *set;
 	struct selfmon_count c;
+	uint64_t t0;
 
 	a->parent_read_err = selfmon_set__read(a->parent_set, 0, &c);
 	set = selfmon_set__open("task-clock", NULL);
@@ -226,30 +238,43 @@ static void *thread_main(void *p)
 		return NULL;
 	}
 	selfmon_set__enable(set);
-	spin(3000000);
+	t0 = thread_cpu_ns();
+	while (thread_cpu_ns() - t0 < THREAD_SPIN_NS)
+		spin(10000);
+	a->spun_ns = thread_cpu_ns() - t0;
 	a->own_err = selfmon_set__read(set, 0, &c);
 	a->own_value = c.value;
 	selfmon_set__close(set);
 	return NULL;
 }
 
+/*
+ * The thread spins for 30 ms of its own CPU time, which its task-clock
+ * counts; this thread is blocked in pthread_join() meanwhile, so its own
+ * set, read around the thread's life, grows by its own short work alone
+ * (thread creation), never by the thread's 30 ms. No race: both sides
+ * are CPU time, which a loaded machine does not shorten or stretch.
+ */
 TEST(each_thread_reads_its_own_set_and_not_anothers)
 {
 	struct selfmon_set *set = selfmon_set__open("task-clock", NULL);
 	struct thread_arg arg = { .parent_set = set };
-	struct selfmon_count mine;
+	struct selfmon_count before, after;
 	pthread_t t;
 
 	ASSERT_NE(NULL, set);
 	ASSERT_EQ(0, selfmon_set__enable(set));
+	ASSERT_EQ(0, selfmon_set__read(set, 0, &before));
 	ASSERT_EQ(0, pthread_create(&t, NULL, thread_main, &arg));
 	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(0, selfmon_set__read(set, 0, &after));
 	EXPECT_EQ(-SELFMON_ERRNO__THREAD, arg.parent_read_err);
 	ASSERT_EQ(0, arg.own_err);
-	ASSERT_EQ(0, selfmon_set__read(set, 0, &mine));
-	/* The thread spun 3M iterations; this thread only waited for it. */
-	EXPECT_GT(arg.own_value, mine.value) TH_LOG("thread %llu ns, main %llu ns",
-		(unsigned long long)arg.own_value, (unsigned long long)mine.value);
+	/* task-clock and the thread's CPU clock are two kernel clocks of one running time. */
+	EXPECT_LE(arg.spun_ns / 100 * 95, arg.own_value) TH_LOG("thread spun %llu ns, its set read %llu ns",
+		(unsigned long long)arg.spun_ns, (unsigned long long)arg.own_value);
+	EXPECT_LT(after.value - before.value, arg.spun_ns) TH_LOG("main grew %llu ns while the thread spun %llu ns",
+		(unsigned long long)(after.value - before.value), (unsigned long long)arg.spun_ns);
 	selfmon_set__close(set);
 }
 
