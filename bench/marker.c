@@ -165,9 +165,22 @@ static __attribute__((noinline, cold)) struct selfmon_marker *mk_named_slow(cons
  * code after its reads (the stores, the return) the same as in
  * mk_begin_named()'s copy, which the empty pair measures.
  */
+static void mk_begin_region(struct selfmon_marker *m);
+
+/*
+ * A region's first begin in this thread: made ready (room in the slots),
+ * then begun again the plain way, so that its reads are those of every
+ * later begin (the same instructions after them).
+ */
+static __attribute__((noinline, cold)) void mk_begin_region_first(struct selfmon_marker *m)
+{
+	if (selfmon_marker__prepare(m).t)
+		mk_begin_region(m);
+}
+
 static __attribute__((noinline)) void mk_begin_region(struct selfmon_marker *m)
 {
-	selfmon_marker__begin_with_(m, 0);
+	selfmon_marker__begin_with_(m, mk_begin_region_first);
 }
 
 /* A by-name begin whose region is not known by its pointer alone: verify, look up, then begin. */
@@ -199,7 +212,7 @@ static __attribute__((noinline)) void mk_begin_named(const char *name, int verif
 		mk_begin_lookup(name, verify);
 		return;
 	}
-	selfmon_marker__begin_with_(m, 0);
+	selfmon_marker__begin_with_(m, mk_begin_region_first);
 }
 
 __attribute__((noinline)) void(selfmon_marker__begin)(const char *name)
@@ -292,6 +305,41 @@ void selfmon_marker__end_at(struct selfmon_marker *marker)
 	selfmon_marker__end_inline_(marker);
 }
 
+/*
+ * The begin's two figures in vector registers cost gcc moves into them
+ * (fmov, ins, xtn) that two scalar adds do without: three instructions a
+ * begin (the end, which also adds up sum, min and max, is shorter in
+ * vectors).
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define MK_SCALAR __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize")))
+#else
+#define MK_SCALAR
+#endif
+
+/*
+ * The fixed sequence's calls: the inline pair, compiled once, here. No
+ * frame on the plain path (every other case leaves by a tail call), so the
+ * begin's reads are followed by its stores and ret alone, and the end's
+ * are preceded by its loads of the thread's pages alone.
+ */
+/* A site's first begin in this thread, as mk_begin_region_first(); the site resolves here. */
+static __attribute__((noinline, cold)) void mk_begin_call_first(struct selfmon_marker *m)
+{
+	if (selfmon_marker__prepare(m).t)
+		selfmon_marker__begin_call(mk_resolve(m));
+}
+
+MK_SCALAR __attribute__((noinline)) void selfmon_marker__begin_call(struct selfmon_marker *marker)
+{
+	selfmon_marker__begin_with_(marker, mk_begin_call_first);
+}
+
+__attribute__((noinline)) void selfmon_marker__end_call(struct selfmon_marker *marker)
+{
+	selfmon_marker__end_inline_(marker);
+}
+
 /* A by-name end that its pointer alone does not resolve, or that could not read inline. */
 static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint64_t v0,
 							  uint64_t v1, int read, int verify)
@@ -349,17 +397,9 @@ __attribute__((noinline)) void selfmon_marker__end_const(const char *name)
 
 /* ---- the cost of an empty pair, measured once per thread and subtracted ---- */
 
-/* SELFMON_MARKER_BEGIN()/END()'s sites, here at file scope so that mk__reset() can unresolve them. */
-/* Two statics, as two macros make: each its own address to load, as at a program's sites. */
-static struct selfmon_marker_site mk_empty_begin = { (struct selfmon_marker *)&mk_empty_begin, -1,
-						     MK_EMPTY };
-static struct selfmon_marker_site mk_empty_end = { (struct selfmon_marker *)&mk_empty_end, -1,
-						   MK_EMPTY };
-
+/* The library's own sites (the empty pair's) are in the section with the program's: mk_forget() unresolves them. */
 void mk__reset(void)
 {
-	mk_empty_begin.marker = (struct selfmon_marker *)&mk_empty_begin;
-	mk_empty_end.marker = (struct selfmon_marker *)&mk_empty_end;
 	mk_forget();
 }
 
@@ -374,18 +414,11 @@ void mk__reset(void)
 #define MK_UNPADDED
 #endif
 
-/* The cached pair as the macros write it (SELFMON_MARKER__AT), on sites mk__reset() can reach. */
+/* The cached pair as a program writes it. */
 static __attribute__((noinline)) MK_UNPADDED void mk_empty_cached(void)
 {
-	struct selfmon_marker *m = SELFMON_MARKER__LOAD(&mk_empty_begin.marker);
-
-	if (__builtin_expect(m != 0, 1))
-		selfmon_marker__begin_inline_(m);
-	__asm__ __volatile__("" ::: "memory");
-	m = SELFMON_MARKER__LOAD(&mk_empty_end.marker);
-	if (__builtin_expect(m != 0, 1))
-		selfmon_marker__end_inline_(m);
-	__asm__ __volatile__("" ::: "memory");
+	SELFMON_MARKER_BEGIN(MK_EMPTY);
+	SELFMON_MARKER_END(MK_EMPTY);
 }
 
 static __attribute__((noinline)) void mk_empty_named(void)

@@ -32,7 +32,8 @@ __thread struct mk_thread *mk_self;
 /* A page that allows no user read (index 0): the inline reads of a thread with no slots refuse. */
 static struct perf_event_mmap_page mk_no_page;
 struct selfmon_marker__thread mk_none = { .pg = { &mk_no_page, &mk_no_page } };
-__thread struct selfmon_marker__thread *selfmon_marker__self = &mk_none;
+__thread struct selfmon_marker__thread *selfmon_marker__self
+	__attribute__((tls_model("local-exec"))) = &mk_none;
 
 /* The inline pair reads two pages: one event is read twice, more take the library's path. */
 void mk_self_publish(struct mk_thread *t)
@@ -198,14 +199,49 @@ static void mk_init_locked(void)
 	__atomic_store_n(&mk.state, state, __ATOMIC_RELEASE);
 }
 
+/*
+ * The program's call sites, as the linker gathers them: every
+ * SELFMON_MARKER_BEGIN()/END() puts its struct selfmon_marker_site in the
+ * section "selfmon_sites", and the linker names its bounds (ld,
+ * "Input Section Example": __start_ and __stop_ of a section named as a C
+ * identifier). Weak: a program with no site has no section.
+ */
+extern struct selfmon_marker_site __start_selfmon_sites[] __attribute__((weak, visibility("hidden")));
+extern struct selfmon_marker_site __stop_selfmon_sites[] __attribute__((weak, visibility("hidden")));
+
+/*
+ * Resolve every site now, before any region is open: a site used first
+ * inside another region then costs that region what any later use costs.
+ * Sites in shared objects, which this section does not hold, resolve at
+ * their first use.
+ */
+static void mk_resolve_sites(void)
+{
+	for (struct selfmon_marker_site *s = __start_selfmon_sites; s && s < __stop_selfmon_sites; s++)
+		mk_resolve((struct selfmon_marker *)s);
+}
+
+/* Every site back to its first state (mk_forget): each resolves again. */
+static void mk_unresolve_sites(void)
+{
+	for (struct selfmon_marker_site *s = __start_selfmon_sites; s && s < __stop_selfmon_sites; s++)
+		__atomic_store_n(&s->marker, (struct selfmon_marker *)s, __ATOMIC_RELAXED);
+}
+
 void mk_init(void)
 {
 	if (__builtin_expect(__atomic_load_n(&mk.state, __ATOMIC_ACQUIRE) != MK_STATE_NEW, 1))
 		return;
+	int first = 0;
+
 	pthread_mutex_lock(&mk.lock);
-	if (mk.state == MK_STATE_NEW)
+	if (mk.state == MK_STATE_NEW) {
 		mk_init_locked();
+		first = 1;
+	}
 	pthread_mutex_unlock(&mk.lock);
+	if (first)
+		mk_resolve_sites();
 }
 
 void mk_forget(void)
@@ -227,6 +263,7 @@ void mk_forget(void)
 	mk.nr = 0;
 	mk.note[0] = mk.read_path[0] = '\0';
 	mk.state = MK_STATE_NEW;
+	mk_unresolve_sites();
 	pthread_mutex_unlock(&mk.lock);
 	mk_self = NULL;
 	mk_self_publish(NULL);
@@ -434,6 +471,7 @@ static int mk_pages32(const struct mk_thread *t)
 struct mk_thread *mk_thread_get(void)
 {
 	struct mk_thread *t = mk_self;
+	int regions;
 
 	mk_init();
 	if (t || mk.state != MK_STATE_ON)
@@ -475,12 +513,16 @@ struct mk_thread *mk_thread_get(void)
 			 t->all_user ? "" : selfmon_reason__str(why));
 	}
 	t->fast = t->all_user;
+	regions = mk.nr_regions;
 	t->next = mk.threads;
 	mk.threads = t;
 	pthread_mutex_unlock(&mk.lock);
 	if (mk_key_ok)
 		pthread_setspecific(mk_key, t);
 	mk_self = t;
+	/* Room for every region known now (each site's): a first use needs no growth. */
+	if (regions)
+		mk_grow(t, regions - 1);
 	mk_self_publish(t);
 	if (mk.calibrate)
 		mk.calibrate(t);

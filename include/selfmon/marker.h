@@ -118,11 +118,32 @@ void selfmon_marker__begin_const(const char *name);
 void selfmon_marker__end_const(const char *name);
 
 /*
- * A string literal takes the _const calls. The end is never a tail call:
- * the code between the begin's read and the end's read is then the same as
- * in the empty pair the library subtracts. (selfmon_marker__begin) and
+ * A string literal takes the _const calls. Where the arch gives a fixed
+ * sequence (SELFMON_ARCH_MARKER_NAMED: arm64, in C), a literal's call is
+ * one asm statement that makes its address and calls, so that the code
+ * before the end's reads is the same at every site, whatever the compiler
+ * does around it. Otherwise the end is never a tail call: the code between
+ * the begin's read and the end's read is then the same as in the empty
+ * pair the library subtracts. (selfmon_marker__begin) and
  * (selfmon_marker__end) are the functions themselves.
  */
+#if defined(SELFMON_ARCH_MARKER_NAMED) && !defined(__cplusplus)
+#define selfmon_marker__begin(name)                                                          \
+	__builtin_choose_expr(__builtin_constant_p(name),                                    \
+			      __extension__({                                                \
+				      SELFMON_ARCH_MARKER_NAMED(name, selfmon_marker__begin_const); \
+			      }),                                                            \
+			      (selfmon_marker__begin)(name))
+#define selfmon_marker__end(name)                                                            \
+	__builtin_choose_expr(__builtin_constant_p(name),                                    \
+			      __extension__({                                                \
+				      SELFMON_ARCH_MARKER_NAMED(name, selfmon_marker__end_const); \
+			      }),                                                            \
+			      __extension__({                                                \
+				      (selfmon_marker__end)(name);                           \
+				      __asm__ __volatile__("");                              \
+			      }))
+#else
 #define selfmon_marker__begin(name)                                       \
 	(__builtin_constant_p(name) ? selfmon_marker__begin_const(name) : \
 				      (selfmon_marker__begin)(name))
@@ -134,6 +155,7 @@ void selfmon_marker__end_const(const char *name);
 			(selfmon_marker__end)(name);     \
 		__asm__ __volatile__("");                \
 	} while (0)
+#endif
 
 /**
  * selfmon_marker__begin_at() - selfmon_marker__begin() of a resolved region
@@ -199,7 +221,7 @@ int selfmon_marker__report(void);
  * only when its pages passed selfmon_page__read_value32()'s test at open.
  */
 static inline __attribute__((always_inline)) void
-selfmon_marker__begin_with_(struct selfmon_marker *m, const int prepare)
+selfmon_marker__begin_with_(struct selfmon_marker *m, void (*const first)(struct selfmon_marker *))
 {
 	struct selfmon_marker__thread *t = selfmon_marker__self;
 	unsigned long id = (unsigned long)((const struct selfmon_marker_site *)m)->id;
@@ -209,9 +231,9 @@ selfmon_marker__begin_with_(struct selfmon_marker *m, const int prepare)
 	if (__builtin_expect(id >= t->nr_slots, 0)) {
 		struct selfmon_marker__ready r;
 
-		/* @prepare 0: the library's whole begin, a tail call (no frame for the plain path). */
-		if (!prepare) {
-			selfmon_marker__begin_at(m);
+		/* @first: the library's, a tail call (no frame for the plain path); NULL: prepare, go on inline. */
+		if (first) {
+			first(m);
 			return;
 		}
 		r = selfmon_marker__prepare(m);
@@ -242,7 +264,7 @@ selfmon_marker__begin_with_(struct selfmon_marker *m, const int prepare)
 static inline __attribute__((always_inline)) void
 selfmon_marker__begin_inline_(struct selfmon_marker *m)
 {
-	selfmon_marker__begin_with_(m, 1);
+	selfmon_marker__begin_with_(m, (void (*)(struct selfmon_marker *))0);
 }
 
 /* Add the pair ending with @v0, @v1 to region @m of this thread, or leave it to the library. */
@@ -313,28 +335,65 @@ selfmon_marker__end_inline_(struct selfmon_marker *m)
 #define SELFMON_MARKER__LOAD(p) (*(struct selfmon_marker *const volatile *)(p))
 #endif
 
-/*
- * The cached form: a static per call site holds its region; with markers
- * off a pair costs a load and a branch at each end. The first use resolves
- * the site (and stores NULL when markers are off). The empty asm keeps
- * every site's code around the pair alike.
+/**
+ * selfmon_marker__begin_call() - the cached begin as one call, for the
+ * arch's fixed sequence (SELFMON_MARKER_BEGIN()); not for programs
+ * @marker: the site's region, or the site itself before its first use
+ *
+ * Its counter reads are the last thing it does: what runs after them, up
+ * to the region's first instruction, is this function's own return.
  */
-#define SELFMON_MARKER__AT(fn, name)                                                \
-	do {                                                                        \
-		static struct selfmon_marker_site selfmon_marker__site_ = {         \
-			(struct selfmon_marker *)&selfmon_marker__site_, -1, (name) \
-		};                                                                  \
-		struct selfmon_marker *selfmon_marker__m_ =                         \
-			SELFMON_MARKER__LOAD(&selfmon_marker__site_.marker);        \
-		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                   \
-			fn(selfmon_marker__m_);                                     \
-		__asm__ __volatile__("" ::: "memory");                              \
+void selfmon_marker__begin_call(struct selfmon_marker *marker);
+
+/**
+ * selfmon_marker__end_call() - the cached end as one call, for the arch's
+ * fixed sequence (SELFMON_MARKER_END()); not for programs
+ * @marker: the site's region, or the site itself before its first use
+ *
+ * Its counter reads are the first thing it does.
+ */
+void selfmon_marker__end_call(struct selfmon_marker *marker);
+
+/*
+ * The cached form: a struct selfmon_marker_site per call site, in the
+ * section "selfmon_sites", holds its region; with markers off a pair costs
+ * a load and a branch at each end. The library resolves every site of the
+ * program's section when markers start (so a site's first use inside
+ * another region costs that region nothing more than any later use), and
+ * a site it did not see (one in a shared object) at its first use.
+ *
+ * Where the arch gives a fixed sequence (SELFMON_ARCH_MARKER_CALL: arm64),
+ * each end is one asm statement that makes its site, loads it by its label
+ * and calls the library: the instructions between a pair's two counter
+ * reads are the library's and the same at every site, whatever the
+ * compiler does around them, and the library measures them once and
+ * subtracts them. Else the pair is inline C, and the empty asm keeps every
+ * site's code around it alike as far as the compiler allows.
+ */
+#ifdef SELFMON_ARCH_MARKER_CALL
+/** Begin region @name (a string literal) with the cached form. */
+#define SELFMON_MARKER_BEGIN(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_marker__begin_call)
+/** End region @name (a string literal) with the cached form. */
+#define SELFMON_MARKER_END(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_marker__end_call)
+#else
+#define SELFMON_MARKER__AT(fn, name)                                                     \
+	do {                                                                             \
+		static struct selfmon_marker_site selfmon_marker__site_                  \
+			__attribute__((section("selfmon_sites"), aligned(8), used)) = {  \
+				(struct selfmon_marker *)&selfmon_marker__site_, -1, (name) \
+			};                                                               \
+		struct selfmon_marker *selfmon_marker__m_ =                              \
+			SELFMON_MARKER__LOAD(&selfmon_marker__site_.marker);             \
+		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                        \
+			fn(selfmon_marker__m_);                                          \
+		__asm__ __volatile__("" ::: "memory");                                   \
 	} while (0)
 
 /** Begin region @name (a string constant) with the cached form. */
 #define SELFMON_MARKER_BEGIN(name) SELFMON_MARKER__AT(selfmon_marker__begin_inline_, name)
 /** End region @name (a string constant) with the cached form. */
 #define SELFMON_MARKER_END(name) SELFMON_MARKER__AT(selfmon_marker__end_inline_, name)
+#endif
 
 #ifdef __cplusplus
 }

@@ -152,4 +152,53 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 	return v;
 }
 
+/*
+ * The markers' fixed sequence (<selfmon/marker.h>): a call site's struct
+ * selfmon_marker_site, made here in the section "selfmon_sites" (the
+ * region, at first the site itself; -1; the name), then its region loaded
+ * by the site's label and, when markers are on, @fn called with it. The
+ * address comes from the label (adrp and a :lo12: offset, position
+ * independent), never from a register the compiler chose: whatever the
+ * compiler does around it (a loop that would hoist the address, -O0 that
+ * would reload it, register pressure, a block it would join with a branch),
+ * a pair runs the same instructions between its two counter reads, and the
+ * library measures those once and subtracts them. @name must be a string
+ * literal ("S": a symbol's address). The clobbers are the caller-saved
+ * registers of the procedure call standard (AAPCS64, "General-purpose
+ * registers", "SIMD and Floating-point registers"): @fn is a C function.
+ */
+#define SELFMON_ARM64_CALL_CLOBBERS                                                          \
+	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13",  \
+		"x14", "x15", "x16", "x17", "x18", "x30", "v0", "v1", "v2", "v3", "v4", "v5", "v6", \
+		"v7", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25",     \
+		"v26", "v27", "v28", "v29", "v30", "v31", "cc", "memory"
+#define SELFMON_ARCH_MARKER_CALL(name, fn)                                                       \
+	__asm__ __volatile__("\t.pushsection\tselfmon_sites, \"aw\"\n"                          \
+			     "\t.balign\t8\n"                                                    \
+			     "2:\t.quad\t2b\n"                                                   \
+			     "\t.quad\t-1\n"                                                     \
+			     "\t.quad\t%c[n]\n"                                                  \
+			     "\t.popsection\n"                                                   \
+			     "\tadrp\tx16, 2b\n"                                                 \
+			     "\tldr\tx0, [x16, #:lo12:2b]\n"                                     \
+			     "\tcbz\tx0, 1f\n"                                                   \
+			     "\tbl\t" #fn "\n"                                                   \
+			     "1:\n"                                                              \
+			     :                                                                   \
+			     : [n] "S"(name)                                                     \
+			     : SELFMON_ARM64_CALL_CLOBBERS)
+
+/*
+ * The by-name forms' fixed sequence: the address of @name (a string
+ * literal) made here, and @fn called with it, so that neither a loop nor
+ * -O0 moves or reloads it (<selfmon/marker.h>).
+ */
+#define SELFMON_ARCH_MARKER_NAMED(name, fn)                      \
+	__asm__ __volatile__("\tadrp\tx0, %c[n]\n"                \
+			     "\tadd\tx0, x0, #:lo12:%c[n]\n"       \
+			     "\tbl\t" #fn "\n"                     \
+			     :                                     \
+			     : [n] "S"(name)                       \
+			     : SELFMON_ARM64_CALL_CLOBBERS)
+
 #endif /* SELFMON_ARCH_H */

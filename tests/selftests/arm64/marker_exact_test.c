@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Markers report the known count of a region exactly at every call-site
+ * shape a program gives them (QEMU -icount shift=0, one CPU): a pair alone
+ * in its function, in loops of 2 and 1000 iterations, two sites in one
+ * loop, nested (on the inner site's first call and after), in 8 threads,
+ * cached and by name, with 1 and 2 events; each shape built by gcc and by
+ * clang at -O0, -O2, -O3 and -Os (marker_shapes.c, one table per build).
+ * Whatever each compiler does around a pair (hoisting the site's address
+ * out of a loop, -O0's reloads), the instructions between its two reads are
+ * the library's, the same as in the empty pair it subtracts.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <selfmon/marker.h>
+#include "../json_check.h"
+#include "kselftest_harness.h"
+#include "board.h"
+#include "marker_shapes.h"
+
+static const struct shapes *const builds[] = {
+	&shapes_gcc_O0, &shapes_gcc_O2, &shapes_gcc_O3, &shapes_gcc_Os,
+	&shapes_clang_O0, &shapes_clang_O2, &shapes_clang_O3, &shapes_clang_Os,
+};
+#define NR_BUILDS (sizeof(builds) / sizeof(builds[0]))
+
+/* Each region of run(), its known count and its calls. */
+static const struct {
+	const char *shape;
+	double insns, calls;
+} expected[] = {
+	{ "alone 0", 0, 2 },
+	{ "alone 3", 3, 2 },
+	{ "alone 3000000", SHAPE_R3M, 2 },
+	{ "by name 3", 3, 2 },
+	{ "by name 3001", SHAPE_R3001, 2 },
+	{ "loop 3", 3, 1002 },
+	{ "loop 0", 0, 1000 },
+	{ "loop 3001", SHAPE_R3001, 2 },
+	{ "by name loop 3", 3, 1000 },
+	{ "two 3", 3, 100 },
+	{ "two 3001", SHAPE_R3001, 100 },
+	{ "inner 3", 3, 10 },
+};
+
+/*
+ * A page read that the kernel rewrites meanwhile is read again (the
+ * seqlock of perf_event_open(2), "the mmap layout"), and at a region's end
+ * that second read counts: the minimum is exact, a call may read one
+ * re-read of each page over, never under (marker_board_test's REREAD_MAX).
+ */
+enum { REREAD_MAX = 2 * 24 };
+
+static void json_check_unused(void)
+{
+	(void)run_capture;
+	(void)selfmon_cli;
+}
+
+/* The report now, as JSON, parsed into @root. */
+static int report_json(struct jval *root, char *err, size_t errsz)
+{
+	char path[64], *text = NULL;
+	long n;
+	FILE *f;
+	int rc = -1;
+
+	snprintf(path, sizeof(path), "/tmp/selfmon-exact-%d.json", (int)getpid());
+	setenv("SELFMON_OUTPUT", path, 1);
+	setenv("SELFMON_FORMAT", "json", 1);
+	if (selfmon_marker__report())
+		return snprintf(err, errsz, "no report"), -1;
+	f = fopen(path, "r");
+	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
+	    (text = calloc(1, (size_t)n + 1)) && fread(text, 1, (size_t)n, f) == (size_t)n)
+		rc = json_parse(text, root, err, errsz);
+	if (f)
+		fclose(f);
+	free(text);
+	unlink(path);
+	return rc;
+}
+
+static double field(const struct jval *root, const char *tag, const char *shape, const char *key)
+{
+	char name[128];
+	const struct jval *b, *v;
+
+	snprintf(name, sizeof(name), "%s/%s", tag, shape);
+	b = json_bench(root, name);
+	v = b ? json_get(b, key) : NULL;
+	return v && v->t == J_NUM ? v->num : -1;
+}
+
+/* A thread's first begin is the outer's: the inner site's first call is inside the outer region. */
+static void *nested_in_a_new_thread(void *arg)
+{
+	((const struct shapes *)arg)->nested(10);
+	return NULL;
+}
+
+static void *alone_in_a_thread(void *arg)
+{
+	((const struct shapes *)arg)->alone3001(10);
+	return NULL;
+}
+
+/* Every build's shapes, the nested one in a fresh thread, then 8 threads at once. */
+static void run_every_build(struct __test_metadata *_metadata)
+{
+	for (size_t b = 0; b < NR_BUILDS; b++) {
+		pthread_t t[SHAPE_THREADS];
+
+		if (!builds[b]->tag)
+			continue;
+		builds[b]->run();
+		ASSERT_EQ(0, pthread_create(&t[0], NULL, nested_in_a_new_thread, (void *)builds[b]));
+		ASSERT_EQ(0, pthread_join(t[0], NULL));
+		for (int i = 0; i < SHAPE_THREADS; i++)
+			ASSERT_EQ(0, pthread_create(&t[i], NULL, alone_in_a_thread, (void *)builds[b]));
+		for (int i = 0; i < SHAPE_THREADS; i++)
+			ASSERT_EQ(0, pthread_join(t[i], NULL));
+	}
+}
+
+/* One region of one build: @calls calls, each exactly @insns instructions (min), none under. */
+#define EXPECT_SHAPE(root, tag, shape, insns, calls)                                              \
+	do {                                                                                      \
+		double min_ = field(&(root), tag, shape, "instructions:u_min");                   \
+		double max_ = field(&(root), tag, shape, "instructions:u_max");                   \
+		EXPECT_EQ(calls, field(&(root), tag, shape, "iterations")) TH_LOG("%s/%s", tag, shape); \
+		EXPECT_EQ(insns, min_) TH_LOG("%s/%s: min %.0f max %.0f, known %.0f", tag, shape, \
+					      min_, max_, (double)(insns));                     \
+		EXPECT_TRUE(max_ >= (insns) && max_ <= (insns) + REREAD_MAX)                      \
+			TH_LOG("%s/%s: max %.0f, known %.0f", tag, shape, max_, (double)(insns)); \
+	} while (0)
+
+/*
+ * The outer region holds its 3001 and 3 instructions and one whole inner
+ * pair: the pair's cost, which must be the same in every build and on the
+ * inner site's first call (min = max). Return it, or -1.
+ */
+static double check_nested(struct __test_metadata *_metadata, const struct jval *root,
+			   const char *tag, double pair)
+{
+	double min = field(root, tag, "outer", "instructions:u_min");
+	double max = field(root, tag, "outer", "instructions:u_max");
+
+	EXPECT_EQ(10, field(root, tag, "outer", "iterations")) TH_LOG("%s/outer", tag);
+	EXPECT_EQ(min, max) TH_LOG("%s/outer: the inner site's first call cost the outer %.0f more",
+				   tag, max - min);
+	if (pair >= 0)
+		EXPECT_EQ(pair, min - SHAPE_R3001 - 3) TH_LOG("%s/outer: an inner pair of %.0f, %.0f elsewhere",
+							      tag, min - SHAPE_R3001 - 3, pair);
+	return min - SHAPE_R3001 - 3;
+}
+
+static void check_every_build(struct __test_metadata *_metadata, const char *events)
+{
+	struct jval root = { 0 };
+	double pair = -1;
+	char err[160];
+	int builds_run = 0;
+
+	EXACT_USER_OR_SKIP();
+	json_check_unused();
+	setenv("SELFMON_EVENTS", events, 1);
+	run_every_build(_metadata);
+	ASSERT_EQ(0, report_json(&root, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_STREQ("inline", json_str(json_get(&root, "context"), "selfmon_read_path"));
+	for (size_t b = 0; b < NR_BUILDS; b++) {
+		const char *tag = builds[b]->tag;
+
+		if (!tag)
+			continue;
+		builds_run++;
+		for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
+			EXPECT_SHAPE(root, tag, expected[i].shape, expected[i].insns, expected[i].calls);
+		EXPECT_SHAPE(root, tag, "alone 3001", SHAPE_R3001, 2 + 10 * SHAPE_THREADS);
+		pair = check_nested(_metadata, &root, tag, pair);
+	}
+	TH_LOG("%s: %d builds, every shape exact; an inner pair adds %.0f to its outer region",
+	       events, builds_run, pair);
+	/* gcc always; clang where the bundle was built beside it (glibc trees). */
+	EXPECT_LE(4, builds_run);
+	json_free(&root);
+}
+
+TEST(every_call_site_shape_reports_its_known_count_exactly_with_two_events)
+{
+	check_every_build(_metadata, "{instructions:u,cycles:u}");
+}
+
+TEST(every_call_site_shape_reports_its_known_count_exactly_with_one_event)
+{
+	check_every_build(_metadata, "instructions:u");
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The call-site shapes of marker_exact_test: tests/selftests/arm64/
+ * marker_shapes.c compiled once by each compiler at each optimization level
+ * (scripts/mk/markers.mk), each build a table of its own. Its regions are
+ * named "<tag>/<shape>", where the tag names the build ("gcc-O2").
+ */
+#ifndef SELFMON_TESTS_MARKER_SHAPES_H
+#define SELFMON_TESTS_MARKER_SHAPES_H
+
+/* Known counts: the regions' own instructions (inline asm, nothing for the compiler to set up). */
+enum {
+	SHAPE_R3001 = 3001,	/* mov, then 1000 times nop, subs, b.ne */
+	SHAPE_R3M = 3000000,	/* movz, movk, nop, then 999,999 times nop, subs, b.ne */
+	SHAPE_THREADS = 8,
+};
+
+struct shapes {
+	const char *tag;
+	/*
+	 * Every shape of one thread, once: each region alone in its function
+	 * (0, 3, 3001 and 3,000,000 instructions, twice each; by name 3 and
+	 * 3001), in a loop of 2 and of 1000 iterations, two sites in one loop
+	 * (100 times), by name in a loop (1000 times).
+	 */
+	void (*run)(void);
+	/* An outer region of 3001 holding an inner pair of 3, @n times. */
+	void (*nested)(int n);
+	/* The 3001-instruction region alone, @n times: what each of the threads runs. */
+	void (*alone3001)(int n);
+};
+
+#define SHAPES_DECLARE(id) extern const struct shapes shapes_##id __attribute__((weak))
+SHAPES_DECLARE(gcc_O0);
+SHAPES_DECLARE(gcc_O2);
+SHAPES_DECLARE(gcc_O3);
+SHAPES_DECLARE(gcc_Os);
+SHAPES_DECLARE(clang_O0);
+SHAPES_DECLARE(clang_O2);
+SHAPES_DECLARE(clang_O3);
+SHAPES_DECLARE(clang_Os);
+
+#endif
