@@ -144,6 +144,55 @@ def exact_report(path, insns):
                             "benchmarks": its}))
 
 
+HOSTILE = ["\uffff", "k\ufffe", "\x01ctl\x1b[31m", "<&>\"'", "tab\tnl\nret\r", "\U0001F600",
+           "\\u0041", "\u2028"]
+
+
+def gb_report(path, names, reps=3, extra=None):
+    """Google Benchmark's layout (no schema tag), RAW names, one counter with a hostile name too."""
+    its = [{"name": n, "run_name": n, "run_type": "iteration", "iterations": 10, "real_time": 5 + i,
+            "cpu_time": 5 + i, "time_unit": "ns", "c\uffff": 7} for n in names for i in range(reps)]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"context": {}, "benchmarks": its + (extra or [])}, f, ensure_ascii=False)
+
+
+def check_hostile_names(tap, selfmon, tmp):
+    """Names that are valid JSON and UTF-8 but not XML 1.0 characters, and a file name that is not
+    UTF-8: the JUnit parses with xml.etree, the JSON with json, each a testcase or result per name."""
+    base = os.path.join(os.fsencode(tmp), b"base\xff\x01.json")
+    new = os.path.join(tmp, "new.json")
+    gb_report(os.fsdecode(base), HOSTILE)
+    gb_report(new, HOSTILE + ["only\uffffnew"])
+    args = [os.fsencode(selfmon), b"compare", b"--allow-missing", base, os.fsencode(new)]
+    p = subprocess.run(args[:2] + [b"--format", b"junit"] + args[2:], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    try:
+        root_el = ET.fromstring(p.stdout)
+        cases = root_el.findall("./testsuite/testcase")
+        names = {c.get("classname") for c in cases}
+        good = p.returncode == 0 and len(cases) == 3 * len(HOSTILE) + 1 and \
+            "\\uffff" in names and "<&>\"'" in names and "tab\tnl\nret\r" in names and \
+            "\U0001F600" in names and len(root_el.findall("./testsuite/testcase/error")) == 1
+        note = "exit %d, classnames %r\n%s" % (p.returncode, sorted(names), p.stderr.decode(errors="replace"))
+    except ET.ParseError as e:
+        good, note = False, "%s\n%r" % (e, p.stdout[:3000])
+    tap.ok(good, "hostile names (U+FFFF, U+FFFE, controls, markup, an emoji, a file name not UTF-8): "
+           "the JUnit XML parses (xml.etree), a testcase per name and metric, the others kept", note)
+    p = subprocess.run(args[:2] + [b"--format", b"json"] + args[2:], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    try:
+        doc = json.loads(p.stdout)
+        got = {r["benchmark"] for r in doc["results"]}
+        good = p.returncode == 0 and got == set(HOSTILE) and doc["only_in_new"] == ["only\uffffnew"] and \
+            {r["metric"] for r in doc["results"]} == {"time", "cpu_time", "c\uffff"} and \
+            doc["base"].startswith("/") and doc["base"].endswith("base\ufffd\x01.json")
+        note = "exit %d, %r" % (p.returncode, got)
+    except (ValueError, KeyError) as e:
+        good, note = False, "%s\n%r" % (e, p.stdout[:3000])
+    tap.ok(good, "hostile names: the JSON output parses (json), every name exactly as in the report, "
+           "the file name's stray byte as U+FFFD", note)
+
+
 def check_exits(tap, selfmon, tmp, a):
     p = run([selfmon, "compare", a, os.path.join(tmp, "absent.json")])
     tap.ok(p.returncode == 2 and "No such file or directory" in p.stderr and "absent.json" in p.stderr,
@@ -197,13 +246,14 @@ def main():
     selfmon, root = os.path.abspath(sys.argv[1]), sys.argv[2]
     tap = Tap()
     print("# suite: selfmon compare end to end")
-    print("1..10")
+    print("1..12")
     with tempfile.TemporaryDirectory() as tmp:
         a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
         bench(selfmon, a, "^(add_chain|empty)$")
         bench(selfmon, b, "^(add_chain|empty)$")
         check_formats(tap, selfmon, root, tmp, a, b)
         check_exits(tap, selfmon, tmp, a)
+        check_hostile_names(tap, selfmon, tmp)
         check_gate(tap, selfmon, tmp)
     return 1 if tap.failed else 0
 

@@ -76,7 +76,7 @@ static void json_names(FILE *f, const char *key, char **names, int nr)
 	fprintf(f, "  \"%s\": [", key);
 	for (int i = 0; i < nr; i++) {
 		fputs(i ? ", " : "", f);
-		selfmon_report__json_string(f, names[i]);
+		cli_json_string(f, names[i]);
 	}
 	fputs("],\n", f);
 }
@@ -86,9 +86,9 @@ static void json_result(FILE *f, const struct cli_result *r)
 	char lim[32];
 
 	fputs("    {\"benchmark\": ", f);
-	selfmon_report__json_string(f, r->bench);
+	cli_json_string(f, r->bench);
 	fputs(", \"metric\": ", f);
-	selfmon_report__json_string(f, r->metric);
+	cli_json_string(f, r->metric);
 	fprintf(f, ", \"unit\": \"%s\", \"base\": ", unit_of(r->metric));
 	selfmon_report__json_number(f, r->base);
 	fputs(", \"new\": ", f);
@@ -106,16 +106,16 @@ static void json_result(FILE *f, const struct cli_result *r)
 	selfmon_report__json_number(f, r->p >= 0 ? r->p : 0.0 / 0.0);
 	fprintf(f, ", \"verdict\": \"%s\", \"why\": ",
 		r->verdict == CLI_REGRESSION ? "regression" : cli_verdict_str(r->verdict));
-	selfmon_report__json_string(f, r->why);
+	cli_json_string(f, r->why);
 	fputc('}', f);
 }
 
 int cli_compare_json(FILE *f, const struct cli_compare *c)
 {
 	fputs("{\n  \"schema\": \"selfmon-compare\",\n  \"schema_version\": 1,\n  \"base\": ", f);
-	selfmon_report__json_string(f, c->base_path);
+	cli_json_string(f, c->base_path);
 	fputs(",\n  \"new\": ", f);
-	selfmon_report__json_string(f, c->new_path);
+	cli_json_string(f, c->new_path);
 	fputs(",\n  \"alpha\": ", f);
 	selfmon_report__json_number(f, c->alpha);
 	fprintf(f, ",\n  \"regressions\": %d,\n  \"improvements\": %d,\n  \"unsure\": %d,\n",
@@ -131,32 +131,6 @@ int cli_compare_json(FILE *f, const struct cli_compare *c)
 	return ferror(f) ? -EIO : 0;
 }
 
-/* XML text and attribute values: the five entities; characters XML 1.0 forbids as '?'. */
-static void xml(FILE *f, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&apos;", f);
-			break;
-		default:
-			fputc(*p < 0x20 && *p != '\t' && *p != '\n' ? '?' : *p, f);
-		}
-	}
-}
-
 static void junit_case(FILE *f, const struct cli_result *r)
 {
 	char b[32], n[32], ch[32], lim[32];
@@ -166,9 +140,9 @@ static void junit_case(FILE *f, const struct cli_result *r)
 	fmt_change(ch, sizeof(ch), r);
 	fmt_limit(lim, sizeof(lim), r->limit);
 	fputs("    <testcase classname=\"", f);
-	xml(f, r->bench);
+	cli_xml_text(f, r->bench);
 	fputs("\" name=\"", f);
-	xml(f, r->metric);
+	cli_xml_text(f, r->metric);
 	fputs("\" time=\"0\">\n", f);
 	if (r->verdict == CLI_REGRESSION || r->verdict == CLI_UNSURE) {
 		fputs(r->verdict == CLI_REGRESSION ?
@@ -177,12 +151,12 @@ static void junit_case(FILE *f, const struct cli_result *r)
 		      f);
 		fprintf(f, "%s: %s -> %s %s (%s, limit %s): ", cli_verdict_str(r->verdict), b, n,
 			unit_of(r->metric), ch, lim);
-		xml(f, r->why);
+		cli_xml_text(f, r->why);
 		fputs("\"/>\n", f);
 	}
 	fprintf(f, "      <system-out>base %s, new %s %s, change %s, limit %s: %s: ", b, n,
 		unit_of(r->metric), ch, lim, cli_verdict_str(r->verdict));
-	xml(f, r->why);
+	cli_xml_text(f, r->why);
 	fputs("</system-out>\n    </testcase>\n", f);
 }
 
@@ -208,10 +182,10 @@ int cli_compare_junit(FILE *f, const struct cli_compare *c)
 
 		for (int i = 0; i < (side ? c->nr_only_new : c->nr_only_base); i++) {
 			fputs("    <testcase classname=\"", f);
-			xml(f, names[i]);
+			cli_xml_text(f, names[i]);
 			fputs("\" name=\"present\" time=\"0\">\n      <error type=\"missing\" message=\"only in ",
 			      f);
-			xml(f, side ? c->new_path : c->base_path);
+			cli_xml_text(f, side ? c->new_path : c->base_path);
 			fputs("\"/>\n    </testcase>\n", f);
 		}
 	}
