@@ -57,8 +57,8 @@ int cli_fclose(FILE *f, const char *who, const char *name);
 FILE *cli_outfile_open(const char *who, const char *path, char **tmp);
 
 /*
- * Close @f; if @ok and every write went through, rename *@tmp over @path,
- * else remove it and leave the old @path as it was. Frees @tmp.
+ * Close @f; if @ok and every write went through, fsync it and rename *@tmp
+ * over @path, else remove it and leave the old @path as it was. Frees @tmp.
  * Return: 0 or -errno (reported on stderr).
  */
 int cli_outfile_close(FILE *f, const char *who, const char *path, char *tmp, bool ok);

@@ -329,17 +329,18 @@ static int write_out(const struct compare_cli *cli, const struct cli_compare *c)
 		cli_compare_junit,
 		cli_compare_lava,
 	};
-	FILE *f = cli->out ? fopen(cli->out, "w") : stdout;
+	char *tmp = NULL;
+	FILE *f = stdout;
 	int rc;
 
-	if (!f) {
-		rc = -errno;
-		fprintf(stderr, "selfmon compare: --out '%s': %s\n", cli_text(cli->out),
-			strerror(-rc));
-		return rc;
+	/* Written whole, never through a link (<selfmon/outfile.h>), as bench --out. */
+	if (cli->out) {
+		f = cli_outfile_open("selfmon compare", cli->out, &tmp);
+		if (!f)
+			return -EINVAL;
 	}
 	rc = writers[cli->format](f, c);
-	if (f != stdout && cli_fclose(f, "selfmon compare", cli->out))
+	if (f != stdout && cli_outfile_close(f, "selfmon compare", cli->out, tmp, !rc))
 		rc = -EIO;
 	return rc;
 }

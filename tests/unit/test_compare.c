@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -478,6 +480,84 @@ static void several_runs_a_side_pool_their_repetitions(void **state)
 	assert_int_equal(cmd_compare(6, argv), 2);
 }
 
+/* cmd_compare() of @argc @argv, what it says on stderr into @err. */
+static int compare_stderr(int argc, char **argv, char *err, size_t size)
+{
+	char path[128];
+	int fd, saved, rc;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/stderr", dir);
+	fflush(stderr);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	saved = dup(STDERR_FILENO);
+	assert_true(fd >= 0 && saved >= 0);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	rc = cmd_compare(argc, argv);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	err[fread(err, 1, size - 1, f)] = '\0';
+	fclose(f);
+	return rc;
+}
+
+/* What the file @name in the test's directory holds, into @text ("" when there is none). */
+static void read_file(const char *name, char *text, size_t size)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	text[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	text[fread(text, 1, size - 1, f)] = '\0';
+	fclose(f);
+}
+
+/* --out follows <selfmon/outfile.h>, as bench --out does: never through a link, whole or not at all. */
+static void an_out_through_a_symbolic_link_is_refused_and_the_linked_file_left_untouched(void **state)
+{
+	char base[128], out[128], target[128], err[2048], text[4096];
+	char *argv[] = { "compare", base, base, "--format", "junit", "--out", out };
+	FILE *f;
+
+	(void)state;
+	report("base.json", "m", 9, 10, 100, true);
+	snprintf(base, sizeof(base), "%s/base.json", dir);
+	snprintf(target, sizeof(target), "%s/victim", dir);
+	f = fopen(target, "w");
+	assert_non_null(f);
+	fputs("precious\n", f);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s/link", dir);
+	assert_int_equal(symlink(target, out), 0);
+	assert_int_equal(compare_stderr(7, argv, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "selfmon compare: --out"));
+	assert_non_null(strstr(err, "a symbolic link to a file: selfmon writes no file through a link"));
+	read_file("victim", text, sizeof(text));
+	assert_string_equal(text, "precious\n");
+	/* a dangling link: its target is not created */
+	snprintf(target, sizeof(target), "%s/nowhere", dir);
+	snprintf(out, sizeof(out), "%s/dangling", dir);
+	assert_int_equal(symlink(target, out), 0);
+	assert_int_equal(compare_stderr(7, argv, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "a symbolic link to nothing"));
+	assert_int_equal(access(target, F_OK), -1);
+	/* a file is replaced whole, and only the file is left: no new name beside it */
+	snprintf(out, sizeof(out), "%s/victim", dir);
+	assert_int_equal(compare_stderr(7, argv, err, sizeof(err)), 0);
+	read_file("victim", text, sizeof(text));
+	assert_non_null(strstr(text, "<?xml"));
+	snprintf(text, sizeof(text), "! ls '%s'/victim.part-* 2>/dev/null", dir);
+	assert_int_equal(system(text), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +578,7 @@ int main(void)
 		cmocka_unit_test(a_filter_that_matches_no_benchmark_is_bad_input),
 		cmocka_unit_test(an_exact_change_between_runs_of_different_iterations_names_the_fix),
 		cmocka_unit_test(several_runs_a_side_pool_their_repetitions),
+		cmocka_unit_test(an_out_through_a_symbolic_link_is_refused_and_the_linked_file_left_untouched),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
