@@ -3,7 +3,8 @@
  * selfmon compare's input: a report as <selfmon/report.h> writes it (or as
  * Google Benchmark writes it: the same layout without the schema tag). The
  * iteration objects of "benchmarks" are the repetitions; the aggregates are
- * left out, as compare recomputes what it needs from the repetitions.
+ * left out, as compare recomputes what it needs from the repetitions, and a
+ * repetition that failed or was skipped is counted but measured nothing.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -131,20 +132,93 @@ static void note_iterations(struct cli_cmp_bench *b, const struct cli_json *it)
 		b->iterations_vary = true;
 }
 
+/* A row's benchmark: its "run_name" (Google Benchmark's name of the repetitions), else its "name". */
+static const char *row_name(const struct cli_json *o, int i, char *err, size_t errsz)
+{
+	const char *name = cli_json_str(o, "run_name");
+
+	name = name ? name : cli_json_str(o, "name");
+	if (!name)
+		snprintf(err, errsz, "benchmarks[%d]: no \"run_name\" or \"name\" string", i);
+	return name;
+}
+
+enum row_kind { ROW_ITERATION, ROW_AGGREGATE, ROW_ERROR, ROW_SKIPPED };
+
+/* Whether the flag @key of @o is true: absent is false, anything but true or false is bad input. */
+static int row_flag(const struct cli_json *o, const char *key, int i, bool *on, char *err,
+		    size_t errsz)
+{
+	const struct cli_json *v = cli_json_get(o, key);
+
+	*on = v && v->type == CLI_JSON_TRUE;
+	if (!v || v->type == CLI_JSON_TRUE || v->type == CLI_JSON_FALSE)
+		return 0;
+	snprintf(err, errsz, "benchmarks[%d]: \"%s\" is neither true nor false", i, key);
+	return -EINVAL;
+}
+
+/*
+ * What a member of "benchmarks" is. Google Benchmark's JSON reporter marks
+ * a repetition that called SkipWithError() with "error_occurred": true and
+ * its "error_message", one that called SkipWithMessage() with "skipped":
+ * true and its "skip_message" (their times are 0: no measurement), and its
+ * aggregates (mean, median, stddev, cv, BigO, RMS) with "run_type":
+ * "aggregate" and "aggregate_name", as selfmon writes its own mean, median
+ * and stddev. A row without "run_type" (older writers) is a repetition
+ * unless it names its aggregate.
+ */
+static int row_kind(const struct cli_json *o, int i, enum row_kind *kind, char *err, size_t errsz)
+{
+	const char *type = cli_json_str(o, "run_type");
+	bool error, skipped;
+
+	if ((type && strcmp(type, "iteration")) || cli_json_get(o, "aggregate_name")) {
+		*kind = ROW_AGGREGATE;
+		return 0;
+	}
+	if (row_flag(o, "error_occurred", i, &error, err, errsz) ||
+	    row_flag(o, "skipped", i, &skipped, err, errsz))
+		return -EINVAL;
+	*kind = error ? ROW_ERROR : skipped ? ROW_SKIPPED : ROW_ITERATION;
+	return 0;
+}
+
+/* A repetition that failed or was skipped: counted on its benchmark, its first message kept. */
+static int load_unmeasured(struct cli_report *r, const struct cli_json *o, int i, bool error,
+			   char *err, size_t errsz)
+{
+	const char *name = row_name(o, i, err, errsz),
+		   *msg = cli_json_str(o, error ? "error_message" : "skip_message");
+	struct cli_cmp_bench *b;
+	char **first;
+
+	if (!name)
+		return -EINVAL;
+	b = add_bench(r, name);
+	if (!b)
+		return -ENOMEM;
+	first = error ? &b->error : &b->skip;
+	if (!*first) {
+		*first = strdup(msg ? msg : "");
+		if (!*first)
+			return -ENOMEM;
+	}
+	*(error ? &b->nr_errors : &b->nr_skipped) += 1;
+	return 0;
+}
+
 /* One iteration object: its times and counters go to its benchmark's series. */
 static int load_iteration(struct cli_report *r, const struct cli_json *o, int i, char *err,
 			  size_t errsz)
 {
-	const char *name = cli_json_str(o, "run_name"), *unit = cli_json_str(o, "time_unit");
+	const char *name = row_name(o, i, err, errsz), *unit = cli_json_str(o, "time_unit");
 	double real, cpu, f = to_ns(unit);
 	struct cli_cmp_bench *b;
 	int rc;
 
-	name = name ? name : cli_json_str(o, "name");
-	if (!name) {
-		snprintf(err, errsz, "benchmarks[%d]: no \"run_name\" or \"name\" string", i);
+	if (!name)
 		return -EINVAL;
-	}
 	if (!f) {
 		snprintf(err, errsz,
 			 "benchmarks[%d]: unknown \"time_unit\" \"%.20s\" (ns, us, ms or s)", i,
@@ -219,16 +293,19 @@ static int load_tree(struct cli_report *r, const struct cli_json *root, char *er
 	}
 	for (int i = 0; i < bs->nr; i++) {
 		const struct cli_json *o = &bs->kid[i];
-		const char *type;
+		enum row_kind kind;
 
 		if (o->type != CLI_JSON_OBJECT) {
 			snprintf(err, errsz, "benchmarks[%d] is not an object", i);
 			return -EINVAL;
 		}
-		type = cli_json_str(o, "run_type");
-		if (type && strcmp(type, "iteration"))
+		rc = row_kind(o, i, &kind, err, errsz);
+		if (rc)
+			return rc;
+		if (kind == ROW_AGGREGATE)
 			continue;
-		rc = load_iteration(r, o, i, err, errsz);
+		rc = kind == ROW_ITERATION ? load_iteration(r, o, i, err, errsz) :
+					     load_unmeasured(r, o, i, kind == ROW_ERROR, err, errsz);
 		if (rc)
 			return rc;
 		loaded++;
@@ -278,6 +355,8 @@ void cli_report_free(struct cli_report *r)
 		}
 		free(r->b[i].m);
 		free(r->b[i].name);
+		free(r->b[i].error);
+		free(r->b[i].skip);
 	}
 	free(r->b);
 	memset(r, 0, sizeof(*r));

@@ -480,6 +480,119 @@ static void several_runs_a_side_pool_their_repetitions(void **state)
 	assert_int_equal(cmd_compare(6, argv), 2);
 }
 
+/*
+ * A report in Google Benchmark's layout: 9 repetitions of "m" (10 ns,
+ * 100 instructions), then @k repetitions of "k" at @time ns, then the
+ * rows @extra (JSON objects, each with its leading comma).
+ */
+static void gb_file(const char *name, int k, double time, const char *extra)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"context\": {}, \"benchmarks\": [", f);
+	for (int i = 0; i < 9 + k; i++)
+		fprintf(f, "%s{\"name\": \"%s\", \"run_name\": \"%s\", \"run_type\": \"iteration\", "
+			"\"repetitions\": 9, \"repetition_index\": %d, \"threads\": 1, \"iterations\": 1000, "
+			"\"real_time\": %g, \"cpu_time\": %g, \"time_unit\": \"ns\", \"instructions\": 100}",
+			i ? ", " : "", i < 9 ? "m" : "k", i < 9 ? "m" : "k", i % 9, i < 9 ? 10 : time,
+			i < 9 ? 10 : time);
+	fprintf(f, "%s]}\n", extra ? extra : "");
+	fclose(f);
+}
+
+/* What Google Benchmark writes for a repetition of "k" that called SkipWithError(@msg). */
+#define GB_ERROR(msg)                                                                              \
+	", {\"name\": \"k\", \"run_name\": \"k\", \"run_type\": \"iteration\", \"repetitions\": 1, "      \
+	"\"repetition_index\": 0, \"threads\": 1, \"error_occurred\": true, \"error_message\": \"" msg     \
+	"\", \"iterations\": 0, \"real_time\": 0, \"cpu_time\": 0, \"time_unit\": \"ns\"}"
+/* ... and for one that called SkipWithMessage(@msg). */
+#define GB_SKIP(msg)                                                                               \
+	", {\"name\": \"k\", \"run_name\": \"k\", \"run_type\": \"iteration\", \"repetitions\": 1, "      \
+	"\"repetition_index\": 0, \"threads\": 1, \"skipped\": true, \"skip_message\": \"" msg             \
+	"\", \"iterations\": 0, \"real_time\": 0, \"cpu_time\": 0, \"time_unit\": \"ns\"}"
+
+/* A benchmark that failed (SkipWithError) is no measurement: on NEW the gate fails and says why. */
+static void a_benchmark_that_failed_on_new_fails_the_gate_with_its_message(void **state)
+{
+	char text[8192] = "";
+
+	(void)state;
+	gb_file("ok.json", 9, 20, NULL);
+	gb_file("failed.json", 0, 0, GB_ERROR("no \\\"device\\\" here"));
+	gb_file("partly.json", 8, 20, GB_ERROR("repetition 9 lost its device"));
+	/* its time 0 was read as a 100% improvement, exit 0 */
+	assert_int_equal(compare("ok.json", "failed.json", NULL, NULL), 1);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "k                        FAILED: NEW '"));
+	assert_non_null(strstr(text, "failed.json' reported an error: 'no \"device\" here'"));
+	assert_null(strstr(text, "improvement:"));
+	/* the other benchmark is compared as ever */
+	assert_non_null(strstr(text, "m                        time"));
+	assert_int_equal(compare("ok.json", "failed.json", "--format", "junit"), 1);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "failures=\"1\""));
+	assert_non_null(strstr(text, "<testcase classname=\"k\" name=\"run\" time=\"0\">\n      "
+				     "<failure type=\"error\" message=\"FAILED: NEW"));
+	assert_non_null(strstr(text, "reported an error: 'no &quot;device&quot; here'\"/>"));
+	assert_int_equal(compare("ok.json", "failed.json", "--format", "json"), 1);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "\"failed\": 1,"));
+	assert_non_null(strstr(text, "{\"benchmark\": \"k\", \"verdict\": \"failed\", \"side\": \"new\", "
+				     "\"kind\": \"error\", \"message\": \"no \\\"device\\\" here\""));
+	/* one failed repetition of nine is a failed run too, and --allow-missing does not excuse it */
+	assert_int_equal(compare("ok.json", "partly.json", "--allow-missing", NULL), 1);
+	/* failed on BASE: nothing to compare against, as a benchmark on one side only (exit 2) */
+	assert_int_equal(compare("failed.json", "ok.json", NULL, NULL), 2);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "not comparable: BASE '"));
+	assert_int_equal(compare("failed.json", "ok.json", "--allow-missing", NULL), 0);
+	/* failed on both: NEW failed */
+	assert_int_equal(compare("failed.json", "failed.json", "--allow-missing", NULL), 1);
+}
+
+/* Aggregates (Google Benchmark's and selfmon's) and skipped runs are never compared as repetitions. */
+static void rows_that_are_not_measurements_are_never_compared(void **state)
+{
+	static const char aggregates[] =
+		", {\"name\": \"k_mean\", \"run_name\": \"k\", \"run_type\": \"aggregate\", "
+		"\"aggregate_name\": \"mean\", \"aggregate_unit\": \"time\", \"iterations\": 9, "
+		"\"real_time\": 1, \"cpu_time\": 1, \"time_unit\": \"ns\", \"instructions\": 1}"
+		", {\"name\": \"k_cv\", \"run_name\": \"k\", \"run_type\": \"aggregate\", "
+		"\"aggregate_name\": \"cv\", \"aggregate_unit\": \"percentage\", \"iterations\": 9, "
+		"\"real_time\": 0.5, \"cpu_time\": 0.5, \"time_unit\": \"ns\"}"
+		/* no run_type, as older writers: its aggregate_name says what it is */
+		", {\"name\": \"k_stddev\", \"run_name\": \"k\", \"aggregate_name\": \"stddev\", "
+		"\"iterations\": 9, \"real_time\": 0, \"cpu_time\": 0, \"time_unit\": \"ns\"}";
+	char text[8192] = "";
+
+	(void)state;
+	gb_file("plain.json", 9, 20, NULL);
+	gb_file("agg.json", 9, 20, aggregates);
+	/* a stddev of 0 or a mean of 1 ns among the repetitions would make "k" improve */
+	assert_int_equal(compare("plain.json", "agg.json", "--limit", "time=+0%"), 0);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "k                        time                  20.000 ns      20.000 ns     +0.00%"
+				     "      +0%  same: exact"));
+	assert_null(strstr(text, "improvement:"));
+	assert_int_equal(compare("agg.json", "plain.json", "--limit", "time=+0%"), 0);
+	/* skipped on both sides: said, nothing judged; on one side: nothing to compare against */
+	gb_file("skip.json", 0, 0, GB_SKIP("needs a PMU"));
+	assert_int_equal(compare("skip.json", "skip.json", NULL, NULL), 0);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "k                        skipped on both sides, not compared: 'needs a PMU'"));
+	assert_int_equal(compare("plain.json", "skip.json", NULL, NULL), 2);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "not comparable: NEW '"));
+	assert_non_null(strstr(text, "skip.json' skipped it: 'needs a PMU'"));
+	/* a flag that is neither true nor false is bad input */
+	gb_file("odd.json", 0, 0, ", {\"name\": \"k\", \"error_occurred\": 1, \"real_time\": 0, \"cpu_time\": 0}");
+	assert_int_equal(compare("plain.json", "odd.json", NULL, NULL), 2);
+}
+
 /* cmd_compare() of @argc @argv, what it says on stderr into @err. */
 static int compare_stderr(int argc, char **argv, char *err, size_t size)
 {
@@ -579,6 +692,8 @@ int main(void)
 		cmocka_unit_test(an_exact_change_between_runs_of_different_iterations_names_the_fix),
 		cmocka_unit_test(several_runs_a_side_pool_their_repetitions),
 		cmocka_unit_test(an_out_through_a_symbolic_link_is_refused_and_the_linked_file_left_untouched),
+		cmocka_unit_test(a_benchmark_that_failed_on_new_fails_the_gate_with_its_message),
+		cmocka_unit_test(rows_that_are_not_measurements_are_never_compared),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
