@@ -106,6 +106,27 @@ static double to_ns(const char *unit)
 					      0;
 }
 
+/*
+ * The largest magnitude of a value compare takes (ns or a count): far beyond
+ * any measurement, yet small enough that a median, a difference of two, a
+ * quartile's fence stay finite. Beyond it (1e300 s is 1e309 ns: infinite)
+ * the arithmetic gives inf and NaN, and NaN compares as "same".
+ */
+#define MAX_VALUE 1e300
+
+/* @v (@key of benchmark @bench, @raw in @unit as written) within MAX_VALUE, else bad input. */
+static int check_range(double v, const char *key, const char *bench, int i, double raw,
+		       const char *unit, char *err, size_t errsz)
+{
+	if (v >= -MAX_VALUE && v <= MAX_VALUE)
+		return 0;
+	snprintf(err, errsz,
+		 "benchmarks[%d] (\"%.80s\"): \"%.80s\" %g%s%s is out of range (at most %g%s: "
+		 "not a measurement)",
+		 i, bench, key, raw, *unit ? " " : "", unit, MAX_VALUE, *unit ? " ns" : "");
+	return -EINVAL;
+}
+
 static int need_number(const struct cli_json *o, const char *key, const char *bench, int i,
 		       double *v, char *err, size_t errsz)
 {
@@ -225,8 +246,11 @@ static int load_iteration(struct cli_report *r, const struct cli_json *o, int i,
 			 unit);
 		return -EINVAL;
 	}
+	unit = unit ? unit : "ns";
 	if (need_number(o, "real_time", name, i, &real, err, errsz) ||
-	    need_number(o, "cpu_time", name, i, &cpu, err, errsz))
+	    need_number(o, "cpu_time", name, i, &cpu, err, errsz) ||
+	    check_range(real * f, "real_time", name, i, real, unit, err, errsz) ||
+	    check_range(cpu * f, "cpu_time", name, i, cpu, unit, err, errsz))
 		return -EINVAL;
 	b = add_bench(r, name);
 	if (!b || add_value(b, "time", real * f) || add_value(b, "cpu_time", cpu * f))
@@ -245,7 +269,10 @@ static int load_iteration(struct cli_report *r, const struct cli_json *o, int i,
 				i, name, m->key);
 			return -EINVAL;
 		}
-		rc = m->type == CLI_JSON_NUMBER ? add_value(b, m->key, m->num) : 0;
+		if (m->type != CLI_JSON_NUMBER)
+			continue;
+		rc = check_range(m->num, m->key, name, i, m->num, "", err, errsz);
+		rc = rc ? rc : add_value(b, m->key, m->num);
 		if (rc)
 			return rc;
 	}

@@ -633,6 +633,44 @@ static void read_file(const char *name, char *text, size_t size)
 	fclose(f);
 }
 
+/* A value beyond a double once in ns gave inf, and two such files compared "same" at -nan%. */
+static void a_value_out_of_range_is_bad_input_naming_the_benchmark_and_the_field(void **state)
+{
+	static const struct {
+		const char *row, *said;
+	} bad[] = {
+		{ "\"real_time\": 1e300, \"cpu_time\": 1, \"time_unit\": \"s\"",
+		  "benchmarks[9] (\"k\"): \"real_time\" 1e+300 s is out of range (at most 1e+300 ns: "
+		  "not a measurement)" },
+		{ "\"real_time\": 1, \"cpu_time\": -1e299, \"time_unit\": \"ms\"",
+		  "benchmarks[9] (\"k\"): \"cpu_time\" -1e+299 ms is out of range" },
+		{ "\"real_time\": 1, \"cpu_time\": 1, \"time_unit\": \"ns\", \"instructions\": 1.5e300",
+		  "benchmarks[9] (\"k\"): \"instructions\" 1.5e+300 is out of range (at most 1e+300: " },
+	};
+	char base[128], new_[128], err[2048], row[512];
+	char *argv[] = { "compare", base, new_ };
+
+	(void)state;
+	snprintf(base, sizeof(base), "%s/base.json", dir);
+	snprintf(new_, sizeof(new_), "%s/huge.json", dir);
+	gb_file("base.json", 9, 20, NULL);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(row, sizeof(row), ", {\"name\": \"k\", \"iterations\": 1, %s}", bad[i].row);
+		gb_file("huge.json", 0, 0, row);
+		assert_int_equal(compare_stderr(3, argv, err, sizeof(err)), 2);
+		if (!strstr(err, bad[i].said))
+			fail_msg("said '%s', not '%s'", err, bad[i].said);
+		/* the same file on both sides is no "same" either */
+		argv[1] = new_;
+		assert_int_equal(compare_stderr(3, argv, err, sizeof(err)), 2);
+		argv[1] = base;
+	}
+	/* as large as a value may be: compared, and a value */
+	gb_file("huge.json", 9, 1e300, NULL);
+	argv[1] = new_;
+	assert_int_equal(compare_stderr(3, argv, err, sizeof(err)), 0);
+}
+
 /* --out follows <selfmon/outfile.h>, as bench --out does: never through a link, whole or not at all. */
 static void an_out_through_a_symbolic_link_is_refused_and_the_linked_file_left_untouched(void **state)
 {
@@ -694,6 +732,7 @@ int main(void)
 		cmocka_unit_test(an_out_through_a_symbolic_link_is_refused_and_the_linked_file_left_untouched),
 		cmocka_unit_test(a_benchmark_that_failed_on_new_fails_the_gate_with_its_message),
 		cmocka_unit_test(rows_that_are_not_measurements_are_never_compared),
+		cmocka_unit_test(a_value_out_of_range_is_bad_input_naming_the_benchmark_and_the_field),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
