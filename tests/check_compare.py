@@ -193,6 +193,28 @@ def check_hostile_names(tap, selfmon, tmp):
            "the file name's stray byte as U+FFFD", note)
 
 
+def check_failed_run(tap, selfmon, tmp):
+    """A benchmark that called SkipWithError() in NEW, as Google Benchmark writes it: the gate fails,
+    with its message, and one run gives the JUnit file and the table on stdout."""
+    ok_its = [{"name": "BM_x", "run_name": "BM_x", "run_type": "iteration", "repetitions": 9,
+               "repetition_index": i, "threads": 1, "iterations": 1000, "real_time": 10, "cpu_time": 10,
+               "time_unit": "ns"} for i in range(9)]
+    err_its = [dict(o, iterations=0, real_time=0, cpu_time=0, error_occurred=True,
+                    error_message="cannot open /dev/cpu/0/msr") for o in ok_its]
+    base, new, xml = (os.path.join(tmp, n) for n in ("gb-ok.json", "gb-err.json", "gb.xml"))
+    write(base, json.dumps({"context": {}, "benchmarks": ok_its}))
+    write(new, json.dumps({"context": {}, "benchmarks": err_its}))
+    p = run([selfmon, "compare", "--format", "junit", "--out", xml, base, new])
+    try:
+        fail = ET.parse(xml).getroot().find("./testsuite/testcase/failure")
+        good = p.returncode == 1 and fail is not None and "cannot open /dev/cpu/0/msr" in fail.get("message") \
+            and "FAILED" in p.stdout and "improvement:" not in p.stdout and "cannot open /dev/cpu/0/msr" in p.stderr
+    except (OSError, ET.ParseError) as e:
+        good = False
+    tap.ok(good, "a benchmark that failed (error_occurred) in NEW: exit 1 (%d), its message in the JUnit "
+           "<failure> and on stderr, the table on stdout beside --out" % p.returncode, p.stdout + p.stderr)
+
+
 def check_exits(tap, selfmon, tmp, a):
     p = run([selfmon, "compare", a, os.path.join(tmp, "absent.json")])
     tap.ok(p.returncode == 2 and "No such file or directory" in p.stderr and "absent.json" in p.stderr,
@@ -246,7 +268,7 @@ def main():
     selfmon, root = os.path.abspath(sys.argv[1]), sys.argv[2]
     tap = Tap()
     print("# suite: selfmon compare end to end")
-    print("1..12")
+    print("1..13")
     with tempfile.TemporaryDirectory() as tmp:
         a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
         bench(selfmon, a, "^(add_chain|empty)$")
@@ -254,6 +276,7 @@ def main():
         check_formats(tap, selfmon, root, tmp, a, b)
         check_exits(tap, selfmon, tmp, a)
         check_hostile_names(tap, selfmon, tmp)
+        check_failed_run(tap, selfmon, tmp)
         check_gate(tap, selfmon, tmp)
     return 1 if tap.failed else 0
 

@@ -53,7 +53,8 @@ static void usage(FILE *f)
 		"  --alpha A              significance of the U test on noisy metrics (default 0.05): the\n"
 		"                         family-wise rate over all noisy metrics compared (Holm's correction)\n"
 		"  --format table|json|junit|lava  (default table; junit: JUnit XML; lava: lava-test-case lines)\n"
-		"  --out FILE             write there instead of stdout\n"
+		"  --out FILE             write the --format there; a json, junit or lava file has\n"
+		"                         the table on stdout beside it (one run for a file and a log)\n"
 		"  --allow-missing        list benchmarks or metrics on one side only, but do not fail on them\n\n"
 		"A metric whose repetitions are all equal on both sides (exact counts on the board) is\n"
 		"compared exactly. A noisy one is a regression when its median and its minimum rise beyond\n"
@@ -63,8 +64,14 @@ static void usage(FILE *f)
 		"minimum); that needs %d repetitions on each side (selfmon bench --repetitions %d or more,\n"
 		"or as many runs), else it is reported 'unsure' and not judged. Decreases beyond the\n"
 		"limit are reported as improvements.\n\n"
-		"Exit status: 0 no regression, 1 a regression, 2 bad input (a file that cannot be read,\n"
-		"malformed JSON, an unknown metric, benchmarks or metrics on one side only).\n",
+		"A repetition that failed (Google Benchmark's error_occurred) or was skipped is no\n"
+		"measurement: a benchmark that failed on NEW fails the gate, with its message; one that\n"
+		"failed on BASE, or was skipped on one side, cannot be compared (as one-sided);\n"
+		"aggregates (mean, median, stddev, cv) are left out, the repetitions are what counts.\n\n"
+		"Exit status: 0 no regression, 1 a regression or a benchmark that failed on NEW, 2 bad\n"
+		"input (a file that cannot be read, malformed JSON, a value out of range, an unknown\n"
+		"metric, benchmarks or metrics on one side only, a benchmark that failed on BASE or was\n"
+		"skipped on one side; --allow-missing excuses these last three).\n",
 		CLI_COMPARE_MIN_REPS, CLI_COMPARE_MIN_REPS);
 }
 
@@ -393,6 +400,9 @@ static int write_out(const struct compare_cli *cli, const struct cli_compare *c)
 	FILE *f = stdout;
 	int rc;
 
+	/* JSON, JUnit or LAVA in a file, and the table in the log: one run in CI. */
+	if (cli->out && cli->format != CLI_COMPARE_TABLE && cli_compare_table(stdout, c))
+		return -EIO;
 	/* Written whole, never through a link (<selfmon/outfile.h>), as bench --out. */
 	if (cli->out) {
 		f = cli_outfile_open("selfmon compare", cli->out, &tmp);

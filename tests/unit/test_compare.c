@@ -593,29 +593,37 @@ static void rows_that_are_not_measurements_are_never_compared(void **state)
 	assert_int_equal(compare("plain.json", "odd.json", NULL, NULL), 2);
 }
 
-/* cmd_compare() of @argc @argv, what it says on stderr into @err. */
-static int compare_stderr(int argc, char **argv, char *err, size_t size)
+/* cmd_compare() of @argc @argv, what it writes to the file descriptor @fdno into @text. */
+static int compare_fd(int fdno, int argc, char **argv, char *text, size_t size)
 {
 	char path[128];
 	int fd, saved, rc;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/stderr", dir);
+	snprintf(path, sizeof(path), "%s/fd%d", dir, fdno);
+	fflush(stdout);
 	fflush(stderr);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	saved = dup(STDERR_FILENO);
+	saved = dup(fdno);
 	assert_true(fd >= 0 && saved >= 0);
-	dup2(fd, STDERR_FILENO);
+	dup2(fd, fdno);
 	close(fd);
 	rc = cmd_compare(argc, argv);
+	fflush(stdout);
 	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
+	dup2(saved, fdno);
 	close(saved);
 	f = fopen(path, "r");
 	assert_non_null(f);
-	err[fread(err, 1, size - 1, f)] = '\0';
+	text[fread(text, 1, size - 1, f)] = '\0';
 	fclose(f);
 	return rc;
+}
+
+/* cmd_compare() of @argc @argv, what it says on stderr into @err. */
+static int compare_stderr(int argc, char **argv, char *err, size_t size)
+{
+	return compare_fd(STDERR_FILENO, argc, argv, err, size);
 }
 
 /* What the file @name in the test's directory holds, into @text ("" when there is none). */
@@ -669,6 +677,36 @@ static void a_value_out_of_range_is_bad_input_naming_the_benchmark_and_the_field
 	gb_file("huge.json", 9, 1e300, NULL);
 	argv[1] = new_;
 	assert_int_equal(compare_stderr(3, argv, err, sizeof(err)), 0);
+}
+
+/* CI wants the JUnit in a file and the table in its log: one run gives both. */
+static void a_junit_json_or_lava_file_comes_with_the_table_on_stdout(void **state)
+{
+	static const char *const formats[] = { "junit", "json", "lava", "table" };
+	static const char *const starts[] = { "<?xml", "{", "lava-test-case", "selfmon compare " };
+	char base[128], out[128], text[8192], file[8192];
+	char *argv[] = { "compare", base, base, "--format", NULL, "--out", out };
+
+	(void)state;
+	report("base.json", "m", 9, 10, 100, true);
+	snprintf(base, sizeof(base), "%s/base.json", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	for (int i = 0; i < 4; i++) {
+		argv[4] = (char *)formats[i];
+		assert_int_equal(compare_fd(STDOUT_FILENO, 7, argv, text, sizeof(text)), 0);
+		read_out(file, sizeof(file));
+		assert_int_equal(strncmp(file, starts[i], strlen(starts[i])), 0);
+		if (i < 3)
+			assert_non_null(strstr(text, "0 regressions, 0 improvements"));
+		else /* the table itself in the file: nothing on stdout, as before */
+			assert_string_equal(text, "");
+	}
+	/* without --out: the format asked for, alone, on stdout */
+	assert_int_equal(compare_fd(STDOUT_FILENO, 5, argv, text, sizeof(text)), 0);
+	argv[4] = "junit";
+	assert_int_equal(compare_fd(STDOUT_FILENO, 5, argv, text, sizeof(text)), 0);
+	assert_int_equal(strncmp(text, "<?xml", 5), 0);
+	assert_null(strstr(text, "regressions,"));
 }
 
 /* --out follows <selfmon/outfile.h>, as bench --out does: never through a link, whole or not at all. */
@@ -733,6 +771,7 @@ int main(void)
 		cmocka_unit_test(a_benchmark_that_failed_on_new_fails_the_gate_with_its_message),
 		cmocka_unit_test(rows_that_are_not_measurements_are_never_compared),
 		cmocka_unit_test(a_value_out_of_range_is_bad_input_naming_the_benchmark_and_the_field),
+		cmocka_unit_test(a_junit_json_or_lava_file_comes_with_the_table_on_stdout),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
