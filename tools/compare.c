@@ -2,8 +2,8 @@
 /*
  * selfmon compare BASE.json NEW.json: every benchmark (or region) and every
  * metric of two reports against per-metric limits; exit 0 with no
- * regression, 1 with one, 2 on bad input. compare_stats.c judges,
- * compare_load.c reads, compare_out.c writes.
+ * regression, 1 with one or with a benchmark that failed in NEW, 2 on bad
+ * input. compare_stats.c judges, compare_load.c reads, compare_out.c writes.
  */
 #include <errno.h>
 #include <stdio.h>
