@@ -77,11 +77,11 @@ SELFMON_CPPFLAGS := -D_GNU_SOURCE -Iinclude -Iarch/$(SRCARCH)/include -I$(O)/inc
 SELFMON_CFLAGS := -std=c11 $(OPT) $(CFLAGS_WARN) -fno-strict-aliasing -ffunction-sections -fdata-sections
 # (scripts/mk/libc.mk, included above, may have added to it.)
 SELFMON_LDFLAGS += $(if $(CONFIG_STATIC),-static)
-# glibc's <features.h> ignores _FORTIFY_SOURCE without optimisation and says
-# so with a #warning, which -Werror makes an error: a distro's
-# -D_FORTIFY_SOURCE=2 in a -O0 build (CONFIG_DEBUG with no -O of the
-# caller's after its -O0; Yocto's CC holds flags too) is dropped, as glibc
-# drops it, rather than break the build.
+# glibc's <features.h> ignores _FORTIFY_SOURCE without optimisation; older
+# releases (2.31, Debian 11's, for one) say so with a #warning, which
+# -Werror makes an error. A distro's -D_FORTIFY_SOURCE in a -O0 build
+# (CONFIG_DEBUG with no -O of the caller's after its -O0; Yocto's CC holds
+# flags too) is dropped, as glibc drops it, rather than break the build.
 last_opt = $(lastword $(filter -O%,$(1)))
 no_fortify = $(if $(filter -O0,$(call last_opt,$(1))),$(if $(findstring _FORTIFY_SOURCE,$(1)),-U_FORTIFY_SOURCE))
 # What every compile and link of selfmon's code is given.
