@@ -75,7 +75,7 @@ struct mk_global {
 	int nr_regions;
 	struct mk_thread *threads; /* every thread of this process that counted */
 	struct selfmon_metrics *metrics; /* the "@name" items of SELFMON_EVENTS; NULL: none */
-	/* A forked child (@forked) and SELFMON_OUTPUT at its fork: marker_report.c's name for it. */
+	/* A forked child (@forked) and SELFMON_OUTPUT at its fork: marker_output.c's name for it. */
 	bool forked;
 	char fork_output[4096];
 	/* The hooks of the layers above (marker.c sets them): the empty pair, the report at exit. */
@@ -132,8 +132,9 @@ const char *mk_errmsg(char *buf, size_t size);
  */
 void mk__reset(void);
 
-/* marker_report.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT (mk.report). */
+/* marker_output.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT (mk.report). */
 int mk_report_write(void);
+/* marker_report.c: the report's formats. */
 /* The report in @format ("table", "csv", "json") to @f; the caller holds mk.lock. */
 int mk_report_to(FILE *f, const char *format);
 

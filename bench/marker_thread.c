@@ -128,7 +128,7 @@ static void mk_thread_exit(void *arg)
 /*
  * SELFMON_OUTPUT as it was at this process's fork, if it is a forked child:
  * one that kept the name would replace its parent's report, or its parent
- * its (marker_report.c gives it a name of its own). Registered at load, not
+ * its (marker_output.c gives it a name of its own). Registered at load, not
  * at the first marker, so that a child forked before any marker knows too.
  */
 static char mk_output_at_fork[sizeof(mk.fork_output)];
