@@ -308,13 +308,31 @@ struct mk_json_entry {
 	struct mk_metric_vals metrics; /* their names, which col[] points to */
 };
 
+/* 1 for an event that counts time in ns: task-clock or cpu-clock, with any modifiers ("task-clock:u"). */
+static int is_time_event(const char *name)
+{
+	size_t n = strcspn(name, ":");
+
+	return (n == 10 && !strncmp(name, "task-clock", n)) || (n == 9 && !strncmp(name, "cpu-clock", n));
+}
+
+/* 1 when one of @j's first @c columns is named @name: JSON holds a key once per object. */
+static int col_taken(const struct mk_json_entry *j, int c, const char *name)
+{
+	for (int k = 0; k < c; k++)
+		if (!strcmp(j->col[k].name, name))
+			return 1;
+	return 0;
+}
+
 /*
  * A region's row (@t NULL: the totals; else one thread's) as a report
  * entry of one repetition of @r->calls iterations: column 0 the time per
- * call (task-clock's, where it is counted; 0 otherwise), then per event the
+ * call (the first time event's, where one is counted; 0 otherwise), then per event the
  * mean per call and its min and max ("<event>_min", "<event>_max"); the
  * fallbacks, times and the number of threads as extras, which land in the
- * median entry.
+ * median entry. An event named twice (SELFMON_EVENTS=task-clock,task-clock)
+ * has its columns once: the first's.
  */
 static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, const char *region,
 		       const struct mk_thread *t, const struct mk_row *r,
@@ -332,9 +350,13 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 		snprintf(j->name, sizeof(j->name), "%s", region);
 	j->v[0] = 0;
 	j->col[0] = (struct selfmon_report_col){ .name = "time", .unit = "ns", .values = &j->v[0] };
-	for (int i = 0; i < mk.nr; i++) {
-		if (!strcmp(mk.event_name[i], "task-clock"))
+	for (int i = 0, timed = 0; i < mk.nr; i++) {
+		if (!timed && is_time_event(mk.event_name[i])) {
 			j->v[0] = per_call(r, i);
+			timed = 1;
+		}
+		if (col_taken(j, c, mk.event_name[i]))
+			continue;
 		j->v[c] = per_call(r, i);
 		j->col[c] =
 			(struct selfmon_report_col){ .name = mk.event_name[i], .values = &j->v[c] };
@@ -347,9 +369,12 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 		c++;
 	}
 	row_metrics(r, &j->metrics);
-	for (int k = 0; k < j->metrics.n; k++, c++) {
+	for (int k = 0; k < j->metrics.n; k++) {
+		if (col_taken(j, c, j->metrics.name[k]))
+			continue;
 		j->v[c] = j->metrics.v[k];
 		j->col[c] = (struct selfmon_report_col){ .name = j->metrics.name[k], .values = &j->v[c] };
+		c++;
 	}
 	memset(e, 0, sizeof(*e));
 	e->name = j->name;

@@ -133,6 +133,51 @@ TEST(the_report_on_demand_and_csv_name_region_thread_and_event)
 	run_free(&r);
 }
 
+static int scenario_work(void)
+{
+	SELFMON_MARKER_BEGIN("r");
+	work(200000);
+	SELFMON_MARKER_END("r");
+	return 0;
+}
+
+TEST(a_time_event_with_modifiers_gives_the_rows_real_and_cpu_time)
+{
+	struct jval root = { 0 };
+	const struct jval *b;
+	char err[128];
+	struct run r;
+
+	run_child(scenario_work, "task-clock:u", "-", &r);
+	ASSERT_TRUE(WIFEXITED(r.status));
+	ASSERT_NE(NULL, r.report);
+	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err))) TH_LOG("%s", err);
+	b = json_bench(&root, "r");
+	ASSERT_NE(NULL, b);
+	/* 200,000 additions take far more than one ns, however loaded the machine. */
+	EXPECT_LT(0, num(b, "real_time")) TH_LOG("%s", r.report);
+	EXPECT_EQ(num(b, "task-clock:u"), num(b, "real_time"));
+	EXPECT_EQ(num(b, "real_time"), num(b, "cpu_time"));
+	json_free(&root);
+	run_free(&r);
+}
+
+TEST(an_event_named_twice_is_one_key_of_each_json_object)
+{
+	struct run r;
+	int rows;
+
+	run_child(scenario_work, "task-clock,task-clock", "-", &r);
+	ASSERT_TRUE(WIFEXITED(r.status));
+	ASSERT_NE(NULL, r.report);
+	/* The region and its thread, each with one repetition and three aggregates. */
+	rows = count_lines(r.report, "\"run_type\": ");
+	EXPECT_EQ(8, rows) TH_LOG("%s", r.report);
+	EXPECT_EQ(rows, count_lines(r.report, "\"task-clock_min\": ")) TH_LOG("%s", r.report);
+	EXPECT_EQ(rows, count_lines(r.report, "\"task-clock_max\": "));
+	run_free(&r);
+}
+
 /* ---- fork and exec ---- */
 
 static char child_report[128];
