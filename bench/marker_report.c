@@ -316,6 +316,23 @@ static int is_time_event(const char *name)
 	return (n == 10 && !strncmp(name, "task-clock", n)) || (n == 9 && !strncmp(name, "cpu-clock", n));
 }
 
+/*
+ * What the JSON says of rows with no time event: their real_time and
+ * cpu_time are 0, not measured. (selfmon compare needs both as numbers in
+ * each row: the schema of <selfmon/report.h> has no row without them.)
+ */
+#define MK_NO_TIME                                                                           \
+	"no time event counted (task-clock or cpu-clock): real_time and cpu_time are 0, not " \
+	"measured"
+
+static int has_time_event(void)
+{
+	for (int i = 0; i < mk.nr; i++)
+		if (is_time_event(mk.event_name[i]))
+			return 1;
+	return 0;
+}
+
 /* 1 when one of @j's first @c columns is named @name: JSON holds a key once per object. */
 static int col_taken(const struct mk_json_entry *j, int c, const char *name)
 {
@@ -461,6 +478,8 @@ static int report_json(FILE *f)
 	if (o < (int)sizeof(note))
 		o += snprintf(note + o, sizeof(note) - (size_t)o,
 			      "; open pairs (a begin without its end yet): %d", open_pairs());
+	if (!has_time_event() && o < (int)sizeof(note))
+		o += snprintf(note + o, sizeof(note) - (size_t)o, "; %s", MK_NO_TIME);
 	if (mk.note[0] && o < (int)sizeof(note))
 		snprintf(note + o, sizeof(note) - (size_t)o, "; %s", mk.note);
 	ctx.arch = u.machine;

@@ -178,6 +178,29 @@ TEST(an_event_named_twice_is_one_key_of_each_json_object)
 	run_free(&r);
 }
 
+TEST(a_json_report_without_a_time_event_says_its_times_are_not_measured)
+{
+	struct jval root = { 0 };
+	char err[128];
+	struct run r;
+
+	run_child(scenario_work, "page-faults", "-", &r);
+	ASSERT_TRUE(WIFEXITED(r.status));
+	ASSERT_NE(NULL, r.report);
+	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(json_str(json_get(&root, "context"), "selfmon_note"),
+			       "no time event counted (task-clock or cpu-clock): real_time and "
+			       "cpu_time are 0, not measured"))
+		TH_LOG("%s", r.report);
+	json_free(&root);
+	run_free(&r);
+	/* With one, the note says nothing of the kind. */
+	run_child(scenario_work, "page-faults,task-clock", "-", &r);
+	ASSERT_NE(NULL, r.report);
+	EXPECT_EQ(NULL, strstr(r.report, "no time event counted"));
+	run_free(&r);
+}
+
 /* ---- fork and exec ---- */
 
 static char child_report[128];
