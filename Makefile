@@ -57,15 +57,37 @@ include scripts/mk/libc.mk
 
 CFLAGS_WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
 OPT := $(if $(CONFIG_DEBUG),-O0 -g3 -DSELFMON_DEBUG,-O2 -g)
+# selfmon's own flags are SELFMON_CPPFLAGS, SELFMON_CFLAGS and
+# SELFMON_LDFLAGS. CPPFLAGS, CFLAGS and LDFLAGS are the caller's (a distro's
+# hardening, from the environment as dpkg-buildpackage and Yocto give them,
+# or from the command line as Buildroot does): added after ours, so that
+# they reach every object and link and win where they disagree (-O2 after
+# -O0), as autotools orders them. EXTRA_CFLAGS comes last (the sanitizer
+# variants of `make check`). Nothing here assigns the caller's variables: a
+# command line would override the assignment, and an environment variable
+# would be exported changed to the third-party builds.
+CPPFLAGS ?=
+CFLAGS ?=
+LDFLAGS ?=
 EXTRA_CFLAGS ?=
+SELFMON_CPPFLAGS := -D_GNU_SOURCE -Iinclude -Iarch/$(SRCARCH)/include -I$(O)/include -I$(LIBPERF)/include \
+	  -DSELFMON_VERSION='"$(VERSION)"' $(if $(CONFIG_SERIALIZE_READS),-DSELFMON_SERIALIZE_READS)
 # One section per function and datum: a static link with --gc-sections
 # (the minimal program, the CLI) keeps only what it reaches of the library.
-CFLAGS := -std=c11 -D_GNU_SOURCE $(OPT) $(CFLAGS_WARN) -fno-strict-aliasing -ffunction-sections -fdata-sections \
-	  -Iinclude -Iarch/$(SRCARCH)/include -I$(O)/include -I$(LIBPERF)/include \
-	  -DSELFMON_VERSION='"$(VERSION)"' \
-	  $(if $(CONFIG_SERIALIZE_READS),-DSELFMON_SERIALIZE_READS) $(EXTRA_CFLAGS)
-LDFLAGS ?=
-LDFLAGS += $(if $(CONFIG_STATIC),-static)
+SELFMON_CFLAGS := -std=c11 $(OPT) $(CFLAGS_WARN) -fno-strict-aliasing -ffunction-sections -fdata-sections
+# (scripts/mk/libc.mk, included above, may have added to it.)
+SELFMON_LDFLAGS += $(if $(CONFIG_STATIC),-static)
+# glibc's <features.h> ignores _FORTIFY_SOURCE without optimisation; older
+# releases (2.31, Debian 11's, for one) say so with a #warning, which
+# -Werror makes an error. A distro's -D_FORTIFY_SOURCE in a -O0 build
+# (CONFIG_DEBUG with no -O of the caller's after its -O0; Yocto's CC holds
+# flags too) is dropped, as glibc drops it, rather than break the build.
+last_opt = $(lastword $(filter -O%,$(1)))
+no_fortify = $(if $(filter -O0,$(call last_opt,$(1))),$(if $(findstring _FORTIFY_SOURCE,$(1)),-U_FORTIFY_SOURCE))
+# What every compile and link of selfmon's code is given.
+ALL_CFLAGS = $(SELFMON_CPPFLAGS) $(CPPFLAGS) $(SELFMON_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) \
+	     $(call no_fortify,$(CC) $(SELFMON_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS))
+ALL_LDFLAGS = $(SELFMON_LDFLAGS) $(LDFLAGS)
 LIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lpthread
 
 LIB_SRCS := $(wildcard core/*.c sample/*.c bench/*.c) $(addprefix arch/$(SRCARCH)/,gate.c host.c)
@@ -92,7 +114,7 @@ CMOCKA_DIR := $(DEPS)/cmocka-$(TRIPLE)
 ifdef CONFIG_STATIC
 CMOCKA_LIBS := $(CMOCKA_DIR)/lib/libcmocka.a
 CMOCKA_STAMP := $(CMOCKA_DIR)/.stamp
-$(O)/obj/tests/unit/%.o: CFLAGS += -I$(CMOCKA_DIR)/include $(CMOCKA_CFLAGS)
+$(O)/obj/tests/unit/%.o: SELFMON_CFLAGS += -I$(CMOCKA_DIR)/include $(CMOCKA_CFLAGS)
 else
 CMOCKA_LIBS := -lcmocka
 endif
@@ -132,7 +154,7 @@ $(CMOCKA_DIR)/.stamp:
 $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H) | $(CMOCKA_STAMP)
 	$(quiet) CC $<
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # The installed library is one relocatable object in which only the functions
 # documented in the public headers stay global (docs/architecture.md, "Conventions"): the
@@ -161,12 +183,12 @@ $(CLI_LIB): $(CLI_OBJS)
 
 $(O)/selfmon: $(TOOL_OBJS) $(CLI_LIB) $(O)/libselfmon.a
 	$(quiet) LD $(@:$(srctree)/%=%)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(TOOL_OBJS) $(CLI_LIB) $(O)/libselfmon.a $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(TOOL_OBJS) $(CLI_LIB) $(O)/libselfmon.a $(LIBS) -o $@
 
 $(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(CLI_LIB) $(INTERNAL_LIB) $(ALL_GATES) $(wildcard tests/unit/*.wrap) | $(CMOCKA_STAMP)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(call wraps,$*) $< \
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(call wraps,$*) $< \
 	  $(filter-out $(O)/obj/arch/$(SRCARCH)/gate.o,$(ALL_GATES)) \
 	  $(CLI_LIB) $(INTERNAL_LIB) $(LIBS) $(CMOCKA_LIBS) -o $@
 
@@ -174,13 +196,13 @@ $(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(CLI_LIB) $(INTERNAL_LIB) $(ALL_GATE
 # line's TEST_F() sets a local between setjmp() and fork() (gcc's
 # -Wclobbered, which clang does not have).
 NO_CLOBBERED := $(shell $(CC) -Werror -Wno-clobbered -E -x c /dev/null >/dev/null 2>&1 && echo -Wno-clobbered)
-$(O)/obj/tests/selftests/%.o: CFLAGS += -I$(KSELFTEST) -Wno-unused-parameter -Wno-sign-compare $(NO_CLOBBERED)
+$(O)/obj/tests/selftests/%.o: SELFMON_CFLAGS += -I$(KSELFTEST) -Wno-unused-parameter -Wno-sign-compare $(NO_CLOBBERED)
 # Integration tests link what a user links: the installed library (and the
 # CLI's archive for its kernels).
 $(O)/tests/selftests/%: $(O)/obj/tests/selftests/%.o $(CLI_LIB) $(O)/libselfmon.a
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< $(CLI_LIB) $(O)/libselfmon.a $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $< $(CLI_LIB) $(O)/libselfmon.a $(LIBS) -o $@
 
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
 

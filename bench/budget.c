@@ -53,7 +53,7 @@ void selfmon_budget__close_all(void)
 
 static int budget_reps(int *reps)
 {
-	const char *s = getenv("SELFMON_BUDGET_REPS");
+	const char *s = secure_getenv("SELFMON_BUDGET_REPS");
 	char *end;
 	long v;
 
@@ -231,7 +231,7 @@ int selfmon_budget__finish(struct selfmon_budget *b, struct selfmon_measure *m)
 
 static int expect_user_read(void)
 {
-	const char *s = getenv("SELFMON_EXPECT_USER_READ");
+	const char *s = secure_getenv("SELFMON_EXPECT_USER_READ");
 
 	return s && !strcmp(s, "1");
 }

@@ -7,6 +7,7 @@
 #define SELFMON_BENCH_MARKER_INT_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -74,6 +75,9 @@ struct mk_global {
 	int nr_regions;
 	struct mk_thread *threads; /* every thread of this process that counted */
 	struct selfmon_metrics *metrics; /* the "@name" items of SELFMON_EVENTS; NULL: none */
+	/* A forked child (@forked) and SELFMON_OUTPUT at its fork: marker_output.c's name for it. */
+	bool forked;
+	char fork_output[4096];
 	/* The hooks of the layers above (marker.c sets them): the empty pair, the report at exit. */
 	void (*calibrate)(struct mk_thread *t);
 	int (*report)(void);
@@ -127,6 +131,8 @@ void mk_calibrate(struct mk_thread *t);
 void mk_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* @s quoted for a message or a table: at most @size - 1 bytes, control bytes as \xNN. */
 const char *mk_quote(char *buf, size_t size, const char *s);
+/* The library's last message, which may quote what the environment gave: no raw control bytes. */
+const char *mk_errmsg(char *buf, size_t size);
 
 /*
  * Forget every region and thread, and read SELFMON_EVENTS again at the next
@@ -135,8 +141,9 @@ const char *mk_quote(char *buf, size_t size, const char *s);
  */
 void mk__reset(void);
 
-/* marker_report.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT (mk.report). */
+/* marker_output.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT (mk.report). */
 int mk_report_write(void);
+/* marker_report.c: the report's formats. */
 /* The report in @format ("table", "csv", "json") to @f; the caller holds mk.lock. */
 int mk_report_to(FILE *f, const char *format);
 

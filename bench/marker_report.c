@@ -6,7 +6,6 @@
  * in a thread), so that selfmon compare reads both.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,13 +308,48 @@ struct mk_json_entry {
 	struct mk_metric_vals metrics; /* their names, which col[] points to */
 };
 
+/* 1 for an event that counts time in ns: task-clock or cpu-clock, with any modifiers ("task-clock:u"). */
+static int is_time_event(const char *name)
+{
+	size_t n = strcspn(name, ":");
+
+	return (n == 10 && !strncmp(name, "task-clock", n)) || (n == 9 && !strncmp(name, "cpu-clock", n));
+}
+
+/*
+ * What the JSON says of rows with no time event: their real_time and
+ * cpu_time are 0, not measured. (selfmon compare needs both as numbers in
+ * each row: the schema of <selfmon/report.h> has no row without them.)
+ */
+#define MK_NO_TIME                                                                           \
+	"no time event counted (task-clock or cpu-clock): real_time and cpu_time are 0, not " \
+	"measured"
+
+static int has_time_event(void)
+{
+	for (int i = 0; i < mk.nr; i++)
+		if (is_time_event(mk.event_name[i]))
+			return 1;
+	return 0;
+}
+
+/* 1 when one of @j's first @c columns is named @name: JSON holds a key once per object. */
+static int col_taken(const struct mk_json_entry *j, int c, const char *name)
+{
+	for (int k = 0; k < c; k++)
+		if (!strcmp(j->col[k].name, name))
+			return 1;
+	return 0;
+}
+
 /*
  * A region's row (@t NULL: the totals; else one thread's) as a report
  * entry of one repetition of @r->calls iterations: column 0 the time per
- * call (task-clock's, where it is counted; 0 otherwise), then per event the
+ * call (the first time event's, where one is counted; 0 otherwise), then per event the
  * mean per call and its min and max ("<event>_min", "<event>_max"); the
  * fallbacks, times and the number of threads as extras, which land in the
- * median entry.
+ * median entry. An event named twice (SELFMON_EVENTS=task-clock,task-clock)
+ * has its columns once: the first's.
  */
 static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, const char *region,
 		       const struct mk_thread *t, const struct mk_row *r,
@@ -333,9 +367,13 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 		snprintf(j->name, sizeof(j->name), "%s", region);
 	j->v[0] = 0;
 	j->col[0] = (struct selfmon_report_col){ .name = "time", .unit = "ns", .values = &j->v[0] };
-	for (int i = 0; i < mk.nr; i++) {
-		if (!strcmp(mk.event_name[i], "task-clock"))
+	for (int i = 0, timed = 0; i < mk.nr; i++) {
+		if (!timed && is_time_event(mk.event_name[i])) {
 			j->v[0] = per_call(r, i);
+			timed = 1;
+		}
+		if (col_taken(j, c, mk.event_name[i]))
+			continue;
 		j->v[c] = per_call(r, i);
 		j->col[c] =
 			(struct selfmon_report_col){ .name = mk.event_name[i], .values = &j->v[c] };
@@ -348,9 +386,12 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 		c++;
 	}
 	row_metrics(r, &j->metrics);
-	for (int k = 0; k < j->metrics.n; k++, c++) {
+	for (int k = 0; k < j->metrics.n; k++) {
+		if (col_taken(j, c, j->metrics.name[k]))
+			continue;
 		j->v[c] = j->metrics.v[k];
 		j->col[c] = (struct selfmon_report_col){ .name = j->metrics.name[k], .values = &j->v[c] };
+		c++;
 	}
 	memset(e, 0, sizeof(*e));
 	e->name = j->name;
@@ -437,6 +478,8 @@ static int report_json(FILE *f)
 	if (o < (int)sizeof(note))
 		o += snprintf(note + o, sizeof(note) - (size_t)o,
 			      "; open pairs (a begin without its end yet): %d", open_pairs());
+	if (!has_time_event() && o < (int)sizeof(note))
+		o += snprintf(note + o, sizeof(note) - (size_t)o, "; %s", MK_NO_TIME);
 	if (mk.note[0] && o < (int)sizeof(note))
 		snprintf(note + o, sizeof(note) - (size_t)o, "; %s", mk.note);
 	ctx.arch = u.machine;
@@ -453,7 +496,7 @@ static int report_json(FILE *f)
 	return err;
 }
 
-/* ---- where and how ---- */
+/* ---- in a format ---- */
 
 int mk_report_to(FILE *f, const char *format)
 {
@@ -467,50 +510,4 @@ int mk_report_to(FILE *f, const char *format)
 		err = report_table(f);
 	fflush(f);
 	return err ? err : ferror(f) ? -EIO : 0;
-}
-
-/* $SELFMON_FORMAT, else the extension of $SELFMON_OUTPUT, else a table. */
-static const char *report_format(const char *out)
-{
-	const char *fmt = getenv("SELFMON_FORMAT"), *dot = out ? strrchr(out, '.') : NULL;
-	char q[96];
-
-	if (fmt && (!strcmp(fmt, "table") || !strcmp(fmt, "csv") || !strcmp(fmt, "json")))
-		return fmt;
-	if (fmt && *fmt)
-		mk_say("SELFMON_FORMAT='%s' is not a format: use table, csv or json; writing a table",
-		       mk_quote(q, sizeof(q), fmt));
-	if (dot && (!strcmp(dot, ".json") || !strcmp(dot, ".csv")))
-		return dot + 1;
-	return "table";
-}
-
-int mk_report_write(void)
-{
-	const char *out = getenv("SELFMON_OUTPUT");
-	FILE *f = stderr;
-	char q[96];
-	int err, fd = -1;
-
-	if (out && *out) {
-		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		f = fd >= 0 ? fdopen(fd, "w") : NULL;
-		if (!f) {
-			err = errno;
-			if (fd >= 0)
-				close(fd);
-			mk_say("cannot write the report to SELFMON_OUTPUT='%s': %s. Fix: name a file in a "
-			       "writable directory; the report goes to stderr",
-			       mk_quote(q, sizeof(q), out), strerror(err));
-			f = stderr;
-		}
-	}
-	pthread_mutex_lock(&mk.lock);
-	err = mk_report_to(f, report_format(f == stderr ? NULL : out));
-	pthread_mutex_unlock(&mk.lock);
-	if (f != stderr && fclose(f) && !err)
-		err = -errno;
-	if (err)
-		mk_say("the report could not be written in full: %s", strerror(-err));
-	return err;
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 
 #include <selfmon/marker.h>
@@ -94,8 +95,7 @@ const char *mk_quote(char *buf, size_t size, const char *s)
 	return escape(buf, size, s, true);
 }
 
-/* The library's last message, which may quote what the environment gave: no raw control bytes. */
-static const char *mk_errmsg(char *buf, size_t size)
+const char *mk_errmsg(char *buf, size_t size)
 {
 	return escape(buf, size, selfmon_errmsg(), false);
 }
@@ -124,6 +124,32 @@ static void mk_thread_exit(void *arg)
 	pthread_mutex_unlock(&mk.lock);
 	mk_self = NULL;
 	mk_self_publish(NULL);
+}
+
+/*
+ * SELFMON_OUTPUT as it was at this process's fork, if it is a forked child:
+ * one that kept the name would replace its parent's report, or its parent
+ * its (marker_output.c gives it a name of its own). Registered at load, not
+ * at the first marker, so that a child forked before any marker knows too.
+ */
+static char mk_output_at_fork[sizeof(mk.fork_output)];
+
+static void mk_note_fork(void)
+{
+	const char *out = secure_getenv("SELFMON_OUTPUT");
+
+	snprintf(mk_output_at_fork, sizeof(mk_output_at_fork), "%s", out ? out : "");
+}
+
+static void mk_note_child(void)
+{
+	mk.forked = true;
+	memcpy(mk.fork_output, mk_output_at_fork, sizeof(mk.fork_output));
+}
+
+__attribute__((constructor)) static void mk_load(void)
+{
+	pthread_atfork(mk_note_fork, NULL, mk_note_child);
 }
 
 /* A forked child starts with no regions of its parent's and counts with counters of its own. */
@@ -174,10 +200,33 @@ static void mk_at_exit(void)
 	pthread_mutex_unlock(&mk.lock);
 }
 
+/*
+ * SELFMON_EVENTS, unless this program runs with raised rights (AT_SECURE,
+ * getauxval(3): setuid, setgid, file capabilities): then the events would
+ * be opened with those rights (kernel counting, say), so a list is ignored
+ * (said once) and the default counted; an empty one (off) asks for nothing
+ * and is followed.
+ */
+static const char *mk_events_env(void)
+{
+	static int said;
+	const char *ev = secure_getenv("SELFMON_EVENTS");
+	char q[96];
+
+	if (ev || !getauxval(AT_SECURE) || !(ev = getenv("SELFMON_EVENTS")) || !*ev)
+		return ev;
+	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		mk_say("SELFMON_EVENTS='%s' ignored: this program runs with raised rights (setuid, "
+		       "setgid or file capabilities), which its events would be counted with; "
+		       "counting the default events",
+		       mk_quote(q, sizeof(q), ev));
+	return NULL;
+}
+
 /* What SELFMON_EVENTS says, once per process (again after mk__reset()). Caller holds mk.lock. */
 static void mk_init_locked(void)
 {
-	const char *ev = getenv("SELFMON_EVENTS");
+	const char *ev = mk_events_env();
 	char q[96];
 	int state = MK_STATE_OFF;
 
@@ -415,7 +464,7 @@ static struct selfmon_set *mk_open_set(void)
 	const char *events = mk_metric_events(buf, sizeof(buf));
 
 	/* The host program's threads keep their affinity unless SELFMON_PIN says otherwise. */
-	o.pin = getenv("SELFMON_PIN") ? NULL : "none";
+	o.pin = secure_getenv("SELFMON_PIN") ? NULL : "none";
 	/* 32-bit counters, which every PMUv3 has: the inline pair's reads take that width (read.h). */
 	o.no_long = 1;
 	if (!events)

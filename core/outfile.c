@@ -133,13 +133,38 @@ out:
 	return err;
 }
 
+/*
+ * @tmp's contents on the disk before the rename: without it a power cut
+ * after the rename can leave @path empty or short (fsync(2): "transfers all
+ * modified in-core data of the file ... to the disk device"), so that the
+ * name holds neither the old file nor the new one. The caller has closed its
+ * descriptor; the file's data is flushed through any descriptor of it.
+ */
+static int sync_tmp(const char *what, const char *path, const char *tmp)
+{
+	int fd = open(tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), err = 0;
+
+	if (fd < 0 || fsync(fd))
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	/* EINVAL: a file system that does not support synchronization (fsync(2)): nothing to wait for. */
+	if (err == -EINVAL)
+		err = 0;
+	if (err)
+		selfmon__err(err, "%s '%s': writing '%s' to the disk: %s; it stays there", what,
+			     path, tmp, strerror(-err));
+	return err;
+}
+
 int selfmon_outfile__commit(const char *what, const char *path, char *tmp, bool keep)
 {
-	int err = 0;
+	int err;
 
 	if (!tmp)
 		return 0;
-	if (keep)
+	err = sync_tmp(what, path, tmp);
+	if (!err && keep)
 		err = keep_old(what, path, tmp);
 	if (!err && rename(tmp, path))
 		err = selfmon__err(-errno, "%s '%s': renaming '%s' over it: %s", what, path, tmp,

@@ -67,9 +67,10 @@ static void selfmon_init(void)
 	pthread_once(&once, selfmon_init_once);
 }
 
+/* A SELFMON_* switch; none counts with raised rights (AT_SECURE): the program's defaults hold. */
 static bool env_true(const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = secure_getenv(name);
 
 	return v && *v && strcmp(v, "0");
 }
@@ -78,6 +79,7 @@ static bool env_true(const char *name)
 static int open_options(const char *events, const struct selfmon_opts *opts, struct open_ctx *ctx,
 			struct selfmon_pin *pin)
 {
+	/* SELFMON_PIN is not followed with raised rights (AT_SECURE): secure_getenv(3). */
 	const char *policy = CONFIG_PIN_POLICY;
 
 	if (opts && opts->sz < sizeof(opts->sz))
@@ -94,8 +96,8 @@ static int open_options(const char *events, const struct selfmon_opts *opts, str
 		ctx->user_read = false;
 	if (OPTS_HAS(opts, no_long) && opts->no_long)
 		ctx->want_long = false;
-	if (getenv("SELFMON_PIN") && *getenv("SELFMON_PIN"))
-		policy = getenv("SELFMON_PIN");
+	if (secure_getenv("SELFMON_PIN") && *secure_getenv("SELFMON_PIN"))
+		policy = secure_getenv("SELFMON_PIN");
 	if (OPTS_HAS(opts, pin) && opts->pin)
 		policy = opts->pin;
 	return selfmon_pin__parse(policy, pin);

@@ -5,19 +5,54 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "sysfs.h"
 
+/* @s for a message, into @buf: control bytes, quotes and backslashes as \xNN, cut with "...". */
+static const char *quote(char *buf, size_t size, const char *s)
+{
+	size_t o = 0;
+
+	for (; *s && o + 8 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f || c == '\'' || c == '\\')
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
+		else
+			buf[o++] = (char)c;
+	}
+	snprintf(buf + o, size - o, "%s", *s ? "..." : "");
+	return buf;
+}
+
+/*
+ * SELFMON_SYSFS_ROOT, unless this program runs with raised rights (AT_SECURE,
+ * getauxval(3): setuid, setgid, file capabilities): the files under the root
+ * it names would be read with those rights, whoever set the variable, and
+ * their contents go into messages. Then it is ignored, said once on stderr
+ * (the caller can do nothing else about it), and the machine's own read.
+ */
 const char *selfmon_root__get(const char *override)
 {
+	static int said;
 	const char *env;
+	char q[160];
 
 	if (override)
 		return override;
-	env = getenv("SELFMON_SYSFS_ROOT");
-	return env ? env : "";
+	env = secure_getenv("SELFMON_SYSFS_ROOT");
+	if (env || !getauxval(AT_SECURE) || !(env = getenv("SELFMON_SYSFS_ROOT")))
+		return env ? env : "";
+	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		fprintf(stderr,
+			"selfmon: SELFMON_SYSFS_ROOT='%s' ignored: this program runs with raised "
+			"rights (setuid, setgid or file capabilities), which the files under it would be "
+			"read with; reading the machine's own /sys and /proc\n",
+			quote(q, sizeof(q), env));
+	return "";
 }
 
 int selfmon_root__path(const char *root, const char *path, char *buf, size_t size)

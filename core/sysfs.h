@@ -10,7 +10,7 @@
  * holds sys/ and proc/.
  */
 
-/* The root to use: @override, else $SELFMON_SYSFS_ROOT, else "" (the real /). */
+/* The root to use: @override, else $SELFMON_SYSFS_ROOT (not with raised rights: AT_SECURE), else "" (the real /). */
 const char *selfmon_root__get(const char *override);
 
 /* Join @root and the absolute @path into @buf. Return: 0 or -ENAMETOOLONG. */

@@ -166,7 +166,15 @@ if [ ! -f "$out/.stamp" ]; then
 	# A section per function and datum: libperf.a and libapi.a are each one
 	# relocatable object, which a --gc-sections link (the minimal program)
 	# could otherwise only take whole (libapi's 37 KB of path buffers).
-	make -s -C "${src_perf:-$deps/src/tools/lib/perf}" ARCH="$arch" CROSS_COMPILE="$cross" CC="$cc" \
+	# A clean environment: not the caller's CFLAGS, CPPFLAGS or LDFLAGS (a
+	# distro's, exported or on selfmon's command line, which MAKEFLAGS
+	# carries), nor selfmon's own command line (includedir=, prefix=). This
+	# build is cached per kernel source and target only, and shared by every
+	# tree and compiler (DEPS): flags given to the build that happened to
+	# make it first would apply to all the others, and flags given later to
+	# none. libperf's Makefile takes a CFLAGS from either place as its base,
+	# and -std=c11 (selfmon's) breaks its GNU C.
+	env -u CFLAGS -u CPPFLAGS -u LDFLAGS -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make -s -C "${src_perf:-$deps/src/tools/lib/perf}" ARCH="$arch" CROSS_COMPILE="$cross" CC="$cc" \
 		EXTRA_CFLAGS="-O2 -fPIC -ffunction-sections -fdata-sections" O="$out/obj/" prefix="$out" libdir="$out/lib" DESTDIR= \
 		install_lib install_headers >"$out/build.log" 2>&1 ||
 		{ cat "$out/build.log" >&2; die "libperf build failed for $arch from LINUX_SRC '$src' (Linux ${version:-?})"; }

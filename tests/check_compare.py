@@ -144,6 +144,77 @@ def exact_report(path, insns):
                             "benchmarks": its}))
 
 
+HOSTILE = ["\uffff", "k\ufffe", "\x01ctl\x1b[31m", "<&>\"'", "tab\tnl\nret\r", "\U0001F600",
+           "\\u0041", "\u2028"]
+
+
+def gb_report(path, names, reps=3, extra=None):
+    """Google Benchmark's layout (no schema tag), RAW names, one counter with a hostile name too."""
+    its = [{"name": n, "run_name": n, "run_type": "iteration", "iterations": 10, "real_time": 5 + i,
+            "cpu_time": 5 + i, "time_unit": "ns", "c\uffff": 7} for n in names for i in range(reps)]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"context": {}, "benchmarks": its + (extra or [])}, f, ensure_ascii=False)
+
+
+def check_hostile_names(tap, selfmon, tmp):
+    """Names that are valid JSON and UTF-8 but not XML 1.0 characters, and a file name that is not
+    UTF-8: the JUnit parses with xml.etree, the JSON with json, each a testcase or result per name."""
+    base = os.path.join(os.fsencode(tmp), b"base\xff\x01.json")
+    new = os.path.join(tmp, "new.json")
+    gb_report(os.fsdecode(base), HOSTILE)
+    gb_report(new, HOSTILE + ["only\uffffnew"])
+    args = [os.fsencode(selfmon), b"compare", b"--allow-missing", base, os.fsencode(new)]
+    p = subprocess.run(args[:2] + [b"--format", b"junit"] + args[2:], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    try:
+        root_el = ET.fromstring(p.stdout)
+        cases = root_el.findall("./testsuite/testcase")
+        names = {c.get("classname") for c in cases}
+        good = p.returncode == 0 and len(cases) == 3 * len(HOSTILE) + 1 and \
+            "\\uffff" in names and "<&>\"'" in names and "tab\tnl\nret\r" in names and \
+            "\U0001F600" in names and len(root_el.findall("./testsuite/testcase/error")) == 1
+        note = "exit %d, classnames %r\n%s" % (p.returncode, sorted(names), p.stderr.decode(errors="replace"))
+    except ET.ParseError as e:
+        good, note = False, "%s\n%r" % (e, p.stdout[:3000])
+    tap.ok(good, "hostile names (U+FFFF, U+FFFE, controls, markup, an emoji, a file name not UTF-8): "
+           "the JUnit XML parses (xml.etree), a testcase per name and metric, the others kept", note)
+    p = subprocess.run(args[:2] + [b"--format", b"json"] + args[2:], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    try:
+        doc = json.loads(p.stdout)
+        got = {r["benchmark"] for r in doc["results"]}
+        good = p.returncode == 0 and got == set(HOSTILE) and doc["only_in_new"] == ["only\uffffnew"] and \
+            {r["metric"] for r in doc["results"]} == {"time", "cpu_time", "c\uffff"} and \
+            doc["base"].startswith("/") and doc["base"].endswith("base\ufffd\x01.json")
+        note = "exit %d, %r" % (p.returncode, got)
+    except (ValueError, KeyError) as e:
+        good, note = False, "%s\n%r" % (e, p.stdout[:3000])
+    tap.ok(good, "hostile names: the JSON output parses (json), every name exactly as in the report, "
+           "the file name's stray byte as U+FFFD", note)
+
+
+def check_failed_run(tap, selfmon, tmp):
+    """A benchmark that called SkipWithError() in NEW, as Google Benchmark writes it: the gate fails,
+    with its message, and one run gives the JUnit file and the table on stdout."""
+    ok_its = [{"name": "BM_x", "run_name": "BM_x", "run_type": "iteration", "repetitions": 9,
+               "repetition_index": i, "threads": 1, "iterations": 1000, "real_time": 10, "cpu_time": 10,
+               "time_unit": "ns"} for i in range(9)]
+    err_its = [dict(o, iterations=0, real_time=0, cpu_time=0, error_occurred=True,
+                    error_message="cannot open /dev/cpu/0/msr") for o in ok_its]
+    base, new, xml = (os.path.join(tmp, n) for n in ("gb-ok.json", "gb-err.json", "gb.xml"))
+    write(base, json.dumps({"context": {}, "benchmarks": ok_its}))
+    write(new, json.dumps({"context": {}, "benchmarks": err_its}))
+    p = run([selfmon, "compare", "--format", "junit", "--out", xml, base, new])
+    try:
+        fail = ET.parse(xml).getroot().find("./testsuite/testcase/failure")
+        good = p.returncode == 1 and fail is not None and "cannot open /dev/cpu/0/msr" in fail.get("message") \
+            and "FAILED" in p.stdout and "improvement:" not in p.stdout and "cannot open /dev/cpu/0/msr" in p.stderr
+    except (OSError, ET.ParseError) as e:
+        good = False
+    tap.ok(good, "a benchmark that failed (error_occurred) in NEW: exit 1 (%d), its message in the JUnit "
+           "<failure> and on stderr, the table on stdout beside --out" % p.returncode, p.stdout + p.stderr)
+
+
 def check_exits(tap, selfmon, tmp, a):
     p = run([selfmon, "compare", a, os.path.join(tmp, "absent.json")])
     tap.ok(p.returncode == 2 and "No such file or directory" in p.stderr and "absent.json" in p.stderr,
@@ -197,13 +268,15 @@ def main():
     selfmon, root = os.path.abspath(sys.argv[1]), sys.argv[2]
     tap = Tap()
     print("# suite: selfmon compare end to end")
-    print("1..10")
+    print("1..13")
     with tempfile.TemporaryDirectory() as tmp:
         a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
         bench(selfmon, a, "^(add_chain|empty)$")
         bench(selfmon, b, "^(add_chain|empty)$")
         check_formats(tap, selfmon, root, tmp, a, b)
         check_exits(tap, selfmon, tmp, a)
+        check_hostile_names(tap, selfmon, tmp)
+        check_failed_run(tap, selfmon, tmp)
         check_gate(tap, selfmon, tmp)
     return 1 if tap.failed else 0
 

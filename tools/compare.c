@@ -2,8 +2,8 @@
 /*
  * selfmon compare BASE.json NEW.json: every benchmark (or region) and every
  * metric of two reports against per-metric limits; exit 0 with no
- * regression, 1 with one, 2 on bad input. compare_stats.c judges,
- * compare_load.c reads, compare_out.c writes.
+ * regression, 1 with one or with a benchmark that failed in NEW, 2 on bad
+ * input. compare_stats.c judges, compare_load.c reads, compare_out.c writes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -53,7 +53,8 @@ static void usage(FILE *f)
 		"  --alpha A              significance of the U test on noisy metrics (default 0.05): the\n"
 		"                         family-wise rate over all noisy metrics compared (Holm's correction)\n"
 		"  --format table|json|junit|lava  (default table; junit: JUnit XML; lava: lava-test-case lines)\n"
-		"  --out FILE             write there instead of stdout\n"
+		"  --out FILE             write the --format there; a json, junit or lava file has\n"
+		"                         the table on stdout beside it (one run for a file and a log)\n"
 		"  --allow-missing        list benchmarks or metrics on one side only, but do not fail on them\n\n"
 		"A metric whose repetitions are all equal on both sides (exact counts on the board) is\n"
 		"compared exactly. A noisy one is a regression when its median and its minimum rise beyond\n"
@@ -63,8 +64,14 @@ static void usage(FILE *f)
 		"minimum); that needs %d repetitions on each side (selfmon bench --repetitions %d or more,\n"
 		"or as many runs), else it is reported 'unsure' and not judged. Decreases beyond the\n"
 		"limit are reported as improvements.\n\n"
-		"Exit status: 0 no regression, 1 a regression, 2 bad input (a file that cannot be read,\n"
-		"malformed JSON, an unknown metric, benchmarks or metrics on one side only).\n",
+		"A repetition that failed (Google Benchmark's error_occurred) or was skipped is no\n"
+		"measurement: a benchmark that failed on NEW fails the gate, with its message; one that\n"
+		"failed on BASE, or was skipped on one side, cannot be compared (as one-sided);\n"
+		"aggregates (mean, median, stddev, cv) are left out, the repetitions are what counts.\n\n"
+		"Exit status: 0 no regression, 1 a regression or a benchmark that failed on NEW, 2 bad\n"
+		"input (a file that cannot be read, malformed JSON, a value out of range, an unknown\n"
+		"metric, benchmarks or metrics on one side only, a benchmark that failed on BASE or was\n"
+		"skipped on one side; --allow-missing excuses these last three).\n",
 		CLI_COMPARE_MIN_REPS, CLI_COMPARE_MIN_REPS);
 }
 
@@ -269,6 +276,71 @@ static int compare_bench(const struct compare_cli *cli, struct cli_compare *c,
 	return 0;
 }
 
+static int note_unmeasured(struct cli_compare *c, const struct cli_cmp_bench *b,
+			   enum cli_unmeasured_kind kind, int side, bool error)
+{
+	struct cli_unmeasured *u = realloc(c->un, (size_t)(c->nr_un + 1) * sizeof(*u));
+
+	if (!u)
+		return -ENOMEM;
+	c->un = u;
+	c->un[c->nr_un++] = (struct cli_unmeasured){
+		.bench = b->name,
+		.kind = kind,
+		.side = side,
+		.error = error,
+		.message = error ? b->error : b->skip,
+	};
+	c->failed += kind == CLI_FAILED;
+	c->not_comparable += kind == CLI_NOT_COMPARABLE;
+	return 0;
+}
+
+/*
+ * A benchmark on both sides, @b of BASE and @nb of NEW, with a repetition
+ * that measured nothing is never compared as a measurement: an error on NEW
+ * (noted on NEW's turn) fails the gate; an error on BASE, or a skip on one
+ * side, leaves nothing to compare against (as a benchmark on one side only);
+ * skipped on both is said, with nothing to judge. Return: 1 if it was such
+ * a benchmark, 0 if not, -ENOMEM.
+ */
+static int compare_unmeasured(struct cli_compare *c, const struct cli_cmp_bench *b,
+			      const struct cli_cmp_bench *nb)
+{
+	int rc = 0;
+
+	if (nb->nr_errors)
+		return 1;
+	if (b->nr_errors)
+		rc = note_unmeasured(c, b, CLI_NOT_COMPARABLE, 0, true);
+	else if (b->nr_skipped && nb->nr_skipped)
+		rc = note_unmeasured(c, b, CLI_SKIPPED, 2, false);
+	else if (b->nr_skipped || nb->nr_skipped)
+		rc = note_unmeasured(c, b->nr_skipped ? b : nb, CLI_NOT_COMPARABLE,
+				     b->nr_skipped ? 0 : 1, false);
+	else
+		return 0;
+	return rc ? rc : 1;
+}
+
+/* One benchmark of side @side, @o its namesake on the other side (NULL: none). */
+static int compare_one(const struct compare_cli *cli, struct cli_compare *c, int side,
+		       const struct cli_cmp_bench *b, const struct cli_cmp_bench *o)
+{
+	int rc;
+
+	/* A failed run of NEW fails the gate, whatever BASE holds. */
+	if (side && b->nr_errors)
+		return note_unmeasured(c, b, CLI_FAILED, 1, true);
+	if (!o)
+		return note_missing(side ? &c->only_new : &c->only_base,
+				    side ? &c->nr_only_new : &c->nr_only_base, b->name, NULL);
+	if (side)
+		return 0;
+	rc = compare_unmeasured(c, b, o);
+	return rc ? (rc < 0 ? rc : 0) : compare_bench(cli, c, b, o);
+}
+
 static int compare_all(const struct compare_cli *cli, const struct cli_report r[2],
 		       struct cli_compare *c)
 {
@@ -296,12 +368,7 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 			if (cli->filter && regexec(&re, b->name, 0, NULL, 0))
 				continue;
 			matched++;
-			if (!o)
-				err = note_missing(side ? &c->only_new : &c->only_base,
-						   side ? &c->nr_only_new : &c->nr_only_base,
-						   b->name, NULL);
-			else if (!side)
-				err = compare_bench(cli, c, b, o);
+			err = compare_one(cli, c, side, b, o);
 		}
 	}
 	if (cli->filter)
@@ -329,17 +396,21 @@ static int write_out(const struct compare_cli *cli, const struct cli_compare *c)
 		cli_compare_junit,
 		cli_compare_lava,
 	};
-	FILE *f = cli->out ? fopen(cli->out, "w") : stdout;
+	char *tmp = NULL;
+	FILE *f = stdout;
 	int rc;
 
-	if (!f) {
-		rc = -errno;
-		fprintf(stderr, "selfmon compare: --out '%s': %s\n", cli_text(cli->out),
-			strerror(-rc));
-		return rc;
+	/* JSON, JUnit or LAVA in a file, and the table in the log: one run in CI. */
+	if (cli->out && cli->format != CLI_COMPARE_TABLE && cli_compare_table(stdout, c))
+		return -EIO;
+	/* Written whole, never through a link (<selfmon/outfile.h>), as bench --out. */
+	if (cli->out) {
+		f = cli_outfile_open("selfmon compare", cli->out, &tmp);
+		if (!f)
+			return -EINVAL;
 	}
 	rc = writers[cli->format](f, c);
-	if (f != stdout && cli_fclose(f, "selfmon compare", cli->out))
+	if (f != stdout && cli_outfile_close(f, "selfmon compare", cli->out, tmp, !rc))
 		rc = -EIO;
 	return rc;
 }
@@ -352,6 +423,7 @@ static void free_compare(struct cli_compare *c)
 		free(c->only_new[i]);
 	free(c->only_base);
 	free(c->only_new);
+	free(c->un);
 	free(c->res);
 }
 
@@ -403,6 +475,40 @@ static int load_both(struct compare_cli *cli, struct cli_report r[2])
 	return 0;
 }
 
+/* Each benchmark that failed on NEW, with its message, on stderr too: what a CI log shows first. */
+static void report_failed(const struct cli_compare *c)
+{
+	for (int i = 0; i < c->nr_un; i++) {
+		const struct cli_unmeasured *u = &c->un[i];
+
+		if (u->kind == CLI_FAILED)
+			fprintf(stderr, "selfmon compare: %s failed in '%s': '%s'\n",
+				cli_text(u->bench), cli_text(c->new_path), cli_text(u->message));
+	}
+}
+
+/* Why the comparison is incomplete: what is on one side only, and what measured nothing on one. */
+static void report_incomplete(const struct cli_compare *c)
+{
+	char msg[1024];
+	size_t n = 0;
+
+	if (c->nr_only_base)
+		n += (size_t)snprintf(msg, sizeof(msg), "%d benchmark%s or metric%s only in '%s'",
+				      c->nr_only_base, c->nr_only_base == 1 ? "" : "s",
+				      c->nr_only_base == 1 ? "" : "s", cli_text(c->base_path));
+	if (c->nr_only_new && n < sizeof(msg))
+		n += (size_t)snprintf(msg + n, sizeof(msg) - n, "%s%d only in '%s'", n ? ", " : "",
+				      c->nr_only_new, cli_text(c->new_path));
+	if (c->not_comparable && n < sizeof(msg))
+		n += (size_t)snprintf(msg + n, sizeof(msg) - n,
+				      "%s%d not comparable (a failed or skipped run on one side)",
+				      n ? ", " : "", c->not_comparable);
+	fprintf(stderr,
+		"selfmon compare: %s (listed in the output); --allow-missing compares the rest\n",
+		msg);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cli_compare c = { 0 };
@@ -428,17 +534,13 @@ int cmd_compare(int argc, char **argv)
 	c.alpha = cli.alpha;
 	if (compare_all(&cli, r, &c) || write_out(&cli, &c))
 		goto out;
-	if ((c.nr_only_base || c.nr_only_new) && !cli.allow_missing) {
-		fflush(stdout);
-		fprintf(stderr,
-			"selfmon compare: %d benchmark%s or metric%s only in '%s', %d only in '%s' "
-			"(listed in the output); --allow-missing compares the rest\n",
-			c.nr_only_base, c.nr_only_base == 1 ? "" : "s",
-			c.nr_only_base == 1 ? "" : "s", cli_text(c.base_path), c.nr_only_new,
-			cli_text(c.new_path));
+	fflush(stdout);
+	report_failed(&c);
+	if ((c.nr_only_base || c.nr_only_new || c.not_comparable) && !cli.allow_missing) {
+		report_incomplete(&c);
 		goto out;
 	}
-	ret = c.regressions ? 1 : 0;
+	ret = c.regressions || c.failed ? 1 : 0;
 out:
 	free_compare(&c);
 	cli_report_free(&r[0]);

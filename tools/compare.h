@@ -32,6 +32,13 @@ struct cli_cmp_bench {
 	int nr_m;
 	double iterations; /* of its first repetition; 0: not stated */
 	bool iterations_vary; /* its repetitions ran different iteration counts */
+	/*
+	 * Repetitions that measured nothing, not in @m: Google Benchmark's
+	 * SkipWithError() ("error_occurred": true) and SkipWithMessage()
+	 * ("skipped": true), and the first one's message of each ("" if none).
+	 */
+	int nr_errors, nr_skipped;
+	char *error, *skip;
 };
 
 struct cli_report {
@@ -43,8 +50,10 @@ struct cli_report {
 /*
  * Read @path into @r: the iteration objects of "benchmarks", grouped by
  * run_name; real_time is "time" and cpu_time "cpu_time" (in ns), every other
- * numeric member a counter. Return: 0, or -errno with the cause in @err
- * ("cannot open", "line 3, column 7: ...", "not a benchmark report: ...").
+ * numeric member a counter. Aggregates are left out; a repetition that
+ * failed or was skipped is counted, not measured. Return: 0, or -errno with
+ * the cause in @err ("cannot open", "line 3, column 7: ...", "not a
+ * benchmark report: ...").
  */
 int cli_report_load(const char *path, struct cli_report *r, char *err, size_t errsz);
 /*
@@ -132,12 +141,29 @@ const struct cli_limit *cli_limit_find(const struct cli_limit *given, int nr, co
 
 /* ---- the whole comparison ---- */
 
+/* What a benchmark with a repetition that measured nothing (an error, a skip) is: never compared. */
+enum cli_unmeasured_kind {
+	CLI_FAILED, /* an error on NEW: the gate fails (exit 1) */
+	CLI_NOT_COMPARABLE, /* an error on BASE, skipped on one side: as one-sided (exit 2) */
+	CLI_SKIPPED, /* skipped on both sides: said, nothing to judge */
+};
+
+struct cli_unmeasured {
+	const char *bench;
+	enum cli_unmeasured_kind kind;
+	int side; /* the side it is about: 0 BASE, 1 NEW, 2 both */
+	bool error; /* an error (else a skip) */
+	const char *message; /* the report's own, "" if none */
+};
+
 struct cli_compare {
 	const char *base_path, *new_path;
 	struct cli_result *res;
 	int nr;
 	char **only_base, **only_new; /* benchmarks on one side only */
 	int nr_only_base, nr_only_new;
+	struct cli_unmeasured *un;
+	int nr_un, failed, not_comparable; /* of @un: all, CLI_FAILED, CLI_NOT_COMPARABLE */
 	int regressions, improvements, unsure;
 	double alpha;
 };
@@ -155,5 +181,12 @@ int cli_compare_junit(FILE *f, const struct cli_compare *c);
 int cli_compare_lava(FILE *f, const struct cli_compare *c);
 /* The verdict as a word: "same", "REGRESSION", "improvement", "unsure". */
 const char *cli_verdict_str(enum cli_verdict v);
+/*
+ * @u said in words, for every output: "FAILED: NEW 'new.json' reported an
+ * error" or "not comparable: BASE 'base.json' reported an error", "...
+ * skipped it", "skipped on both sides" (the message goes beside it, quoted).
+ */
+void cli_unmeasured_str(char *buf, size_t size, const struct cli_compare *c,
+			const struct cli_unmeasured *u);
 
 #endif

@@ -3,7 +3,8 @@
  * selfmon compare's input: a report as <selfmon/report.h> writes it (or as
  * Google Benchmark writes it: the same layout without the schema tag). The
  * iteration objects of "benchmarks" are the repetitions; the aggregates are
- * left out, as compare recomputes what it needs from the repetitions.
+ * left out, as compare recomputes what it needs from the repetitions, and a
+ * repetition that failed or was skipped is counted but measured nothing.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -105,6 +106,27 @@ static double to_ns(const char *unit)
 					      0;
 }
 
+/*
+ * The largest magnitude of a value compare takes (ns or a count): far beyond
+ * any measurement, yet small enough that a median, a difference of two, a
+ * quartile's fence stay finite. Beyond it (1e300 s is 1e309 ns: infinite)
+ * the arithmetic gives inf and NaN, and NaN compares as "same".
+ */
+#define MAX_VALUE 1e300
+
+/* @v (@key of benchmark @bench, @raw in @unit as written) within MAX_VALUE, else bad input. */
+static int check_range(double v, const char *key, const char *bench, int i, double raw,
+		       const char *unit, char *err, size_t errsz)
+{
+	if (v >= -MAX_VALUE && v <= MAX_VALUE)
+		return 0;
+	snprintf(err, errsz,
+		 "benchmarks[%d] (\"%.80s\"): \"%.80s\" %g%s%s is out of range (at most %g%s: "
+		 "not a measurement)",
+		 i, bench, key, raw, *unit ? " " : "", unit, MAX_VALUE, *unit ? " ns" : "");
+	return -EINVAL;
+}
+
 static int need_number(const struct cli_json *o, const char *key, const char *bench, int i,
 		       double *v, char *err, size_t errsz)
 {
@@ -131,28 +153,104 @@ static void note_iterations(struct cli_cmp_bench *b, const struct cli_json *it)
 		b->iterations_vary = true;
 }
 
+/* A row's benchmark: its "run_name" (Google Benchmark's name of the repetitions), else its "name". */
+static const char *row_name(const struct cli_json *o, int i, char *err, size_t errsz)
+{
+	const char *name = cli_json_str(o, "run_name");
+
+	name = name ? name : cli_json_str(o, "name");
+	if (!name)
+		snprintf(err, errsz, "benchmarks[%d]: no \"run_name\" or \"name\" string", i);
+	return name;
+}
+
+enum row_kind { ROW_ITERATION, ROW_AGGREGATE, ROW_ERROR, ROW_SKIPPED };
+
+/* Whether the flag @key of @o is true: absent is false, anything but true or false is bad input. */
+static int row_flag(const struct cli_json *o, const char *key, int i, bool *on, char *err,
+		    size_t errsz)
+{
+	const struct cli_json *v = cli_json_get(o, key);
+
+	*on = v && v->type == CLI_JSON_TRUE;
+	if (!v || v->type == CLI_JSON_TRUE || v->type == CLI_JSON_FALSE)
+		return 0;
+	snprintf(err, errsz, "benchmarks[%d]: \"%s\" is neither true nor false", i, key);
+	return -EINVAL;
+}
+
+/*
+ * What a member of "benchmarks" is. Google Benchmark's JSON reporter marks
+ * a repetition that called SkipWithError() with "error_occurred": true and
+ * its "error_message", one that called SkipWithMessage() with "skipped":
+ * true and its "skip_message" (their times are 0: no measurement), and its
+ * aggregates (mean, median, stddev, cv, BigO, RMS) with "run_type":
+ * "aggregate" and "aggregate_name", as selfmon writes its own mean, median
+ * and stddev. A row without "run_type" (older writers) is a repetition
+ * unless it names its aggregate.
+ */
+static int row_kind(const struct cli_json *o, int i, enum row_kind *kind, char *err, size_t errsz)
+{
+	const char *type = cli_json_str(o, "run_type");
+	bool error, skipped;
+
+	if ((type && strcmp(type, "iteration")) || cli_json_get(o, "aggregate_name")) {
+		*kind = ROW_AGGREGATE;
+		return 0;
+	}
+	if (row_flag(o, "error_occurred", i, &error, err, errsz) ||
+	    row_flag(o, "skipped", i, &skipped, err, errsz))
+		return -EINVAL;
+	*kind = error ? ROW_ERROR : skipped ? ROW_SKIPPED : ROW_ITERATION;
+	return 0;
+}
+
+/* A repetition that failed or was skipped: counted on its benchmark, its first message kept. */
+static int load_unmeasured(struct cli_report *r, const struct cli_json *o, int i, bool error,
+			   char *err, size_t errsz)
+{
+	const char *name = row_name(o, i, err, errsz),
+		   *msg = cli_json_str(o, error ? "error_message" : "skip_message");
+	struct cli_cmp_bench *b;
+	char **first;
+
+	if (!name)
+		return -EINVAL;
+	b = add_bench(r, name);
+	if (!b)
+		return -ENOMEM;
+	first = error ? &b->error : &b->skip;
+	if (!*first) {
+		*first = strdup(msg ? msg : "");
+		if (!*first)
+			return -ENOMEM;
+	}
+	*(error ? &b->nr_errors : &b->nr_skipped) += 1;
+	return 0;
+}
+
 /* One iteration object: its times and counters go to its benchmark's series. */
 static int load_iteration(struct cli_report *r, const struct cli_json *o, int i, char *err,
 			  size_t errsz)
 {
-	const char *name = cli_json_str(o, "run_name"), *unit = cli_json_str(o, "time_unit");
+	const char *name = row_name(o, i, err, errsz), *unit = cli_json_str(o, "time_unit");
 	double real, cpu, f = to_ns(unit);
 	struct cli_cmp_bench *b;
 	int rc;
 
-	name = name ? name : cli_json_str(o, "name");
-	if (!name) {
-		snprintf(err, errsz, "benchmarks[%d]: no \"run_name\" or \"name\" string", i);
+	if (!name)
 		return -EINVAL;
-	}
 	if (!f) {
 		snprintf(err, errsz,
 			 "benchmarks[%d]: unknown \"time_unit\" \"%.20s\" (ns, us, ms or s)", i,
 			 unit);
 		return -EINVAL;
 	}
+	unit = unit ? unit : "ns";
 	if (need_number(o, "real_time", name, i, &real, err, errsz) ||
-	    need_number(o, "cpu_time", name, i, &cpu, err, errsz))
+	    need_number(o, "cpu_time", name, i, &cpu, err, errsz) ||
+	    check_range(real * f, "real_time", name, i, real, unit, err, errsz) ||
+	    check_range(cpu * f, "cpu_time", name, i, cpu, unit, err, errsz))
 		return -EINVAL;
 	b = add_bench(r, name);
 	if (!b || add_value(b, "time", real * f) || add_value(b, "cpu_time", cpu * f))
@@ -171,7 +269,10 @@ static int load_iteration(struct cli_report *r, const struct cli_json *o, int i,
 				i, name, m->key);
 			return -EINVAL;
 		}
-		rc = m->type == CLI_JSON_NUMBER ? add_value(b, m->key, m->num) : 0;
+		if (m->type != CLI_JSON_NUMBER)
+			continue;
+		rc = check_range(m->num, m->key, name, i, m->num, "", err, errsz);
+		rc = rc ? rc : add_value(b, m->key, m->num);
 		if (rc)
 			return rc;
 	}
@@ -219,16 +320,19 @@ static int load_tree(struct cli_report *r, const struct cli_json *root, char *er
 	}
 	for (int i = 0; i < bs->nr; i++) {
 		const struct cli_json *o = &bs->kid[i];
-		const char *type;
+		enum row_kind kind;
 
 		if (o->type != CLI_JSON_OBJECT) {
 			snprintf(err, errsz, "benchmarks[%d] is not an object", i);
 			return -EINVAL;
 		}
-		type = cli_json_str(o, "run_type");
-		if (type && strcmp(type, "iteration"))
+		rc = row_kind(o, i, &kind, err, errsz);
+		if (rc)
+			return rc;
+		if (kind == ROW_AGGREGATE)
 			continue;
-		rc = load_iteration(r, o, i, err, errsz);
+		rc = kind == ROW_ITERATION ? load_iteration(r, o, i, err, errsz) :
+					     load_unmeasured(r, o, i, kind == ROW_ERROR, err, errsz);
 		if (rc)
 			return rc;
 		loaded++;
@@ -278,6 +382,8 @@ void cli_report_free(struct cli_report *r)
 		}
 		free(r->b[i].m);
 		free(r->b[i].name);
+		free(r->b[i].error);
+		free(r->b[i].skip);
 	}
 	free(r->b);
 	memset(r, 0, sizeof(*r));

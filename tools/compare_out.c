@@ -59,16 +59,38 @@ int cli_compare_table(FILE *f, const struct cli_compare *c)
 			cli_text(r->metric), b, unit_of(r->metric), n, unit_of(r->metric), ch, lim,
 			cli_verdict_str(r->verdict), r->why);
 	}
+	for (int i = 0; i < c->nr_un; i++) {
+		char what[512];
+
+		cli_unmeasured_str(what, sizeof(what), c, &c->un[i]);
+		fprintf(f, "%-24s %s: '%s'\n", cli_text(c->un[i].bench), cli_text(what),
+			cli_text(c->un[i].message));
+	}
 	for (int i = 0; i < c->nr_only_base; i++)
 		fprintf(f, "only in '%s': %s\n", cli_text(c->base_path), cli_text(c->only_base[i]));
 	for (int i = 0; i < c->nr_only_new; i++)
 		fprintf(f, "only in '%s': %s\n", cli_text(c->new_path), cli_text(c->only_new[i]));
-	fprintf(f,
-		"%d regression%s, %d improvement%s, %d not judged (too few repetitions), %d same\n",
+	fprintf(f, "%d regression%s, %d improvement%s, %d not judged (too few repetitions), %d same",
 		c->regressions, c->regressions == 1 ? "" : "s", c->improvements,
 		c->improvements == 1 ? "" : "s", c->unsure,
 		c->nr - c->regressions - c->improvements - c->unsure);
+	if (c->nr_un)
+		fprintf(f, "; %d failed, %d not comparable, %d skipped on both sides", c->failed,
+			c->not_comparable, c->nr_un - c->failed - c->not_comparable);
+	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
+}
+
+void cli_unmeasured_str(char *buf, size_t size, const struct cli_compare *c,
+			const struct cli_unmeasured *u)
+{
+	const char *side = u->side ? "NEW" : "BASE", *path = u->side ? c->new_path : c->base_path;
+
+	if (u->kind == CLI_SKIPPED)
+		snprintf(buf, size, "skipped on both sides, not compared");
+	else
+		snprintf(buf, size, "%s: %s '%s' %s", u->kind == CLI_FAILED ? "FAILED" : "not comparable",
+			 side, path, u->error ? "reported an error" : "skipped it");
 }
 
 static void json_names(FILE *f, const char *key, char **names, int nr)
@@ -76,7 +98,7 @@ static void json_names(FILE *f, const char *key, char **names, int nr)
 	fprintf(f, "  \"%s\": [", key);
 	for (int i = 0; i < nr; i++) {
 		fputs(i ? ", " : "", f);
-		selfmon_report__json_string(f, names[i]);
+		cli_json_string(f, names[i]);
 	}
 	fputs("],\n", f);
 }
@@ -86,9 +108,9 @@ static void json_result(FILE *f, const struct cli_result *r)
 	char lim[32];
 
 	fputs("    {\"benchmark\": ", f);
-	selfmon_report__json_string(f, r->bench);
+	cli_json_string(f, r->bench);
 	fputs(", \"metric\": ", f);
-	selfmon_report__json_string(f, r->metric);
+	cli_json_string(f, r->metric);
 	fprintf(f, ", \"unit\": \"%s\", \"base\": ", unit_of(r->metric));
 	selfmon_report__json_number(f, r->base);
 	fputs(", \"new\": ", f);
@@ -106,22 +128,54 @@ static void json_result(FILE *f, const struct cli_result *r)
 	selfmon_report__json_number(f, r->p >= 0 ? r->p : 0.0 / 0.0);
 	fprintf(f, ", \"verdict\": \"%s\", \"why\": ",
 		r->verdict == CLI_REGRESSION ? "regression" : cli_verdict_str(r->verdict));
-	selfmon_report__json_string(f, r->why);
+	cli_json_string(f, r->why);
 	fputc('}', f);
+}
+
+static const char *const unmeasured_verdict[] = {
+	[CLI_FAILED] = "failed",
+	[CLI_NOT_COMPARABLE] = "not comparable",
+	[CLI_SKIPPED] = "skipped",
+};
+
+static void json_unmeasured(FILE *f, const struct cli_compare *c)
+{
+	static const char *const sides[] = { "base", "new", "both" };
+
+	fputs("  \"failed\": ", f);
+	fprintf(f, "%d,\n  \"not_comparable\": %d,\n  \"unmeasured\": [", c->failed,
+		c->not_comparable);
+	for (int i = 0; i < c->nr_un; i++) {
+		const struct cli_unmeasured *u = &c->un[i];
+		char what[512];
+
+		cli_unmeasured_str(what, sizeof(what), c, u);
+		fputs(i ? ",\n" : "\n", f);
+		fputs("    {\"benchmark\": ", f);
+		cli_json_string(f, u->bench);
+		fprintf(f, ", \"verdict\": \"%s\", \"side\": \"%s\", \"kind\": \"%s\", \"message\": ",
+			unmeasured_verdict[u->kind], sides[u->side], u->error ? "error" : "skipped");
+		cli_json_string(f, u->message);
+		fputs(", \"why\": ", f);
+		cli_json_string(f, what);
+		fputc('}', f);
+	}
+	fputs(c->nr_un ? "\n  ],\n" : "],\n", f);
 }
 
 int cli_compare_json(FILE *f, const struct cli_compare *c)
 {
 	fputs("{\n  \"schema\": \"selfmon-compare\",\n  \"schema_version\": 1,\n  \"base\": ", f);
-	selfmon_report__json_string(f, c->base_path);
+	cli_json_string(f, c->base_path);
 	fputs(",\n  \"new\": ", f);
-	selfmon_report__json_string(f, c->new_path);
+	cli_json_string(f, c->new_path);
 	fputs(",\n  \"alpha\": ", f);
 	selfmon_report__json_number(f, c->alpha);
 	fprintf(f, ",\n  \"regressions\": %d,\n  \"improvements\": %d,\n  \"unsure\": %d,\n",
 		c->regressions, c->improvements, c->unsure);
 	json_names(f, "only_in_base", c->only_base, c->nr_only_base);
 	json_names(f, "only_in_new", c->only_new, c->nr_only_new);
+	json_unmeasured(f, c);
 	fputs("  \"results\": [", f);
 	for (int i = 0; i < c->nr; i++) {
 		fputs(i ? ",\n" : "\n", f);
@@ -129,32 +183,6 @@ int cli_compare_json(FILE *f, const struct cli_compare *c)
 	}
 	fputs("\n  ]\n}\n", f);
 	return ferror(f) ? -EIO : 0;
-}
-
-/* XML text and attribute values: the five entities; characters XML 1.0 forbids as '?'. */
-static void xml(FILE *f, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&apos;", f);
-			break;
-		default:
-			fputc(*p < 0x20 && *p != '\t' && *p != '\n' ? '?' : *p, f);
-		}
-	}
 }
 
 static void junit_case(FILE *f, const struct cli_result *r)
@@ -166,9 +194,9 @@ static void junit_case(FILE *f, const struct cli_result *r)
 	fmt_change(ch, sizeof(ch), r);
 	fmt_limit(lim, sizeof(lim), r->limit);
 	fputs("    <testcase classname=\"", f);
-	xml(f, r->bench);
+	cli_xml_text(f, r->bench);
 	fputs("\" name=\"", f);
-	xml(f, r->metric);
+	cli_xml_text(f, r->metric);
 	fputs("\" time=\"0\">\n", f);
 	if (r->verdict == CLI_REGRESSION || r->verdict == CLI_UNSURE) {
 		fputs(r->verdict == CLI_REGRESSION ?
@@ -177,20 +205,41 @@ static void junit_case(FILE *f, const struct cli_result *r)
 		      f);
 		fprintf(f, "%s: %s -> %s %s (%s, limit %s): ", cli_verdict_str(r->verdict), b, n,
 			unit_of(r->metric), ch, lim);
-		xml(f, r->why);
+		cli_xml_text(f, r->why);
 		fputs("\"/>\n", f);
 	}
 	fprintf(f, "      <system-out>base %s, new %s %s, change %s, limit %s: %s: ", b, n,
 		unit_of(r->metric), ch, lim, cli_verdict_str(r->verdict));
-	xml(f, r->why);
+	cli_xml_text(f, r->why);
 	fputs("</system-out>\n    </testcase>\n", f);
+}
+
+/* A benchmark that measured nothing: a <failure>, an <error> or <skipped>, with its message. */
+static void junit_unmeasured(FILE *f, const struct cli_compare *c, const struct cli_unmeasured *u)
+{
+	static const char *const tag[] = {
+		[CLI_FAILED] = "failure type=\"error\"",
+		[CLI_NOT_COMPARABLE] = "error type=\"not-comparable\"",
+		[CLI_SKIPPED] = "skipped",
+	};
+	char what[512];
+
+	cli_unmeasured_str(what, sizeof(what), c, u);
+	fputs("    <testcase classname=\"", f);
+	cli_xml_text(f, u->bench);
+	fprintf(f, "\" name=\"run\" time=\"0\">\n      <%s message=\"", tag[u->kind]);
+	cli_xml_text(f, what);
+	fputs(": '", f);
+	cli_xml_text(f, u->message);
+	fputs("'\"/>\n    </testcase>\n", f);
 }
 
 int cli_compare_junit(FILE *f, const struct cli_compare *c)
 {
-	int skipped = c->unsure, failures = c->regressions;
-	int tests = c->nr + c->nr_only_base + c->nr_only_new,
-	    errors = c->nr_only_base + c->nr_only_new;
+	int failures = c->regressions + c->failed;
+	int tests = c->nr + c->nr_only_base + c->nr_only_new + c->nr_un,
+	    errors = c->nr_only_base + c->nr_only_new + c->not_comparable,
+	    skipped = c->unsure + c->nr_un - c->failed - c->not_comparable;
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f,
@@ -203,15 +252,17 @@ int cli_compare_junit(FILE *f, const struct cli_compare *c)
 		tests, failures, errors, skipped);
 	for (int i = 0; i < c->nr; i++)
 		junit_case(f, &c->res[i]);
+	for (int i = 0; i < c->nr_un; i++)
+		junit_unmeasured(f, c, &c->un[i]);
 	for (int side = 0; side < 2; side++) {
 		char **names = side ? c->only_new : c->only_base;
 
 		for (int i = 0; i < (side ? c->nr_only_new : c->nr_only_base); i++) {
 			fputs("    <testcase classname=\"", f);
-			xml(f, names[i]);
+			cli_xml_text(f, names[i]);
 			fputs("\" name=\"present\" time=\"0\">\n      <error type=\"missing\" message=\"only in ",
 			      f);
-			xml(f, side ? c->new_path : c->base_path);
+			cli_xml_text(f, side ? c->new_path : c->base_path);
 			fputs("\"/>\n    </testcase>\n", f);
 		}
 	}
@@ -265,6 +316,14 @@ int cli_compare_lava(FILE *f, const struct cli_compare *c)
 		fprintf(f,
 			"lava-test-case %.89s.change --result %s --measurement %s --units percent\n",
 			name, result, num);
+	}
+	for (int i = 0; i < c->nr_un; i++) {
+		char raw[512], name[128];
+
+		snprintf(raw, sizeof(raw), "compare.%s.run", c->un[i].bench);
+		lava_clean(name, sizeof(name), raw);
+		fprintf(f, "lava-test-case %s --result %s\n", name,
+			c->un[i].kind == CLI_SKIPPED ? "skip" : "fail");
 	}
 	for (int side = 0; side < 2; side++)
 		for (int i = 0; i < (side ? c->nr_only_new : c->nr_only_base); i++) {

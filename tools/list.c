@@ -22,9 +22,9 @@ struct cluster {
 static void json_field(FILE *f, const char *key, const char *val, int comma)
 {
 	fprintf(f, "%s", comma ? ", " : "");
-	selfmon_report__json_string(f, key);
+	cli_json_string(f, key);
 	fputs(": ", f);
-	selfmon_report__json_string(f, val);
+	cli_json_string(f, val);
 }
 
 static void entry_json(FILE *f, const struct selfmon_pmu_event_info *in, int first)

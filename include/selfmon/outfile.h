@@ -41,6 +41,9 @@ int selfmon_outfile__open(const char *what, const char *path, char **tmp);
  *	(written in place) does nothing. Freed.
  * @keep_old: keep an existing @path as "@path.old" first, as perf record does
  *
+ * @tmp is written to the disk (fsync(2)) before the rename, so that a power
+ * cut leaves @path with the old file or the new one, never an empty or a
+ * short one. The caller closes (or flushes) its descriptor first.
  * On failure the new file stays at @tmp, and the message names it.
  *
  * Return: 0 or -errno (selfmon_errmsg() says why).

@@ -91,7 +91,7 @@ $(EXAMPLES_O)/.stamp: $(EXAMPLES_SRCS) $(O)/libselfmon.a $(O)/selfmon scripts/bu
 		| $(CMOCKA_STAMP)
 	$(Q)rm -rf $(EXAMPLES_STAGING) $(EXAMPLES_O)
 	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(EXAMPLES_STAGING) prefix=/usr >/dev/null
-	$(Q)log=$$(CMOCKA='$(EXAMPLES_CMOCKA)' scripts/build-examples.sh $(EXAMPLES_STAGING) $(EXAMPLES_O) '$(CC)' '$(LDFLAGS)' $(EXAMPLES_SRCS)); \
+	$(Q)log=$$(CMOCKA='$(EXAMPLES_CMOCKA)' scripts/build-examples.sh $(EXAMPLES_STAGING) $(EXAMPLES_O) '$(CC)' '$(ALL_LDFLAGS)' $(EXAMPLES_SRCS)); \
 	  rc=$$?; printf '%s\n' "$$log" | sed 's/^built /  EXAMPLE  /'; [ $$rc -eq 0 ] && touch $@
 tests-bundle: examples
 

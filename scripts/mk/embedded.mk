@@ -10,7 +10,7 @@
 # check of scripts/size.sh can fail. Not in `all`: a sanitizer build cannot
 # link statically.
 MIN := $(O)/tests/min
-MIN_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -static $< $(O)/libselfmon.a $(LIBS)
+MIN_LINK = $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -static $< $(O)/libselfmon.a $(LIBS)
 
 .PHONY: min size size-build check-run-musl check-run-size check-run-install check-run-fresh
 

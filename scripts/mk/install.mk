@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Install: the library, its headers, the CLI and selfmon.pc.
-## install        DESTDIR= prefix= (or PREFIX=) : library, headers, CLI, selfmon.pc (a sysroot too)
+## install        DESTDIR= prefix= (or PREFIX=) libdir= includedir= : library, headers, CLI, selfmon.pc (a sysroot too)
+## check-run-flags  a distro's install replayed (dpkg-buildflags, Buildroot, Yocto; host and arm64): its flags reach selfmon
 
 .PHONY: install
 
@@ -11,16 +12,53 @@
 PREFIX ?= /usr/local
 prefix ?= $(PREFIX)
 DESTDIR ?=
-libdir := $(prefix)/lib
-includedir := $(prefix)/include
+# The GNU installation directories, with their defaults: a distro names its
+# own (Debian's multiarch libdir=/usr/lib/aarch64-linux-gnu; Yocto exports
+# them), and selfmon.pc follows, so that pkg-config's -L and -I are where the
+# archives and headers went.
+exec_prefix ?= $(prefix)
+bindir ?= $(exec_prefix)/bin
+libdir ?= $(exec_prefix)/lib
+includedir ?= $(prefix)/include
 # Paths quoted with $(call shq,...): a prefix may hold spaces, '&' or quotes
 # (scripts/mk/relfiles.mk; musl installs the kernel UAPI headers there too).
 install: lib cli
-	$(Q)install -d $(call shq,$(DESTDIR)$(libdir)/pkgconfig) $(call shq,$(DESTDIR)$(includedir)/selfmon) $(call shq,$(DESTDIR)$(prefix)/bin)
+	$(Q)install -d $(call shq,$(DESTDIR)$(libdir)/pkgconfig) $(call shq,$(DESTDIR)$(includedir)/selfmon) $(call shq,$(DESTDIR)$(bindir))
 	$(Q)install -m 644 $(O)/libselfmon.a $(call shq,$(DESTDIR)$(libdir)/)
 	$(Q)install -m 644 include/selfmon/*.h arch/$(SRCARCH)/include/selfmon/arch.h $(call shq,$(DESTDIR)$(includedir)/selfmon/)
-	$(Q)install -m 755 $(O)/selfmon $(call shq,$(DESTDIR)$(prefix)/bin/)
+	$(Q)install -m 755 $(O)/selfmon $(call shq,$(DESTDIR)$(bindir)/)
 	$(Q)install -m 644 $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a $(call shq,$(DESTDIR)$(libdir)/)
-	$(Q)sed -e $(call shq,s|@PREFIX@|$(call pc_sed_prefix,$(prefix))|; s|@VERSION@|$(VERSION)|; s|@CFLAGS@|$(strip $(if $(CONFIG_SERIALIZE_READS),-DSELFMON_SERIALIZE_READS) $(PC_EXTRA_CFLAGS))|) \
-	  scripts/selfmon.pc.in > $(call shq,$(DESTDIR)$(libdir)/pkgconfig/selfmon.pc)
+	$(Q)sed -e $(call shq,$(PC_SED)) scripts/selfmon.pc.in > $(call shq,$(DESTDIR)$(libdir)/pkgconfig/selfmon.pc)
 	@echo $(call shq,  installed in $(DESTDIR)$(prefix))
+
+# selfmon.pc's directories: under the one above (exec_prefix under prefix,
+# libdir under exec_prefix, includedir under prefix), relative to its
+# variable, as pkg-config's --define-prefix expects; elsewhere, whole.
+PC_SED = s|@PREFIX@|$(call pc_sed_prefix,$(prefix))|; \
+	 s|@EXEC_PREFIX@|$(call pc_sed_prefix,$(call pc_dir,$(exec_prefix),$(prefix),prefix))|; \
+	 s|@LIBDIR@|$(call pc_sed_prefix,$(call pc_dir,$(libdir),$(exec_prefix),exec_prefix))|; \
+	 s|@INCLUDEDIR@|$(call pc_sed_prefix,$(call pc_dir,$(includedir),$(prefix),prefix))|; \
+	 s|@VERSION@|$(VERSION)|; s|@CFLAGS@|$(strip $(if $(CONFIG_SERIALIZE_READS),-DSELFMON_SERIALIZE_READS) $(PC_EXTRA_CFLAGS))|
+# $(call pc_dir,DIR,BASE,VAR): ${VAR} where DIR is BASE, ${VAR}/REST where
+# it is BASE/REST, else DIR. make's word functions split at spaces: a
+# prefix's spaces are hidden from them.
+sp_hide = $(subst $(space),^_,$(1))
+sp_show = $(subst ^_,$(space),$(1))
+pc_dir = $(call sp_show,$(call pc_dir_,$(call sp_hide,$(1)),$(call sp_hide,$(2)),$(3)))
+pc_dir_ = $(if $(filter $(2) $(2)/%,$(1)),$${$(3)}$(patsubst $(2)%,%,$(1)),$(1))
+
+# tests/check_flags.sh: `make install` as dpkg-buildpackage, Buildroot and
+# Yocto run it, for the host and arm64 (six lib+cli builds with the shared
+# DEPS, in $(CHECK)/flags): the caller's CPPFLAGS, CFLAGS and LDFLAGS reach
+# every compile and the CLI's link, the install is complete (Debian's
+# multiarch libdir too) and a program links through its selfmon.pc; and
+# the third-party build gets none of them.
+.PHONY: check-run-flags
+check-run-variants: check-run-flags
+CHECK_TAPS += $(CHECK)/host-flags.tap
+check-run-flags:
+	$(Q)mkdir -p $(CHECK)
+	$(Q)tests/check_flags.sh $(CHECK)/host-flags.tap $(CHECK)/flags \
+	  '$(MAKE) --no-print-directory -j$(CHECK_JOBS) DEPS=$(DEPS) LINUX_SRC=$(call shq,$(LINUX_SRC))' \
+	  $(LINUX_DEPS) tests/min/min.c || true
+	$(Q)grep -E '^(not )?ok|^# the replays' $(CHECK)/host-flags.tap

@@ -34,5 +34,5 @@ CMOCKA_CFLAGS := -D_UINTPTR_T
 # No PT_GNU_RELRO: musl's static start-up never applies it (only its dynamic
 # linker does), and on arm64 its 64 KiB page alignment pads every static
 # program by up to 64 KiB (the minimal program: 194 KiB with it, 133 without).
-LDFLAGS += -Wl,-z,norelro
+SELFMON_LDFLAGS += -Wl,-z,norelro
 endif

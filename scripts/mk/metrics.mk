@@ -43,15 +43,14 @@ $(O)/gen/pmu-events-all-%.c: scripts/pmu-events.py $(PE_DIR)/.stamp
 $(O)/obj/gen/%.o: $(O)/gen/%.c core/pmu_events.h
 	$(quiet) CC $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -Icore -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -Icore -c $< -o $@
 
 ifdef CONFIG_PMU_EVENTS
 LIB_OBJS += $(PE_OBJ)
 $(O)/libselfmon.a $(INTERNAL_LIB): $(PE_OBJ)
 # The unit test of every metric of the tree, on tables of all cores.
 $(O)/tests/unit/test_metric_all: $(PE_ALL_OBJS)
-# override: the sanitizer builds set LDFLAGS on the command line.
-$(O)/tests/unit/test_metric_all: override LDFLAGS += $(PE_ALL_OBJS)
+$(O)/tests/unit/test_metric_all: SELFMON_LDFLAGS += $(PE_ALL_OBJS)
 endif
 # ---- end of the metrics block ----
 

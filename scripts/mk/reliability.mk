@@ -30,7 +30,7 @@ fuzz-bins: $(FUZZ_BINS)
 $(O)/tests/fuzz/%: $(O)/obj/tests/fuzz/%.o $(INTERNAL_LIB)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(INTERNAL_LIB) $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -fsanitize=fuzzer $< $(INTERNAL_LIB) $(LIBS) -o $@
 
 fuzz-build:
 	$(Q)$(MAKE) --no-print-directory O=$(FUZZ_O) CC=clang fuzz-bins \
@@ -39,11 +39,12 @@ fuzz-build:
 fuzz: fuzz-build
 	$(Q)tests/fuzz/run.sh $(FUZZ_S) $(FUZZ_O)/work $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_O)/tests/fuzz/%)
 
-# libperf's own make must not see ours (O=, CC=) through MAKEFLAGS.
+# libperf's own make must not see ours (O=, CC=) through MAKEFLAGS, nor the
+# caller's flags (scripts/build-deps.sh says why).
 $(TSAN_LIBPERF)/.stamp: | $(LIBPERF)/.stamp
 	$(quiet) LIBPERF "$(LP_ARCH), -fsanitize=thread"
 	$(Q)rm -rf $(TSAN_LIBPERF) && mkdir -p $(TSAN_LIBPERF)/obj
-	$(Q)MAKEFLAGS= MAKEOVERRIDES= make -s -C $(LINUX_DEPS)/src/tools/lib/perf ARCH=$(LP_ARCH) CC=clang \
+	$(Q)env -u CFLAGS -u CPPFLAGS -u LDFLAGS MAKEFLAGS= MAKEOVERRIDES= make -s -C $(LINUX_DEPS)/src/tools/lib/perf ARCH=$(LP_ARCH) CC=clang \
 	  EXTRA_CFLAGS='-O1 -g -fPIC -fsanitize=thread' O=$(TSAN_LIBPERF)/obj/ prefix=$(TSAN_LIBPERF) \
 	  libdir=$(TSAN_LIBPERF)/lib install_lib install_headers >$(TSAN_LIBPERF)/build.log 2>&1 || \
 	  { cat $(TSAN_LIBPERF)/build.log >&2; exit 1; }

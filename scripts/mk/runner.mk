@@ -76,10 +76,10 @@ INJECT_CLI_OBJS = $(TOOL_OBJS) $(filter-out $(O)/obj/arch/$(SRCARCH)/kernels.o,$
 $(INJECT_KERNELS): arch/$(SRCARCH)/kernels.c $(AUTOCONF) $(LIBPERF_H)
 	$(quiet) CC "$< (-DSELFMON_TEST_INJECT_ADD_CHAIN)"
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -DSELFMON_TEST_INJECT_ADD_CHAIN -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -DSELFMON_TEST_INJECT_ADD_CHAIN -MMD -MP -c $< -o $@
 $(O)/selfmon-inject: $(INJECT_CLI_OBJS) $(O)/libselfmon.a
 	$(quiet) LD $(@:$(srctree)/%=%)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(INJECT_CLI_OBJS) $(O)/libselfmon.a $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(INJECT_CLI_OBJS) $(O)/libselfmon.a $(LIBS) -o $@
 
 dogfood-build:
 	+$(Q)[ -f $(ARM64_O)/.config ] || $(ARM64_MAKE) qemu_arm64_defconfig >/dev/null

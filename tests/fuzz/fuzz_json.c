@@ -91,10 +91,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	memset(&r, 0, sizeof(r));
+	/* A benchmark loaded is measured, or counts what failed or was skipped; every value is finite. */
 	if (!load_tree(&r, &v, err, sizeof(err)))
-		for (int i = 0; i < r.nr_b; i++)
-			if (!r.b[i].nr_m)
+		for (int i = 0; i < r.nr_b; i++) {
+			if (!r.b[i].nr_m && !r.b[i].nr_errors && !r.b[i].nr_skipped)
 				abort();
+			for (int k = 0; k < r.b[i].nr_m; k++)
+				for (int j = 0; j < r.b[i].m[k].n; j++)
+					if (!(r.b[i].m[k].v[j] >= -MAX_VALUE && r.b[i].m[k].v[j] <= MAX_VALUE))
+						abort();
+		}
 	cli_report_free(&r);
 	cli_json_free(&again);
 	cli_json_free(&v);

@@ -20,103 +20,7 @@
 #include <selfmon/marker.h>
 #include "kselftest_harness.h"
 #include "json_check.h"
-
-/* What a child left: its exit status, its stderr, its report file (NULL: none). */
-struct run {
-	int status;
-	char *err;
-	char *report;
-};
-
-static char *slurp(const char *path)
-{
-	struct stat st;
-	char *buf;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return NULL;
-	if (fstat(fileno(f), &st) || !(buf = calloc(1, (size_t)st.st_size + 1))) {
-		fclose(f);
-		return NULL;
-	}
-	if (fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size)
-		buf[0] = '\0';
-	fclose(f);
-	return buf;
-}
-
-/*
- * Run @fn in a child with SELFMON_EVENTS=@events (NULL: unset) and
- * SELFMON_OUTPUT=@out (NULL: unset; "-": a file of the test's); the child
- * exits with @fn's value through exit(), so that the report at exit runs.
- */
-static void run_child(int (*fn)(void), const char *events, const char *out, struct run *r)
-{
-	char dir[] = "/tmp/selfmon-marker-XXXXXX", errp[128], outp[128];
-	pid_t pid;
-	int st = 0;
-
-	memset(r, 0, sizeof(*r));
-	if (!mkdtemp(dir))
-		return;
-	snprintf(errp, sizeof(errp), "%s/stderr", dir);
-	snprintf(outp, sizeof(outp), "%s/report.json", dir);
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		int fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-		dup2(fd, 2);
-		if (events)
-			setenv("SELFMON_EVENTS", events, 1);
-		else
-			unsetenv("SELFMON_EVENTS");
-		if (out)
-			setenv("SELFMON_OUTPUT", !strcmp(out, "-") ? outp : out, 1);
-		else
-			unsetenv("SELFMON_OUTPUT");
-		unsetenv("SELFMON_FORMAT");
-		exit(fn());
-	}
-	if (pid > 0 && waitpid(pid, &st, 0) == pid)
-		r->status = st;
-	r->err = slurp(errp);
-	r->report = slurp(outp);
-	unlink(errp);
-	unlink(outp);
-	rmdir(dir);
-}
-
-/* json_check.h's helpers for tests that run the CLI: not needed here. */
-static void __attribute__((unused)) json_check_unused(void)
-{
-	(void)run_capture;
-	(void)selfmon_cli;
-}
-
-static void run_free(struct run *r)
-{
-	free(r->err);
-	free(r->report);
-}
-
-static int count_lines(const char *text, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = text; p && (p = strstr(p, needle)); p++)
-		n++;
-	return n;
-}
-
-static volatile unsigned long sink;
-
-static void work(int n)
-{
-	for (int i = 0; i < n; i++)
-		sink += (unsigned long)i;
-}
+#include "marker_run.h"
 
 /* ---- the report read back ---- */
 
@@ -148,13 +52,6 @@ static int scenario_report(void)
 	for (int i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
 	return 42;
-}
-
-static double num(const struct jval *o, const char *key)
-{
-	const struct jval *v = json_get(o, key);
-
-	return v && v->t == J_NUM ? v->num : -1;
 }
 
 TEST(the_json_report_at_exit_has_every_region_totals_then_threads_and_the_exit_status_stays)
@@ -233,6 +130,74 @@ TEST(the_report_on_demand_and_csv_name_region_thread_and_event)
 	EXPECT_NE(NULL, strstr(r.report, "\nonce,all,task-clock,1,"));
 	ASSERT_NE(NULL, r.err);
 	EXPECT_NE(NULL, strstr(r.err, "region,thread,event")) TH_LOG("stderr: %s", r.err);
+	run_free(&r);
+}
+
+static int scenario_work(void)
+{
+	SELFMON_MARKER_BEGIN("r");
+	work(200000);
+	SELFMON_MARKER_END("r");
+	return 0;
+}
+
+TEST(a_time_event_with_modifiers_gives_the_rows_real_and_cpu_time)
+{
+	struct jval root = { 0 };
+	const struct jval *b;
+	char err[128];
+	struct run r;
+
+	run_child(scenario_work, "task-clock:u", "-", &r);
+	ASSERT_TRUE(WIFEXITED(r.status));
+	ASSERT_NE(NULL, r.report);
+	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err))) TH_LOG("%s", err);
+	b = json_bench(&root, "r");
+	ASSERT_NE(NULL, b);
+	/* 200,000 additions take far more than one ns, however loaded the machine. */
+	EXPECT_LT(0, num(b, "real_time")) TH_LOG("%s", r.report);
+	EXPECT_EQ(num(b, "task-clock:u"), num(b, "real_time"));
+	EXPECT_EQ(num(b, "real_time"), num(b, "cpu_time"));
+	json_free(&root);
+	run_free(&r);
+}
+
+TEST(an_event_named_twice_is_one_key_of_each_json_object)
+{
+	struct run r;
+	int rows;
+
+	run_child(scenario_work, "task-clock,task-clock", "-", &r);
+	ASSERT_TRUE(WIFEXITED(r.status));
+	ASSERT_NE(NULL, r.report);
+	/* The region and its thread, each with one repetition and three aggregates. */
+	rows = count_lines(r.report, "\"run_type\": ");
+	EXPECT_EQ(8, rows) TH_LOG("%s", r.report);
+	EXPECT_EQ(rows, count_lines(r.report, "\"task-clock_min\": ")) TH_LOG("%s", r.report);
+	EXPECT_EQ(rows, count_lines(r.report, "\"task-clock_max\": "));
+	run_free(&r);
+}
+
+TEST(a_json_report_without_a_time_event_says_its_times_are_not_measured)
+{
+	struct jval root = { 0 };
+	char err[128];
+	struct run r;
+
+	run_child(scenario_work, "page-faults", "-", &r);
+	ASSERT_TRUE(WIFEXITED(r.status));
+	ASSERT_NE(NULL, r.report);
+	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(json_str(json_get(&root, "context"), "selfmon_note"),
+			       "no time event counted (task-clock or cpu-clock): real_time and "
+			       "cpu_time are 0, not measured"))
+		TH_LOG("%s", r.report);
+	json_free(&root);
+	run_free(&r);
+	/* With one, the note says nothing of the kind. */
+	run_child(scenario_work, "page-faults,task-clock", "-", &r);
+	ASSERT_NE(NULL, r.report);
+	EXPECT_EQ(NULL, strstr(r.report, "no time event counted"));
 	run_free(&r);
 }
 

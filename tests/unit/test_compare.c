@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -478,6 +480,273 @@ static void several_runs_a_side_pool_their_repetitions(void **state)
 	assert_int_equal(cmd_compare(6, argv), 2);
 }
 
+/*
+ * A report in Google Benchmark's layout: 9 repetitions of "m" (10 ns,
+ * 100 instructions), then @k repetitions of "k" at @time ns, then the
+ * rows @extra (JSON objects, each with its leading comma).
+ */
+static void gb_file(const char *name, int k, double time, const char *extra)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"context\": {}, \"benchmarks\": [", f);
+	for (int i = 0; i < 9 + k; i++)
+		fprintf(f, "%s{\"name\": \"%s\", \"run_name\": \"%s\", \"run_type\": \"iteration\", "
+			"\"repetitions\": 9, \"repetition_index\": %d, \"threads\": 1, \"iterations\": 1000, "
+			"\"real_time\": %g, \"cpu_time\": %g, \"time_unit\": \"ns\", \"instructions\": 100}",
+			i ? ", " : "", i < 9 ? "m" : "k", i < 9 ? "m" : "k", i % 9, i < 9 ? 10 : time,
+			i < 9 ? 10 : time);
+	fprintf(f, "%s]}\n", extra ? extra : "");
+	fclose(f);
+}
+
+/* What Google Benchmark writes for a repetition of "k" that called SkipWithError(@msg). */
+#define GB_ERROR(msg)                                                                              \
+	", {\"name\": \"k\", \"run_name\": \"k\", \"run_type\": \"iteration\", \"repetitions\": 1, "      \
+	"\"repetition_index\": 0, \"threads\": 1, \"error_occurred\": true, \"error_message\": \"" msg     \
+	"\", \"iterations\": 0, \"real_time\": 0, \"cpu_time\": 0, \"time_unit\": \"ns\"}"
+/* ... and for one that called SkipWithMessage(@msg). */
+#define GB_SKIP(msg)                                                                               \
+	", {\"name\": \"k\", \"run_name\": \"k\", \"run_type\": \"iteration\", \"repetitions\": 1, "      \
+	"\"repetition_index\": 0, \"threads\": 1, \"skipped\": true, \"skip_message\": \"" msg             \
+	"\", \"iterations\": 0, \"real_time\": 0, \"cpu_time\": 0, \"time_unit\": \"ns\"}"
+
+/* A benchmark that failed (SkipWithError) is no measurement: on NEW the gate fails and says why. */
+static void a_benchmark_that_failed_on_new_fails_the_gate_with_its_message(void **state)
+{
+	char text[8192] = "";
+
+	(void)state;
+	gb_file("ok.json", 9, 20, NULL);
+	gb_file("failed.json", 0, 0, GB_ERROR("no \\\"device\\\" here"));
+	gb_file("partly.json", 8, 20, GB_ERROR("repetition 9 lost its device"));
+	/* its time 0 was read as a 100% improvement, exit 0 */
+	assert_int_equal(compare("ok.json", "failed.json", NULL, NULL), 1);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "k                        FAILED: NEW '"));
+	assert_non_null(strstr(text, "failed.json' reported an error: 'no \"device\" here'"));
+	assert_null(strstr(text, "improvement:"));
+	/* the other benchmark is compared as ever */
+	assert_non_null(strstr(text, "m                        time"));
+	assert_int_equal(compare("ok.json", "failed.json", "--format", "junit"), 1);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "failures=\"1\""));
+	assert_non_null(strstr(text, "<testcase classname=\"k\" name=\"run\" time=\"0\">\n      "
+				     "<failure type=\"error\" message=\"FAILED: NEW"));
+	assert_non_null(strstr(text, "reported an error: 'no &quot;device&quot; here'\"/>"));
+	assert_int_equal(compare("ok.json", "failed.json", "--format", "json"), 1);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "\"failed\": 1,"));
+	assert_non_null(strstr(text, "{\"benchmark\": \"k\", \"verdict\": \"failed\", \"side\": \"new\", "
+				     "\"kind\": \"error\", \"message\": \"no \\\"device\\\" here\""));
+	/* one failed repetition of nine is a failed run too, and --allow-missing does not excuse it */
+	assert_int_equal(compare("ok.json", "partly.json", "--allow-missing", NULL), 1);
+	/* failed on BASE: nothing to compare against, as a benchmark on one side only (exit 2) */
+	assert_int_equal(compare("failed.json", "ok.json", NULL, NULL), 2);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "not comparable: BASE '"));
+	assert_int_equal(compare("failed.json", "ok.json", "--allow-missing", NULL), 0);
+	/* failed on both: NEW failed */
+	assert_int_equal(compare("failed.json", "failed.json", "--allow-missing", NULL), 1);
+}
+
+/* Aggregates (Google Benchmark's and selfmon's) and skipped runs are never compared as repetitions. */
+static void rows_that_are_not_measurements_are_never_compared(void **state)
+{
+	static const char aggregates[] =
+		", {\"name\": \"k_mean\", \"run_name\": \"k\", \"run_type\": \"aggregate\", "
+		"\"aggregate_name\": \"mean\", \"aggregate_unit\": \"time\", \"iterations\": 9, "
+		"\"real_time\": 1, \"cpu_time\": 1, \"time_unit\": \"ns\", \"instructions\": 1}"
+		", {\"name\": \"k_cv\", \"run_name\": \"k\", \"run_type\": \"aggregate\", "
+		"\"aggregate_name\": \"cv\", \"aggregate_unit\": \"percentage\", \"iterations\": 9, "
+		"\"real_time\": 0.5, \"cpu_time\": 0.5, \"time_unit\": \"ns\"}"
+		/* no run_type, as older writers: its aggregate_name says what it is */
+		", {\"name\": \"k_stddev\", \"run_name\": \"k\", \"aggregate_name\": \"stddev\", "
+		"\"iterations\": 9, \"real_time\": 0, \"cpu_time\": 0, \"time_unit\": \"ns\"}";
+	char text[8192] = "";
+
+	(void)state;
+	gb_file("plain.json", 9, 20, NULL);
+	gb_file("agg.json", 9, 20, aggregates);
+	/* a stddev of 0 or a mean of 1 ns among the repetitions would make "k" improve */
+	assert_int_equal(compare("plain.json", "agg.json", "--limit", "time=+0%"), 0);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "k                        time                  20.000 ns      20.000 ns     +0.00%"
+				     "      +0%  same: exact"));
+	assert_null(strstr(text, "improvement:"));
+	assert_int_equal(compare("agg.json", "plain.json", "--limit", "time=+0%"), 0);
+	/* skipped on both sides: said, nothing judged; on one side: nothing to compare against */
+	gb_file("skip.json", 0, 0, GB_SKIP("needs a PMU"));
+	assert_int_equal(compare("skip.json", "skip.json", NULL, NULL), 0);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "k                        skipped on both sides, not compared: 'needs a PMU'"));
+	assert_int_equal(compare("plain.json", "skip.json", NULL, NULL), 2);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "not comparable: NEW '"));
+	assert_non_null(strstr(text, "skip.json' skipped it: 'needs a PMU'"));
+	/* a flag that is neither true nor false is bad input */
+	gb_file("odd.json", 0, 0, ", {\"name\": \"k\", \"error_occurred\": 1, \"real_time\": 0, \"cpu_time\": 0}");
+	assert_int_equal(compare("plain.json", "odd.json", NULL, NULL), 2);
+}
+
+/* cmd_compare() of @argc @argv, what it writes to the file descriptor @fdno into @text. */
+static int compare_fd(int fdno, int argc, char **argv, char *text, size_t size)
+{
+	char path[128];
+	int fd, saved, rc;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/fd%d", dir, fdno);
+	fflush(stdout);
+	fflush(stderr);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	saved = dup(fdno);
+	assert_true(fd >= 0 && saved >= 0);
+	dup2(fd, fdno);
+	close(fd);
+	rc = cmd_compare(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved, fdno);
+	close(saved);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	text[fread(text, 1, size - 1, f)] = '\0';
+	fclose(f);
+	return rc;
+}
+
+/* cmd_compare() of @argc @argv, what it says on stderr into @err. */
+static int compare_stderr(int argc, char **argv, char *err, size_t size)
+{
+	return compare_fd(STDERR_FILENO, argc, argv, err, size);
+}
+
+/* What the file @name in the test's directory holds, into @text ("" when there is none). */
+static void read_file(const char *name, char *text, size_t size)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	text[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	text[fread(text, 1, size - 1, f)] = '\0';
+	fclose(f);
+}
+
+/* A value beyond a double once in ns gave inf, and two such files compared "same" at -nan%. */
+static void a_value_out_of_range_is_bad_input_naming_the_benchmark_and_the_field(void **state)
+{
+	static const struct {
+		const char *row, *said;
+	} bad[] = {
+		{ "\"real_time\": 1e300, \"cpu_time\": 1, \"time_unit\": \"s\"",
+		  "benchmarks[9] (\"k\"): \"real_time\" 1e+300 s is out of range (at most 1e+300 ns: "
+		  "not a measurement)" },
+		{ "\"real_time\": 1, \"cpu_time\": -1e299, \"time_unit\": \"ms\"",
+		  "benchmarks[9] (\"k\"): \"cpu_time\" -1e+299 ms is out of range" },
+		{ "\"real_time\": 1, \"cpu_time\": 1, \"time_unit\": \"ns\", \"instructions\": 1.5e300",
+		  "benchmarks[9] (\"k\"): \"instructions\" 1.5e+300 is out of range (at most 1e+300: " },
+	};
+	char base[128], new_[128], err[2048], row[512];
+	char *argv[] = { "compare", base, new_ };
+
+	(void)state;
+	snprintf(base, sizeof(base), "%s/base.json", dir);
+	snprintf(new_, sizeof(new_), "%s/huge.json", dir);
+	gb_file("base.json", 9, 20, NULL);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(row, sizeof(row), ", {\"name\": \"k\", \"iterations\": 1, %s}", bad[i].row);
+		gb_file("huge.json", 0, 0, row);
+		assert_int_equal(compare_stderr(3, argv, err, sizeof(err)), 2);
+		if (!strstr(err, bad[i].said))
+			fail_msg("said '%s', not '%s'", err, bad[i].said);
+		/* the same file on both sides is no "same" either */
+		argv[1] = new_;
+		assert_int_equal(compare_stderr(3, argv, err, sizeof(err)), 2);
+		argv[1] = base;
+	}
+	/* as large as a value may be: compared, and a value */
+	gb_file("huge.json", 9, 1e300, NULL);
+	argv[1] = new_;
+	assert_int_equal(compare_stderr(3, argv, err, sizeof(err)), 0);
+}
+
+/* CI wants the JUnit in a file and the table in its log: one run gives both. */
+static void a_junit_json_or_lava_file_comes_with_the_table_on_stdout(void **state)
+{
+	static const char *const formats[] = { "junit", "json", "lava", "table" };
+	static const char *const starts[] = { "<?xml", "{", "lava-test-case", "selfmon compare " };
+	char base[128], out[128], text[8192], file[8192];
+	char *argv[] = { "compare", base, base, "--format", NULL, "--out", out };
+
+	(void)state;
+	report("base.json", "m", 9, 10, 100, true);
+	snprintf(base, sizeof(base), "%s/base.json", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	for (int i = 0; i < 4; i++) {
+		argv[4] = (char *)formats[i];
+		assert_int_equal(compare_fd(STDOUT_FILENO, 7, argv, text, sizeof(text)), 0);
+		read_out(file, sizeof(file));
+		assert_int_equal(strncmp(file, starts[i], strlen(starts[i])), 0);
+		if (i < 3)
+			assert_non_null(strstr(text, "0 regressions, 0 improvements"));
+		else /* the table itself in the file: nothing on stdout, as before */
+			assert_string_equal(text, "");
+	}
+	/* without --out: the format asked for, alone, on stdout */
+	assert_int_equal(compare_fd(STDOUT_FILENO, 5, argv, text, sizeof(text)), 0);
+	argv[4] = "junit";
+	assert_int_equal(compare_fd(STDOUT_FILENO, 5, argv, text, sizeof(text)), 0);
+	assert_int_equal(strncmp(text, "<?xml", 5), 0);
+	assert_null(strstr(text, "regressions,"));
+}
+
+/* --out follows <selfmon/outfile.h>, as bench --out does: never through a link, whole or not at all. */
+static void an_out_through_a_symbolic_link_is_refused_and_the_linked_file_left_untouched(void **state)
+{
+	char base[128], out[128], target[128], err[2048], text[4096];
+	char *argv[] = { "compare", base, base, "--format", "junit", "--out", out };
+	FILE *f;
+
+	(void)state;
+	report("base.json", "m", 9, 10, 100, true);
+	snprintf(base, sizeof(base), "%s/base.json", dir);
+	snprintf(target, sizeof(target), "%s/victim", dir);
+	f = fopen(target, "w");
+	assert_non_null(f);
+	fputs("precious\n", f);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s/link", dir);
+	assert_int_equal(symlink(target, out), 0);
+	assert_int_equal(compare_stderr(7, argv, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "selfmon compare: --out"));
+	assert_non_null(strstr(err, "a symbolic link to a file: selfmon writes no file through a link"));
+	read_file("victim", text, sizeof(text));
+	assert_string_equal(text, "precious\n");
+	/* a dangling link: its target is not created */
+	snprintf(target, sizeof(target), "%s/nowhere", dir);
+	snprintf(out, sizeof(out), "%s/dangling", dir);
+	assert_int_equal(symlink(target, out), 0);
+	assert_int_equal(compare_stderr(7, argv, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "a symbolic link to nothing"));
+	assert_int_equal(access(target, F_OK), -1);
+	/* a file is replaced whole, and only the file is left: no new name beside it */
+	snprintf(out, sizeof(out), "%s/victim", dir);
+	assert_int_equal(compare_stderr(7, argv, err, sizeof(err)), 0);
+	read_file("victim", text, sizeof(text));
+	assert_non_null(strstr(text, "<?xml"));
+	snprintf(text, sizeof(text), "! ls '%s'/victim.part-* 2>/dev/null", dir);
+	assert_int_equal(system(text), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +767,11 @@ int main(void)
 		cmocka_unit_test(a_filter_that_matches_no_benchmark_is_bad_input),
 		cmocka_unit_test(an_exact_change_between_runs_of_different_iterations_names_the_fix),
 		cmocka_unit_test(several_runs_a_side_pool_their_repetitions),
+		cmocka_unit_test(an_out_through_a_symbolic_link_is_refused_and_the_linked_file_left_untouched),
+		cmocka_unit_test(a_benchmark_that_failed_on_new_fails_the_gate_with_its_message),
+		cmocka_unit_test(rows_that_are_not_measurements_are_never_compared),
+		cmocka_unit_test(a_value_out_of_range_is_bad_input_naming_the_benchmark_and_the_field),
+		cmocka_unit_test(a_junit_json_or_lava_file_comes_with_the_table_on_stdout),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
