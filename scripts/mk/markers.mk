@@ -12,3 +12,22 @@ check-run-markers:
 
 check-run-host: check-run-markers
 CHECK_TAPS += $(CHECK)/host-markers.tap
+
+# ---- marker_exact_test: one program, the call-site shapes of each build ----
+# tests/selftests/arm64/marker_shapes.c compiled by gcc and clang at -O0,
+# -O2, -O3 and -Os, each a table of its own (SHAPES_ID) whose regions carry
+# the build's name (SHAPES_TAG), all linked into marker_exact_test. clang
+# builds where it is installed and the tree is glibc's (clang finds the
+# cross toolchain's headers and has no musl specs).
+ifeq ($(SRCARCH),arm64)
+SHAPE_CCS := gcc $(if $(filter glibc,$(LIBC)),$(if $(shell command -v clang 2>/dev/null),clang))
+SHAPE_OBJS := $(foreach c,$(SHAPE_CCS),$(foreach o,O0 O2 O3 Os,$(O)/obj/tests/selftests/arm64/shapes-$(c)-$(o).o))
+shape_cc = $(if $(filter clang-%,$(1)),clang --target=$(TRIPLE),$(CC))
+$(O)/obj/tests/selftests/arm64/shapes-%.o: tests/selftests/arm64/marker_shapes.c $(AUTOCONF) $(PUBLIC_HEADERS)
+	$(quiet) CC '$< ($*)'
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(call shape_cc,$*) -std=c11 -$(lastword $(subst -, ,$*)) $(CFLAGS_WARN) -Iinclude \
+	  -Iarch/arm64/include -DSHAPES_ID=$(subst -,_,$*) -DSHAPES_TAG='"$*"' -c $< -o $@
+$(O)/tests/selftests/arm64/marker_exact_test: $(SHAPE_OBJS)
+$(O)/tests/selftests/arm64/marker_exact_test: SELFMON_LDFLAGS += $(SHAPE_OBJS)
+endif

@@ -318,13 +318,16 @@ out:
 }
 
 /*
- * The pair's cost: at most 120 user instructions in the cached form, by
- * name at most 1.5 times that (a string literal of 12 or 33 bytes alike),
+ * The pair's cost: at most 125 user instructions in the cached form (the
+ * fixed sequence of <selfmon/arch.h>, which keeps the window exact at every
+ * call site, is a call and a return at each end and an address the compiler
+ * cannot hoist: 11 more than the inline pair's 114, which was exact in one
+ * call-site shape only), by name at most 1.5 times that (a string literal of 12 or 33 bytes alike),
  * no read(2). Beside them, the four page reads of a pair bare, both ways:
  * selfmon_page__read_value(), and selfmon_page__read_value32(), which the
  * pair takes (docs/markers.md says where the rest goes).
  */
-TEST(a_marker_pair_costs_at_most_120_instructions_cached_and_1_5x_by_name_with_no_read2)
+TEST(a_marker_pair_costs_at_most_125_instructions_cached_and_1_5x_by_name_with_no_read2)
 {
 	const struct perf_event_mmap_page *pg[2], *meter;
 	char buffer[] = "pair by name, in a buffer";
@@ -360,11 +363,11 @@ TEST(a_marker_pair_costs_at_most_120_instructions_cached_and_1_5x_by_name_with_n
 	ASSERT_TRUE(c > 0 && nm > 0 && nl > 0 && nb > 0 && r > 0 && r32 > 0)
 		TH_LOG("a meter read fell back (-1: no 32-bit counters): %lld %lld %lld %lld %lld %lld", (long long)c,
 		       (long long)nm, (long long)nl, (long long)nb, (long long)r, (long long)r32);
-	TH_LOG("marker pair, 2 events: cached %lld.%03lld (budget 120); by name %lld.%03lld "
+	TH_LOG("marker pair, 2 events: cached %lld.%03lld (budget 125); by name %lld.%03lld "
 	       "(12 bytes), %lld.%03lld (33 bytes), %lld.%03lld (a 25-byte buffer) user instructions; "
 	       "the 4 bare inline reads: %lld.%03lld (read_value), %lld.%03lld (read_value32, the pair's)",
 	       PER_CALL(c), PER_CALL(nm), PER_CALL(nl), PER_CALL(nb), PER_CALL(r), PER_CALL(r32));
-	EXPECT_LE(c, 120 * PAIRS);
+	EXPECT_LE(c, 125 * PAIRS);
 	EXPECT_LT(r32, r) TH_LOG("the pair's reads are the cheaper kind");
 	EXPECT_LE(nm * 2, c * 3);
 	EXPECT_LE(nl * 2, c * 3);
@@ -381,7 +384,12 @@ TEST(a_marker_pair_costs_at_most_120_instructions_cached_and_1_5x_by_name_with_n
 	json_free(&root);
 }
 
-TEST(markers_off_cost_at_most_4_instructions_a_pair)
+/*
+ * Markers off: each end loads its site's region by the site's address,
+ * which the fixed sequence makes in place (adrp), and branches over the
+ * call (ldr, cbz): 3 instructions an end.
+ */
+TEST(markers_off_cost_at_most_6_instructions_a_pair)
 {
 	struct loops cached = { loop_cached, loop_empty, NULL };
 	struct selfmon_set *set;
@@ -393,7 +401,7 @@ TEST(markers_off_cost_at_most_4_instructions_a_pair)
 	loop_cached(NULL, 1);
 	c = cost_x1000(selfmon_set__page(set, 0), &cached);
 	TH_LOG("marker pair, markers off: %lld.%03lld user instructions", PER_CALL(c));
-	EXPECT_LE(c, 4 * PAIRS);
+	EXPECT_LE(c, 6 * PAIRS);
 	EXPECT_EQ(1, selfmon_marker__report());
 	selfmon_set__close(set);
 }
