@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,10 +254,22 @@ static void mk_init_locked(void)
  * SELFMON_MARKER_BEGIN()/END() puts its struct selfmon_marker_site in the
  * section "selfmon_sites", and the linker names its bounds (ld,
  * "Input Section Example": __start_ and __stop_ of a section named as a C
- * identifier). Weak: a program with no site has no section.
+ * identifier; the names are the linker's, hence reserved). Weak: a program
+ * with no site has no section.
  */
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's start */
 extern struct selfmon_marker_site __start_selfmon_sites[] __attribute__((weak, visibility("hidden")));
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's end */
 extern struct selfmon_marker_site __stop_selfmon_sites[] __attribute__((weak, visibility("hidden")));
+
+/* The sites in the section, and how many: the bounds are two symbols, so counted by address. */
+static size_t mk_sites(struct selfmon_marker_site **first)
+{
+	uintptr_t a = (uintptr_t)__start_selfmon_sites, b = (uintptr_t)__stop_selfmon_sites;
+
+	*first = __start_selfmon_sites;
+	return a && b > a ? (b - a) / sizeof(struct selfmon_marker_site) : 0;
+}
 
 /*
  * Resolve every site now, before any region is open: a site used first
@@ -266,15 +279,21 @@ extern struct selfmon_marker_site __stop_selfmon_sites[] __attribute__((weak, vi
  */
 static void mk_resolve_sites(void)
 {
-	for (struct selfmon_marker_site *s = __start_selfmon_sites; s && s < __stop_selfmon_sites; s++)
-		mk_resolve((struct selfmon_marker *)s);
+	struct selfmon_marker_site *s;
+	size_t n = mk_sites(&s);
+
+	for (size_t i = 0; i < n; i++)
+		mk_resolve((struct selfmon_marker *)&s[i]);
 }
 
 /* Every site back to its first state (mk_forget): each resolves again. */
 static void mk_unresolve_sites(void)
 {
-	for (struct selfmon_marker_site *s = __start_selfmon_sites; s && s < __stop_selfmon_sites; s++)
-		__atomic_store_n(&s->marker, (struct selfmon_marker *)s, __ATOMIC_RELAXED);
+	struct selfmon_marker_site *s;
+	size_t n = mk_sites(&s);
+
+	for (size_t i = 0; i < n; i++)
+		__atomic_store_n(&s[i].marker, (struct selfmon_marker *)&s[i], __ATOMIC_RELAXED);
 }
 
 void mk_init(void)
