@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,15 @@ static __thread struct selfmon_budget *cache[BUDGET_CACHE];
 /* 1: the last selfmon_budget__get() failed on the caller's input, not the machine. */
 static __thread int last_bad_input;
 
+/*
+ * A thread's measurers close when it exits: a key's destructor runs then, in
+ * the exiting thread (pthread_key_create(3)), so a program that starts
+ * thousands of short threads does not run out of fds.
+ */
+static pthread_key_t budget_key;
+static int budget_key_ok;
+static pthread_once_t budget_key_once = PTHREAD_ONCE_INIT;
+
 static void budget_free(struct selfmon_budget *b, int close_set)
 {
 	if (!b)
@@ -49,6 +59,25 @@ void selfmon_budget__close_all(void)
 		budget_free(cache[i], cache[i] && cache[i]->pid == getpid());
 		cache[i] = NULL;
 	}
+}
+
+static void budget_thread_exit(void *arg)
+{
+	(void)arg;
+	selfmon_budget__close_all();
+}
+
+static void budget_key_create(void)
+{
+	budget_key_ok = !pthread_key_create(&budget_key, budget_thread_exit);
+}
+
+/* Arm the calling thread's destructor: a non-NULL value is what makes it run. */
+static void budget_watch_thread(void)
+{
+	pthread_once(&budget_key_once, budget_key_create);
+	if (budget_key_ok)
+		pthread_setspecific(budget_key, cache);
 }
 
 static int budget_reps(int *reps)
@@ -140,6 +169,8 @@ struct selfmon_budget *selfmon_budget__get(const char *event)
 		cache[slot] = NULL;
 	}
 	cache[slot] = budget_open(event);
+	if (cache[slot])
+		budget_watch_thread();
 	return cache[slot];
 }
 

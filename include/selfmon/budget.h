@@ -12,7 +12,7 @@
  * a page fault only ever adds; other events take the median.
  *
  * The measurer of an event is opened on first use in each thread (and again
- * in a forked child) and kept: no set-up in the test. The framework headers
+ * in a forked child) and kept until the thread exits: no set-up in the test. The framework headers
  * <selfmon/cmocka.h> and <selfmon/kselftest.h> turn a measurement into a
  * pass, a failure with a message, or a skip that says why.
  *
@@ -71,7 +71,8 @@ enum selfmon_verdict {
 
 /**
  * selfmon_budget__get() - the calling thread's measurer of @event, opened
- * (and enabled) on first use and kept until selfmon_budget__close_all()
+ * (and enabled) on first use and kept until selfmon_budget__close_all() or
+ * the thread's exit, which closes the thread's measurers
  *
  * A process forked after the first use gets a measurer of its own.
  * Return: the measurer, or NULL with errno set and selfmon_errmsg() saying

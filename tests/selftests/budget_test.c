@@ -5,8 +5,10 @@
  * passes; over budget the assertion ends the test with the whole message;
  * an event this machine lacks skips with the reason, and fails under
  * SELFMON_EXPECT_USER_READ=1. A failing or skipping assertion runs in a
- * child process, whose output the test reads.
+ * child process, whose output the test reads. A thread's measurers close
+ * when it exits.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include "kselftest_harness.h"
 #include <selfmon/kselftest.h>
 #include "child.h"
+#include "fds.h"
 
 #define NO_SUCH_EVENT "selfmon_no_such_pmu/event=0x1/"
 
@@ -92,6 +95,33 @@ TEST(an_event_this_machine_lacks_skips_with_the_reason_or_fails_when_it_must_cou
 	st = run_child(child_assert_then_skip_code, &a, out, sizeof(out));
 	EXPECT_FALSE(WIFEXITED(st) && (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == 42)) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "SELFMON_EXPECT_USER_READ=1: this machine must count it")) TH_LOG("%s", out);
+}
+
+/* One measurement in a thread of its own, which then exits: its verdict in @arg. */
+static void *measure_once(void *arg)
+{
+	struct selfmon_measure m;
+	char msg[640];
+
+	SELFMON_MEASURE(m, "task-clock", spin_ns(1000));
+	*(int *)arg = selfmon_measure__check_le(&m, 1e12, msg, sizeof(msg));
+	return NULL;
+}
+
+TEST(a_thread_that_exits_closes_its_budget_counters)
+{
+	int before = open_fds(), verdict;
+
+	/* More threads than a process's usual 1024 fds would hold, had each left its counter open. */
+	for (int i = 0; i < 1100; i++) {
+		pthread_t t;
+
+		verdict = -1;
+		ASSERT_EQ(0, pthread_create(&t, NULL, measure_once, &verdict));
+		ASSERT_EQ(0, pthread_join(t, NULL));
+		ASSERT_EQ(SELFMON_VERDICT_PASS, verdict) TH_LOG("thread %d", i);
+	}
+	EXPECT_EQ(before, open_fds());
 }
 
 TEST_HARNESS_MAIN
