@@ -37,7 +37,7 @@ const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *
 						 const char *name, const char *pmu);
 const struct selfmon_pe_metric *selfmon_pe__metric(const struct selfmon_pe_table *t, int core,
 						   const char *name, const char *pmu);
-/* Metric @idx of core @core: its own, then (arm64) the common set's it does not replace; NULL past the last. */
+/* Metric @idx of core @core: its own, then the common set's it does not replace; NULL past the last. */
 const struct selfmon_pe_metric *selfmon_pe__metric_at(const struct selfmon_pe_table *t, int core,
 						      int idx);
 /* Is @m in the metric group @group (case-insensitive)? */
