@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "closest.h"
 #include "pmu_events.h"
 #include "pmu_events_find.h"
 
@@ -119,6 +120,20 @@ const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *
 			break;
 	}
 	return NULL;
+}
+
+void selfmon_pe__offer_events(const struct selfmon_pe_table *t, int core,
+			      struct selfmon_closest *near)
+{
+	for (int pass = 0; pass < 2 && core >= 0; pass++, core = t->common) {
+		const struct selfmon_pe_core *c = &t->cores[core];
+
+		for (uint32_t i = 0; i < c->nr_ev; i++)
+			selfmon_closest__offer(
+				near, selfmon_pe__str(t, t->events[t->ev_idx[c->ev_first + i]].name));
+		if (!arm64(t) || core == t->common)
+			break;
+	}
 }
 
 static const struct selfmon_pe_metric *core_metric(const struct selfmon_pe_table *t, int core,
