@@ -320,8 +320,30 @@ struct shot {
 	double d[SELFMON_BENCH_MAX_COLS];
 	uint64_t switches, migrations;
 	unsigned int slow;
+	/* 1: an event's counter did not run in the region: its delta is no measurement */
+	int idle;
 	int err;
 };
+
+/*
+ * The time_running of each measured counter (perf_event_open(2),
+ * "read_format"): it stands still while the counter is disabled
+ * (PR_TASK_PERF_EVENTS_DISABLE in prctl(2)) or multiplexed out. By read(2),
+ * outside the region: the mmap page's times are those of the kernel's last
+ * update ("MMAP layout"), which a counter that runs on leaves behind.
+ */
+static int running_read(struct selfmon_bench *b, uint64_t *running)
+{
+	struct selfmon_count c;
+	int err = 0;
+
+	for (int i = 0; b->set && i < b->pages.nr && !err; i++) {
+		err = selfmon_set__read_syscall(b->set, i, &c);
+		if (!err)
+			running[i] = c.running;
+	}
+	return err;
+}
 
 static int side_read(struct selfmon_bench *b, uint64_t *v)
 {
@@ -347,11 +369,14 @@ static void shot(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg, uint64
 		 struct shot *s)
 {
 	uint64_t sa[SIDE_NR] = { 0 }, sb[SIDE_NR] = { 0 };
+	uint64_t ra[SELFMON_PAGES_MAX] = { 0 }, rb[SELFMON_PAGES_MAX] = { 0 };
 	struct selfmon_region r;
 	double t0, t1;
 	int e0 = first_event_col(b);
 
-	s->err = side_read(b, sa);
+	s->err = running_read(b, ra);
+	if (!s->err)
+		s->err = side_read(b, sa);
 	t0 = now_ns();
 	selfmon_region__begin(&b->pages, &r);
 	if (fn)
@@ -361,8 +386,13 @@ static void shot(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg, uint64
 	if (!s->err)
 		s->err = side_read(b, sb);
 	if (!s->err)
+		s->err = running_read(b, rb);
+	if (!s->err)
 		s->err = r.err;
 	s->slow = r.slow;
+	s->idle = 0;
+	for (int i = 0; i < b->pages.nr; i++)
+		s->idle |= ra[i] == rb[i];
 	s->d[0] = t1 - t0;
 	/* Without the side set nothing was counted: no switch, no migration seen. */
 	s->switches = s->migrations = 0;
@@ -536,6 +566,11 @@ static int repeat(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg, uint6
 			return s1.err ? s1.err : s2.err;
 		res->repetitions++;
 		res->slow_regions += !!s1.slow + (two && s2.slow);
+		/* Not even --keep-noisy keeps a count of nothing. */
+		if (s1.idle || s2.idle) {
+			res->dropped_not_run++;
+			continue;
+		}
 		noisy = noisy_repetition(b, res, &s1, &s2, two);
 		if (noisy && !b->keep_noisy)
 			continue;

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +26,24 @@ struct selfmon_budget {
 	double *v[2];
 	unsigned int slow;
 	int err;
+	/* The counter's times at the last read: a region is kept only if it ran all through. */
+	uint64_t enabled, running;
+	int idle; /* regions in which time_running did not advance */
+	int partial; /* regions in which it advanced, but less than time_enabled */
 };
 
 static __thread struct selfmon_budget *cache[BUDGET_CACHE];
 /* 1: the last selfmon_budget__get() failed on the caller's input, not the machine. */
 static __thread int last_bad_input;
+
+/*
+ * A thread's measurers close when it exits: a key's destructor runs then, in
+ * the exiting thread (pthread_key_create(3)), so a program that starts
+ * thousands of short threads does not run out of fds.
+ */
+static pthread_key_t budget_key;
+static int budget_key_ok;
+static pthread_once_t budget_key_once = PTHREAD_ONCE_INIT;
 
 static void budget_free(struct selfmon_budget *b, int close_set)
 {
@@ -49,6 +63,25 @@ void selfmon_budget__close_all(void)
 		budget_free(cache[i], cache[i] && cache[i]->pid == getpid());
 		cache[i] = NULL;
 	}
+}
+
+static void budget_thread_exit(void *arg)
+{
+	(void)arg;
+	selfmon_budget__close_all();
+}
+
+static void budget_key_create(void)
+{
+	budget_key_ok = !pthread_key_create(&budget_key, budget_thread_exit);
+}
+
+/* Arm the calling thread's destructor: a non-NULL value is what makes it run. */
+static void budget_watch_thread(void)
+{
+	pthread_once(&budget_key_once, budget_key_create);
+	if (budget_key_ok)
+		pthread_setspecific(budget_key, cache);
 }
 
 static int budget_reps(int *reps)
@@ -140,11 +173,46 @@ struct selfmon_budget *selfmon_budget__get(const char *event)
 		cache[slot] = NULL;
 	}
 	cache[slot] = budget_open(event);
+	if (cache[slot])
+		budget_watch_thread();
 	return cache[slot];
+}
+
+/*
+ * The counter's times now, and whether it ran all the time since the last
+ * read: time_running advanced, and as far as time_enabled
+ * (perf_event_open(2), "read_format"). Disabled (PR_TASK_PERF_EVENTS_DISABLE
+ * in prctl(2)), neither advances; multiplexed out, time_enabled alone does.
+ * By read(2), outside the regions: the mmap page's times are those of the
+ * kernel's last update (perf_event_open(2), "MMAP layout"), which a counter
+ * that runs on leaves behind.
+ * Return: 1 ran, 0 did not run all through (@b counts which way), or -errno.
+ */
+static int budget_ran(struct selfmon_budget *b)
+{
+	struct selfmon_count c;
+	uint64_t ena, run;
+	int err = selfmon_set__read_syscall(b->set, 0, &c);
+
+	if (err)
+		return err;
+	ena = c.enabled - b->enabled;
+	run = c.running - b->running;
+	b->enabled = c.enabled;
+	b->running = c.running;
+	if (run && run >= ena)
+		return 1;
+	if (run)
+		b->partial++;
+	else
+		b->idle++;
+	return 0;
 }
 
 int selfmon_budget__start(struct selfmon_budget *b, const char *event, struct selfmon_measure *m)
 {
+	int err;
+
 	memset(m, 0, sizeof(*m));
 	snprintf(m->event, sizeof(m->event), "%s", event ? event : "(null)");
 	if (!b) {
@@ -156,7 +224,10 @@ int selfmon_budget__start(struct selfmon_budget *b, const char *event, struct se
 	}
 	b->n[0] = b->n[1] = 0;
 	b->slow = 0;
-	b->err = 0;
+	/* The first region's times start here. */
+	err = budget_ran(b);
+	b->err = err < 0 ? err : 0;
+	b->idle = b->partial = 0;
 	m->reps = b->reps;
 	return b->reps;
 }
@@ -168,12 +239,16 @@ const struct selfmon_pages *selfmon_budget__pages(const struct selfmon_budget *b
 
 void selfmon_budget__add(struct selfmon_budget *b, int stmt, const struct selfmon_region *r)
 {
-	int w = !!stmt;
+	int w = !!stmt, ran;
 
 	b->slow |= r->slow;
 	if (r->err && !b->err)
 		b->err = r->err;
-	if (b->n[w] < b->reps)
+	/* A region the counter sat out counts nothing: never a measurement of 0. */
+	ran = budget_ran(b);
+	if (ran < 0 && !b->err)
+		b->err = ran;
+	if (ran > 0 && b->n[w] < b->reps)
 		b->v[w][b->n[w]++] = (double)selfmon_region__delta(r, 0);
 }
 
@@ -205,18 +280,40 @@ static double summarize(double *v, int n, int min)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* No region of one kind ran all through: @m says why, and that it never passes. */
+static int budget_not_run(const struct selfmon_budget *b, struct selfmon_measure *m)
+{
+	m->err = -ENODATA;
+	m->not_run = 1;
+	m->dropped = b->idle + b->partial;
+	if (!b->partial)
+		snprintf(m->why, sizeof(m->why),
+			 "the counter did not run during the measurement (time_running did not "
+			 "advance over %d of its %d regions, the empty ones and the statement's)",
+			 b->idle, 2 * b->reps);
+	else
+		snprintf(m->why, sizeof(m->why),
+			 "the counter ran all through too few of its %d regions (in %d time_running "
+			 "fell behind time_enabled: multiplexed out; in %d it did not advance)",
+			 2 * b->reps, b->partial, b->idle);
+	return m->err;
+}
+
 int selfmon_budget__finish(struct selfmon_budget *b, struct selfmon_measure *m)
 {
 	enum selfmon_reason why = SELFMON_REASON_NONE;
 	int path;
 
-	if (b->err || !b->n[0] || b->n[0] != b->n[1]) {
-		m->err = b->err ? b->err : -EINVAL;
+	if (b->err) {
+		m->err = b->err;
 		snprintf(m->why, sizeof(m->why), "a read of %s failed: %s", m->event,
 			 selfmon_strerror(m->err));
 		return m->err;
 	}
+	if (!b->n[0] || !b->n[1])
+		return budget_not_run(b, m);
 	m->reps = b->n[1];
+	m->dropped = b->idle + b->partial;
 	m->min_of_reps = instruction_like(b->event);
 	m->raw = summarize(b->v[1], b->n[1], m->min_of_reps);
 	m->overhead = summarize(b->v[0], b->n[0], m->min_of_reps);
@@ -256,6 +353,14 @@ static int verdict_unmeasured(const struct selfmon_measure *m, char *msg, size_t
 {
 	int strict = expect_user_read();
 
+	if (m->err && m->not_run) {
+		snprintf(msg, size,
+			 "%s: nothing was measured, which is no pass: %s: the task's counters are "
+			 "disabled (prctl(PR_TASK_PERF_EVENTS_DISABLE); PR_TASK_PERF_EVENTS_ENABLE "
+			 "turns them on) or another user holds the PMU (perf, the NMI watchdog)",
+			 m->event, m->why);
+		return SELFMON_VERDICT_FAIL;
+	}
 	if (m->err) {
 		snprintf(msg, size, "%s: cannot be measured here: %s%s", m->event, m->why,
 			 m->bad_input ? "" :
@@ -275,18 +380,22 @@ static int verdict_unmeasured(const struct selfmon_measure *m, char *msg, size_t
 
 static void describe(const struct selfmon_measure *m, const char *budget, char *msg, size_t size)
 {
-	char v[32], raw[32], ov[32];
+	char v[32], raw[32], ov[32], left[96] = "";
 
+	if (m->dropped)
+		snprintf(left, sizeof(left),
+			 "; %d regions left out: the counter did not run all through them",
+			 m->dropped);
 	snprintf(
 		msg, size,
 		"%s: measured %s, budget %s; overhead subtracted %s (an empty measurement; %s with it)%s; "
-		"read path %s%s%s; %s of %d repetitions",
+		"read path %s%s%s; %s of %d repetitions%s",
 		m->event, num(v, sizeof(v), m->value), budget, num(ov, sizeof(ov), m->overhead),
 		num(raw, sizeof(raw), m->raw), m->clamped ? ", clamped to 0" : "",
 		m->path == SELFMON_PATH_USER ? "user space (" SELFMON_ARCH_NAME ")" : "read(2)",
 		m->path == SELFMON_PATH_USER ? "" : ": ",
 		m->path == SELFMON_PATH_USER ? "" : selfmon_reason__str(m->reason),
-		m->min_of_reps ? "minimum" : "median", m->reps);
+		m->min_of_reps ? "minimum" : "median", m->reps, left);
 }
 
 int selfmon_measure__check_le(const struct selfmon_measure *m, double budget, char *msg,

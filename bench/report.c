@@ -94,6 +94,7 @@ static void view_of_result(struct selfmon_report_view *v, const struct selfmon_b
 	v->dropped_switch = res->dropped_switch;
 	v->dropped_migration = res->dropped_migration;
 	v->dropped_fallback = res->dropped_fallback;
+	v->dropped_not_run = res->dropped_not_run;
 	v->flagged = res->flagged;
 	v->nr_cols = res->nr_cols;
 	for (int c = 0; c < res->nr_cols; c++) {

@@ -14,6 +14,11 @@
 #include "report_view.h"
 
 #define TEXT_BUFS 8
+/* Why a counter stands still, and what restarts it. */
+#define NOT_RUN_FIX                                                                      \
+	" (its time_running did not advance): the task's counters are disabled "          \
+	"(prctl(PR_TASK_PERF_EVENTS_DISABLE); PR_TASK_PERF_EVENTS_ENABLE turns them on) " \
+	"or another user holds the PMU"
 #define TEXT_MAX 512
 
 /*
@@ -156,6 +161,9 @@ static void table_tail(FILE *f, const struct selfmon_report_entry *e,
 			"  dropped: %d with a context switch, %d with a migration, %d with a read(2) "
 			"fallback; %d noisy kept\n",
 			v->dropped_switch, v->dropped_migration, v->dropped_fallback, v->flagged);
+	if (v->dropped_not_run)
+		fprintf(f, "  dropped: %d in which a counter did not run%s\n", v->dropped_not_run,
+			NOT_RUN_FIX);
 	if (v->nr_cols && v->col[0].values)
 		histogram(f, "time", v->col[0].values, v->kept, "ns");
 }
@@ -177,6 +185,11 @@ static int table_entry(FILE *f, const struct selfmon_report_entry *e, struct sel
 	fprintf(f, "\n%s%s%s: %llu iterations x %d repetitions (%d kept)\n", text(v->name),
 		e->what ? " - " : "", e->what ? text(e->what) : "",
 		(unsigned long long)v->iterations, v->repetitions, v->kept);
+	if (!v->kept && v->dropped_not_run) {
+		fprintf(f, "  every repetition was dropped, %d because a counter did not run%s\n",
+			v->dropped_not_run, NOT_RUN_FIX);
+		return 0;
+	}
 	if (!v->kept) {
 		fprintf(f,
 			"  every repetition was dropped (%d context switch, %d migration, %d fallback): "

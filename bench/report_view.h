@@ -21,7 +21,7 @@ struct selfmon_report_view {
 	uint64_t iterations;
 	int repetitions, kept;
 	const char *calibration; /* NULL: not said */
-	int dropped_switch, dropped_migration, dropped_fallback, flagged;
+	int dropped_switch, dropped_migration, dropped_fallback, dropped_not_run, flagged;
 	int nr_cols;
 	struct selfmon_report_view_col col[SELFMON_REPORT_MAX_COLS];
 };

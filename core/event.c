@@ -8,6 +8,7 @@
 #include <generated/autoconf.h>
 #include <selfmon/selfmon.h>
 #include "arch.h"
+#include "closest.h"
 #include "error.h"
 #include "event.h"
 #include "pmu_events_find.h"
@@ -373,6 +374,40 @@ static int table_event_any(const char *name, const struct selfmon_pmus *pmus,
 }
 #endif
 
+/* @name is none of selfmon's: refuse it, naming the closest generic and table names. */
+static int unknown_event(const char *name, const struct selfmon_pmus *pmus)
+{
+	struct selfmon_closest near;
+	char list[SELFMON_CLOSEST_MAX * (SELFMON_CLOSEST_NAME + 4)];
+
+	(void)pmus; /* the tables' names need them; a build without tables has none */
+	selfmon_closest__init(&near, name);
+	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+		selfmon_closest__offer(&near, generic[i].name);
+#ifdef CONFIG_PMU_EVENTS
+	/* Each core type's tables; CPU 0's core where no core PMU is there. */
+	for (int i = 0, cpu; i <= pmus->nr; i++) {
+		const struct selfmon_pmu *pmu = i < pmus->nr ? &pmus->pmu[i] : NULL;
+		struct selfmon_pe_ident id;
+
+		if (pmu ? !pmu->core : selfmon_pmus__default_core(pmus) != NULL)
+			continue;
+		for (cpu = 0; pmu && pmu->has_cpus && cpu < CPU_SETSIZE - 1 &&
+			      !CPU_ISSET(cpu, &pmu->cpus);
+		     cpu++)
+			;
+		if (!selfmon_pe__core_of_cpu(&selfmon_pe__table, selfmon_arch__host(), pmus->root,
+					     cpu, &id))
+			selfmon_pe__offer_events(&selfmon_pe__table, id.core, &near);
+	}
+#endif
+	selfmon_closest__format(&near, list, sizeof(list));
+	return selfmon__err(-SELFMON_ERRNO__NOEVENT,
+			    "unknown event '%s'%s%s: use a generic name (cycles, instructions, "
+			    "task-clock, ...), " TABLE_HINT "rNNNN, or pmu/alias/",
+			    name, *list ? "; close: " : "", list);
+}
+
 int selfmon_event__parse(const char *spec, const struct selfmon_pmus *pmus,
 			 struct selfmon_event *ev)
 {
@@ -431,10 +466,7 @@ int selfmon_event__parse_mods(const char *spec, const char *extra, const struct 
 	if ((int)i != -ENOENT)
 		return (int)i;
 #endif
-	return selfmon__err(-SELFMON_ERRNO__NOEVENT,
-			    "unknown event '%s': use a generic name (cycles, instructions, "
-			    "task-clock, ...), " TABLE_HINT "rNNNN, or pmu/alias/",
-			    name);
+	return unknown_event(name, pmus);
 }
 
 /*

@@ -12,6 +12,7 @@
 #include <selfmon/metric.h>
 #include "error.h"
 #include "event.h"
+#include "closest.h"
 #include "metric.h"
 #include "sysfs.h"
 
@@ -147,6 +148,27 @@ static int collect(void *arg, const struct selfmon_pe_event *ev, const char *nam
 	return 0;
 }
 
+/*
+ * No core PMU in /sys/bus/event_source/devices (a VM without a virtual PMU):
+ * a metric over hardware events resolves, and says it cannot open here.
+ */
+static bool needs_absent_pmu(struct selfmon_metrics *m, struct one *o)
+{
+	struct selfmon_event ev;
+
+	if (m->pmu)
+		return false;
+	for (int i = 0; i < o->nr_ev; i++)
+		if (selfmon_event__parse(o->ev[i], &m->pmus, &ev) || ev.hardware) {
+			snprintf(o->why, sizeof(o->why),
+				 "cannot open: no PMU (no core PMU driver in "
+				 "/sys/bus/event_source/devices: a VM without a virtual PMU?); "
+				 "only software events count here");
+			return true;
+		}
+	return false;
+}
+
 static int add_metric(struct selfmon_metrics *m, const struct selfmon_pe_metric *pm)
 {
 	struct selfmon_metric_ctx ctx = {
@@ -172,75 +194,78 @@ static int add_metric(struct selfmon_metrics *m, const struct selfmon_pe_metric 
 	if (m->pmu && m->pmu->core && strcmp(m->pmu->name, "cpu") &&
 	    !strncmp(m->pmu->name, "cpu_", 4))
 		ctx.pmu = m->pmu->name;
-	if (selfmon_metric__eval(&ctx, pm, true, &v, o->why, sizeof(o->why)))
+	if (selfmon_metric__eval(&ctx, pm, true, &v, o->why, sizeof(o->why)) ||
+	    needs_absent_pmu(m, o))
 		o->nr_ev = 0;
 	else if (!o->nr_ev)
 		snprintf(o->why, sizeof(o->why), "it counts no event");
 	return 0;
 }
 
-/* Edit distance, capped: for "did you mean". */
-static int distance(const char *a, const char *b)
-{
-	int row[64], n = (int)strlen(b), i, j;
-
-	if (n >= 64 || strlen(a) >= 64)
-		return 99;
-	for (j = 0; j <= n; j++)
-		row[j] = j;
-	for (i = 1; a[i - 1]; i++) {
-		int diag = row[0], tmp;
-
-		row[0] = i;
-		for (j = 1; j <= n; j++) {
-			tmp = row[j];
-			row[j] = 1 + (row[j] < row[j - 1] ? row[j] : row[j - 1]);
-			if (diag + ((a[i - 1] | 0x20) != (b[j - 1] | 0x20)) < row[j])
-				row[j] = diag + ((a[i - 1] | 0x20) != (b[j - 1] | 0x20));
-			diag = tmp;
-		}
-	}
-	return row[n];
-}
-
+/* The metrics and the groups of this core closest to @name, for the error that refuses it. */
 static int unknown(struct selfmon_metrics *m, const char *name)
 {
 	const struct selfmon_pe_core *c = &m->t->cores[m->id.core];
-	char near[256] = "";
-	size_t len = 0;
 	const struct selfmon_pe_metric *pm;
+	struct selfmon_closest near;
+	char list[SELFMON_CLOSEST_MAX * (SELFMON_CLOSEST_NAME + 4)];
 
-	for (int i = 0;
-	     (pm = selfmon_pe__metric_at(m->t, m->id.core, i)) && len + 40 < sizeof(near); i++) {
-		const char *n = selfmon_pe__str(m->t, pm->name);
+	selfmon_closest__init(&near, name);
+	for (int i = 0; (pm = selfmon_pe__metric_at(m->t, m->id.core, i)); i++) {
+		const char *g = selfmon_pe__str(m->t, pm->groups);
+		char group[SELFMON_CLOSEST_NAME];
 
-		if (distance(name, n) <= 3 || (strlen(name) > 2 && strcasestr(n, name)))
-			len += (size_t)snprintf(near + len, sizeof(near) - len, "%s'%s'",
-						len ? ", " : "", n);
+		selfmon_closest__offer(&near, selfmon_pe__str(m->t, pm->name));
+		for (size_t len; *g; g += len + (g[len] == ';')) {
+			len = strcspn(g, ";");
+			snprintf(group, sizeof(group), "%.*s", (int)len, g);
+			selfmon_closest__offer(&near, group);
+		}
 	}
+	selfmon_closest__format(&near, list, sizeof(list));
 	return selfmon__err(
 		-ENOENT,
 		"no metric or metric group '%s' on this core (%s)%s%s: selfmon list shows them",
-		name, selfmon_pe__str(m->t, c->name), *near ? "; close: " : "", near);
+		name, selfmon_pe__str(m->t, c->name), *list ? "; close: " : "", list);
 }
 
-/* One name of the list: a metric, else a metric group. */
-static int add_name(struct selfmon_metrics *m, const char *name)
+/*
+ * A group some cores' tables spell otherwise: AMD's Zen tables call
+ * top-down level 1 PipelineL1 (frontend_bound, bad_speculation,
+ * backend_bound, retiring), Intel's and Arm's TopdownL1.
+ */
+static const char *const group_alias[][2] = { { "TopdownL1", "PipelineL1" } };
+
+/* The metrics of group @group. Return: how many, or -errno. */
+static int add_group(struct selfmon_metrics *m, const char *group)
 {
-	const struct selfmon_pe_metric *pm = selfmon_pe__metric(m->t, m->id.core, name, NULL);
+	const struct selfmon_pe_metric *pm;
 	int found = 0, err;
 
-	if (pm)
-		return add_metric(m, pm);
 	for (int i = 0; (pm = selfmon_pe__metric_at(m->t, m->id.core, i)); i++) {
-		if (selfmon_pe__in_group(m->t, pm, name)) {
+		if (selfmon_pe__in_group(m->t, pm, group)) {
 			err = add_metric(m, pm);
 			if (err)
 				return err;
 			found++;
 		}
 	}
-	return found ? 0 : unknown(m, name);
+	return found;
+}
+
+/* One name of the list: a metric, else a metric group (or its other spelling). */
+static int add_name(struct selfmon_metrics *m, const char *name)
+{
+	const struct selfmon_pe_metric *pm = selfmon_pe__metric(m->t, m->id.core, name, NULL);
+	int found;
+
+	if (pm)
+		return add_metric(m, pm);
+	found = add_group(m, name);
+	for (size_t i = 0; !found && i < sizeof(group_alias) / sizeof(group_alias[0]); i++)
+		if (!strcasecmp(name, group_alias[i][0]))
+			found = add_group(m, group_alias[i][1]);
+	return found < 0 ? found : found ? 0 : unknown(m, name);
 }
 
 static void list_events(struct selfmon_metrics *m)
@@ -561,90 +586,5 @@ int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *inf
 		info->pmu = selfmon_pe__str(t, pm->pmu);
 	}
 	return 0;
-}
-#else
-/* Built with CONFIG_PMU_EVENTS_NONE: no tables, and each call says so. */
-static int none(void)
-{
-	return selfmon__err(-EOPNOTSUPP,
-			    "selfmon was built without metrics (CONFIG_PMU_EVENTS_NONE): "
-			    "rebuild with a Kconfig selection of cores (docs/metrics.md)");
-}
-
-struct selfmon_metrics *selfmon_metrics__new(const char *names, int cpu, const char *mods)
-{
-	(void)names;
-	(void)cpu;
-	(void)mods;
-	errno = -none();
-	return NULL;
-}
-
-void selfmon_metrics__delete(struct selfmon_metrics *m)
-{
-	(void)m;
-}
-
-const char *selfmon_metrics__core(const struct selfmon_metrics *m, int *fallback)
-{
-	(void)m;
-	(void)fallback;
-	return NULL;
-}
-
-const char *selfmon_metrics__events(const struct selfmon_metrics *m)
-{
-	(void)m;
-	return "";
-}
-
-int selfmon_metrics__nr(const struct selfmon_metrics *m)
-{
-	(void)m;
-	return 0;
-}
-
-const char *selfmon_metrics__name(const struct selfmon_metrics *m, int i)
-{
-	(void)m;
-	(void)i;
-	return NULL;
-}
-
-const char *selfmon_metrics__unit(const struct selfmon_metrics *m, int i)
-{
-	(void)m;
-	(void)i;
-	return NULL;
-}
-
-const char *selfmon_metrics__why(const struct selfmon_metrics *m, int i)
-{
-	(void)m;
-	(void)i;
-	return NULL;
-}
-
-int selfmon_metrics__add_columns(struct selfmon_metrics *m, struct selfmon_bench_result *res)
-{
-	(void)m;
-	(void)res;
-	return none();
-}
-
-const char *selfmon_pmu_events__core(int cpu, int *fallback)
-{
-	(void)cpu;
-	(void)fallback;
-	errno = -none();
-	return NULL;
-}
-
-int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *info)
-{
-	(void)cpu;
-	(void)idx;
-	(void)info;
-	return none();
 }
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "closest.h"
 #include "pmu_events.h"
 #include "pmu_events_find.h"
 
@@ -121,6 +122,20 @@ const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *
 	return NULL;
 }
 
+void selfmon_pe__offer_events(const struct selfmon_pe_table *t, int core,
+			      struct selfmon_closest *near)
+{
+	for (int pass = 0; pass < 2 && core >= 0; pass++, core = t->common) {
+		const struct selfmon_pe_core *c = &t->cores[core];
+
+		for (uint32_t i = 0; i < c->nr_ev; i++)
+			selfmon_closest__offer(
+				near, selfmon_pe__str(t, t->events[t->ev_idx[c->ev_first + i]].name));
+		if (!arm64(t) || core == t->common)
+			break;
+	}
+}
+
 static const struct selfmon_pe_metric *core_metric(const struct selfmon_pe_table *t, int core,
 						   const char *name, const char *pmu)
 {
@@ -138,17 +153,20 @@ static const struct selfmon_pe_metric *core_metric(const struct selfmon_pe_table
 }
 
 /*
- * arm64: the common set's metrics serve every core that does not define
- * them itself (Cortex-A53 and A72 have no metrics.json; their PMUv3 counts
- * INST_RETIRED and CPU_CYCLES all the same). A metric whose events a core
- * lacks then fails to open, and says so.
+ * The common set's metrics serve every core that does not define them
+ * itself: on arm64 the standard ones (Cortex-A53 and A72 have no
+ * metrics.json; their PMUv3 counts INST_RETIRED and CPU_CYCLES all the
+ * same), on both architectures the generic set over the kernel's generic
+ * events (ipc, cpi, the miss ratios). A core's own metric of the same name
+ * wins: its formula is the one the core's maintainers wrote for it. A metric
+ * whose events a core lacks then fails to open, and says so.
  */
 const struct selfmon_pe_metric *selfmon_pe__metric(const struct selfmon_pe_table *t, int core,
 						   const char *name, const char *pmu)
 {
 	const struct selfmon_pe_metric *m = core_metric(t, core, name, pmu);
 
-	if (!m && arm64(t) && t->common >= 0 && core != t->common)
+	if (!m && t->common >= 0 && core != t->common)
 		m = core_metric(t, t->common, name, pmu);
 	return m;
 }
@@ -163,7 +181,7 @@ const struct selfmon_pe_metric *selfmon_pe__metric_at(const struct selfmon_pe_ta
 	if ((uint32_t)idx < c->nr_m)
 		return &t->metrics[t->m_idx[c->m_first + (uint32_t)idx]];
 	idx -= (int)c->nr_m;
-	if (!arm64(t) || t->common < 0 || core == t->common)
+	if (t->common < 0 || core == t->common)
 		return NULL;
 	common = &t->cores[t->common];
 	for (uint32_t i = 0; i < common->nr_m; i++) {

@@ -35,9 +35,13 @@ int selfmon_pe__core_of_cpu(const struct selfmon_pe_table *t, const struct selfm
  */
 const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *t, int core,
 						 const char *name, const char *pmu);
+struct selfmon_closest;
+/* Offer @near each event name of core @core, and (arm64) of the common set. */
+void selfmon_pe__offer_events(const struct selfmon_pe_table *t, int core,
+			      struct selfmon_closest *near);
 const struct selfmon_pe_metric *selfmon_pe__metric(const struct selfmon_pe_table *t, int core,
 						   const char *name, const char *pmu);
-/* Metric @idx of core @core: its own, then (arm64) the common set's it does not replace; NULL past the last. */
+/* Metric @idx of core @core: its own, then the common set's it does not replace; NULL past the last. */
 const struct selfmon_pe_metric *selfmon_pe__metric_at(const struct selfmon_pe_table *t, int core,
 						      int idx);
 /* Is @m in the metric group @group (case-insensitive)? */

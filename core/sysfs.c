@@ -44,8 +44,12 @@ const char *selfmon_root__get(const char *override)
 	if (override)
 		return override;
 	env = secure_getenv("SELFMON_SYSFS_ROOT");
-	if (env || !getauxval(AT_SECURE) || !(env = getenv("SELFMON_SYSFS_ROOT")))
+	if (env || !getauxval(AT_SECURE))
 		return env ? env : "";
+	/* Raised rights: secure_getenv() said nothing; was it set? */
+	env = getenv("SELFMON_SYSFS_ROOT");
+	if (!env)
+		return "";
 	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
 		fprintf(stderr,
 			"selfmon: SELFMON_SYSFS_ROOT='%s' ignored: this program runs with raised "

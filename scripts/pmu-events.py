@@ -27,6 +27,25 @@ import sys
 ARM64_STD = ("common-and-microarch.json", "recommended.json", "sbsa.json")
 # x86 units that count on the core PMU (hybrid parts name theirs).
 X86_CORE_UNITS = ("", "cpu", "cpu_core", "cpu_atom")
+# The generic set: metrics over the kernel's generic hardware events
+# (perf_event_open(2), PERF_TYPE_HARDWARE), which every core PMU driver maps
+# to its own events, so that the same names serve every core of both
+# architectures. A name the architecture's common set already defines (arm64:
+# ipc, branch_misprediction_ratio over the standard events) keeps that
+# definition; a core's own metric of the same name replaces either.
+GENERIC = (
+    ("ipc", "instructions / cycles", "General;Generic", "1per cycle",
+     "Instructions retired per cycle (generic events: instructions / cycles)"),
+    ("cpi", "cycles / instructions", "General;Generic", "1per instruction",
+     "Cycles per instruction retired (generic events: cycles / instructions)"),
+    ("branch_misprediction_ratio", "d_ratio(branch\\-misses, branch\\-instructions)",
+     "Miss_Ratio;Generic", "1per branch",
+     "Mispredicted branches per branch (generic events: branch-misses / branch-instructions)"),
+    ("cache_miss_ratio", "d_ratio(cache\\-misses, cache\\-references)", "Miss_Ratio;Generic",
+     "1per cache access",
+     "Cache misses per cache reference, of the cache the kernel's driver maps the generic "
+     "events to (x86: last level; arm64: L1D)"),
+)
 
 
 def die(msg):
@@ -198,6 +217,13 @@ def arm64_common(src, rows, std):
     return events, metrics
 
 
+def with_generic(metrics):
+    """@metrics (metric_of() tuples) and the generic set's they do not name."""
+    have = {m[0].lower() for m in metrics}
+    return list(metrics) + [(name, expr, groups, unit, desc, "")
+                            for name, expr, groups, unit, desc in GENERIC if name not in have]
+
+
 def x86_core(src, folder, skipped):
     events, metrics = {}, {}
     for path in core_files(src, folder):
@@ -332,7 +358,9 @@ def main():
     if a.arch == "arm64" and folders:
         std = arm64_std(a.src)
         ev, me = arm64_common(a.src, rows, std)
-        t.common = t.add_core("arm64 common (sbsa)", ev, me)
+        t.common = t.add_core("arm64 common (sbsa)", ev, with_generic(me))
+    elif a.arch == "x86" and folders:
+        t.common = t.add_core("x86 common (generic)", [], with_generic([]))
     for folder in folders:
         if a.arch == "arm64":
             ev, me = arm64_core(a.src, folder, std, t.skipped)

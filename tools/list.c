@@ -17,6 +17,14 @@
 struct cluster {
 	int cpu; /* its first CPU */
 	const char *cpus, *pmu;
+	const char *cannot; /* why its events cannot be opened here; NULL: they can */
+};
+
+/* What this machine can open, for the head of the list. */
+struct opens {
+	const char *cannot; /* why no hardware event opens here; NULL: they do */
+	char why[400];
+	char bare[256]; /* online CPUs in no core PMU's cluster ("4-7"); "" none */
 };
 
 static void json_field(FILE *f, const char *key, const char *val, int comma)
@@ -56,6 +64,109 @@ static void entry_text(const struct selfmon_pmu_event_info *in)
 		       cli_text(in->encoding), *in->desc ? "  " : "", cli_text(in->desc));
 }
 
+/* Adds CPU @cpu to the list @out, runs as "a-b"; @last: the CPU added before (-2: none). */
+static void add_cpu(char *out, size_t size, int cpu, int *last)
+{
+	size_t len = strlen(out);
+
+	if (*last == cpu - 1) {
+		char *dash = strrchr(out, ',') ? strrchr(out, ',') + 1 : out;
+
+		dash = strchr(dash, '-') ? strchr(dash, '-') : out + len;
+		snprintf(dash, size - (size_t)(dash - out), "-%d", cpu);
+	} else {
+		snprintf(out + len, size - len, "%s%d", len ? "," : "", cpu);
+	}
+	*last = cpu;
+}
+
+/*
+ * The online CPUs (the root's /sys/devices/system/cpu/online) that no core
+ * PMU counts on: a core type whose PMU driver did not probe (a big.LITTLE
+ * device tree that describes one cluster's PMU only).
+ */
+static void cpus_without_pmu(const struct selfmon_machine *m, char *out, size_t size)
+{
+	char path[4096], line[512], *p;
+	int a, b, last = -2;
+	FILE *f;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", selfmon_machine__root(m));
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	p = fgets(line, sizeof(line), f);
+	fclose(f);
+	while (p && *p && *p != '\n') {
+		int n = 0;
+
+		if (sscanf(p, "%d%n", &a, &n) != 1)
+			break;
+		p += n;
+		b = a;
+		if (*p == '-' && sscanf(p + 1, "%d%n", &b, &n) == 1)
+			p += 1 + n;
+		for (int cpu = a; cpu <= b && cpu < 4096; cpu++)
+			if (selfmon_machine__cluster_of_cpu(m, cpu) == -ENOENT)
+				add_cpu(out, size, cpu, &last);
+		p += *p == ',';
+	}
+}
+
+/*
+ * Whether a hardware event opens here: none without a core PMU; else
+ * instructions:u, opened unpinned, says (perf_event_paranoid, a missing
+ * capability, a PMU that refuses).
+ */
+static void what_opens(const struct selfmon_machine *m, struct opens *o)
+{
+	struct selfmon_opts opts = { .sz = sizeof(opts), .pin = "none", .machine = m };
+	struct selfmon_set *set;
+
+	o->cannot = NULL;
+	o->bare[0] = '\0';
+	if (selfmon_machine__nr_clusters(m))
+		cpus_without_pmu(m, o->bare, sizeof(o->bare));
+	if (selfmon_machine__default_pmu(m) < 0) {
+		o->cannot = "no PMU driver";
+		snprintf(o->why, sizeof(o->why),
+			 "no core PMU in /sys/bus/event_source/devices (a VM without a virtual PMU?): "
+			 "only software events (task-clock, page-faults) count; run on hardware, "
+			 "or give the VM a PMU");
+		return;
+	}
+	set = selfmon_set__open("instructions:u", &opts);
+	if (set) {
+		selfmon_set__close(set);
+		return;
+	}
+	o->cannot = "instructions:u does not open";
+	snprintf(o->why, sizeof(o->why), "%s (selfmon probe says more)", cli_errmsg(-errno));
+}
+
+/* The head: what this machine cannot open, and why (nothing when everything opens). */
+static void head(const struct opens *o, int json)
+{
+	if (json) {
+		fprintf(stdout, "\"opens\": {\"hardware\": %s", o->cannot ? "false" : "true");
+		if (o->cannot)
+			json_field(stdout, "why", o->why, 1);
+		if (*o->bare)
+			json_field(stdout, "cpus_without_pmu", o->bare, 1);
+		fputs("}, ", stdout);
+		return;
+	}
+	if (o->cannot)
+		printf("This machine cannot open hardware events (%s): %s\n"
+		       "The events and metrics below are its core's, listed for reference.\n\n",
+		       o->cannot, o->why);
+	if (*o->bare)
+		printf("CPUs %s have no PMU driver (a core type whose PMU the kernel did not probe): "
+		       "nothing counts there; pin to the clusters below (--cluster, SELFMON_PIN)\n\n",
+		       o->bare);
+}
+
 /* One cluster: its core, then its events, then its metrics. */
 static int list_cluster(const struct cluster *c, int json, int first)
 {
@@ -88,6 +199,9 @@ static int list_cluster(const struct cluster *c, int json, int first)
 			if (json)
 				fprintf(stdout, "%s\"%s\": [", kind < 0 ? ", " : "\n      ], ",
 					metric ? "metrics" : "events");
+			else if (c->cannot)
+				printf("%s (cannot be opened here: %s):\n",
+				       metric ? " metrics" : " events", c->cannot);
 			else
 				printf("%s:\n", metric ? " metrics" : " events");
 			first = 1;
@@ -117,7 +231,8 @@ int cmd_list(int argc, char **argv)
 {
 	struct selfmon_machine *m;
 	struct selfmon_cluster_info info;
-	struct cluster c = { 0, "0", "-" };
+	struct cluster c = { 0, "0", "-", NULL };
+	struct opens o;
 	int json = 0, err = 0, nr;
 
 	for (int i = 1; i < argc; i++) {
@@ -138,8 +253,13 @@ int cmd_list(int argc, char **argv)
 		return 1;
 	}
 	nr = selfmon_machine__nr_clusters(m);
+	what_opens(m, &o);
+	c.cannot = o.cannot;
 	if (json)
-		fputs("{\"clusters\": [", stdout);
+		fputs("{", stdout);
+	head(&o, json);
+	if (json)
+		fputs("\"clusters\": [", stdout);
 	/* No core PMU (a VM): the tables of CPU 0's core, which nothing here can count. */
 	for (int i = 0; !err && i < (nr ? nr : 1); i++) {
 		if (nr && !selfmon_machine__cluster(m, i, &info)) {

@@ -245,6 +245,13 @@ struct selfmon_bench_result {
 	int dropped_switch; /**< dropped: a context switch happened in the region */
 	int dropped_migration; /**< dropped: the thread moved to another CPU */
 	int dropped_fallback; /**< dropped: a read fell back to read(2) while others were inline */
+	/**
+	 * dropped, whatever keep_noisy says: an event's counter did not run in
+	 * the region (its time_running stood still: the task's counters
+	 * disabled with PR_TASK_PERF_EVENTS_DISABLE, or multiplexed out), so
+	 * its count is no measurement, not a 0
+	 */
+	int dropped_not_run;
 	int flagged; /**< kept although noisy (keep_noisy) */
 	int slow_regions; /**< regions read by read(2) */
 	int nr_cols;

@@ -9,10 +9,13 @@
  * statement's regions less the statistic of the empty ones: the fixed cost
  * of the reads is subtracted. Instruction-like events (instructions,
  * inst_retired) take the minimum of the K repetitions, since an interrupt or
- * a page fault only ever adds; other events take the median.
+ * a page fault only ever adds; other events take the median. A region the
+ * counter did not run all through (disabled, multiplexed out: its
+ * time_running fell behind) is left out, never kept as 0; when no region
+ * ran, nothing was measured and the check fails.
  *
  * The measurer of an event is opened on first use in each thread (and again
- * in a forked child) and kept: no set-up in the test. The framework headers
+ * in a forked child) and kept until the thread exits: no set-up in the test. The framework headers
  * <selfmon/cmocka.h> and <selfmon/kselftest.h> turn a measurement into a
  * pass, a failure with a message, or a skip that says why.
  *
@@ -47,7 +50,7 @@ struct selfmon_measure {
 	double value; /**< raw - overhead, clamped at 0: the statement's cost */
 	double raw; /**< the statement's regions, reads included */
 	double overhead; /**< the empty regions: subtracted */
-	int reps; /**< repetitions of each region */
+	int reps; /**< the statement's regions kept (see @dropped) */
 	int min_of_reps; /**< 1: the minimum of the repetitions (instruction-like); 0: the median */
 	int clamped; /**< 1: raw < overhead, value set to 0 */
 	int path; /**< enum selfmon_path of the reads; SYSCALL when any fell back */
@@ -59,6 +62,19 @@ struct selfmon_measure {
 	 */
 	int err;
 	int bad_input; /**< 1: the error is the caller's (a bad SELFMON_BUDGET_REPS) */
+	/**
+	 * 1: the counter opened but ran all through no region (@err is
+	 * -ENODATA): disabled (PR_TASK_PERF_EVENTS_DISABLE) or multiplexed
+	 * out. Nothing was measured, which fails: it is no pass, and no skip
+	 * either, since this machine can count the event.
+	 */
+	int not_run;
+	/**
+	 * Regions (empty and statement) left out because the counter did not
+	 * run all through them: time_running did not keep pace with
+	 * time_enabled. @reps counts the statement regions kept.
+	 */
+	int dropped;
 	char why[256];
 };
 
@@ -71,7 +87,8 @@ enum selfmon_verdict {
 
 /**
  * selfmon_budget__get() - the calling thread's measurer of @event, opened
- * (and enabled) on first use and kept until selfmon_budget__close_all()
+ * (and enabled) on first use and kept until selfmon_budget__close_all() or
+ * the thread's exit, which closes the thread's measurers
  *
  * A process forked after the first use gets a measurer of its own.
  * Return: the measurer, or NULL with errno set and selfmon_errmsg() saying
@@ -111,7 +128,8 @@ int selfmon_budget__finish(struct selfmon_budget *b, struct selfmon_measure *m);
  *	read path and repetitions (pass and fail), or why not (skip)
  *
  * An error in @m skips, unless it is bad input or SELFMON_EXPECT_USER_READ=1
- * (then it fails); with SELFMON_EXPECT_USER_READ=1 a hardware event read by
+ * (then it fails); a counter that did not run (@m->not_run) fails, naming
+ * the cause; with SELFMON_EXPECT_USER_READ=1 a hardware event read by
  * read(2) fails too. Return: enum selfmon_verdict.
  */
 int selfmon_measure__check_le(const struct selfmon_measure *m, double budget, char *msg,

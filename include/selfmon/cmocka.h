@@ -17,7 +17,10 @@
  * @expected. The failure message gives the measured cost, the budget, the
  * overhead subtracted, the read path and the repetitions. Where the event
  * cannot be counted (no PMU) the test is skipped, with the reason printed;
- * with SELFMON_EXPECT_USER_READ=1 in the environment it fails instead.
+ * with SELFMON_EXPECT_USER_READ=1 in the environment it fails instead. A
+ * counter that opened but did not run (disabled with
+ * PR_TASK_PERF_EVENTS_DISABLE, multiplexed out) measured nothing: the test
+ * fails, naming the cause.
  * Link with libselfmon (pkg-config selfmon) and cmocka.
  */
 #ifndef SELFMON_CMOCKA_H

@@ -16,7 +16,8 @@
  * as in <selfmon/cmocka.h>: a failure ends the test with the message (the
  * measured cost, the budget, the overhead subtracted, the read path, the
  * repetitions) in its log; an event this machine cannot count skips the
- * test with the reason, or fails it under SELFMON_EXPECT_USER_READ=1. The
+ * test with the reason, or fails it under SELFMON_EXPECT_USER_READ=1; a
+ * counter that did not run (disabled, multiplexed out) fails it. The
  * SELFMON_EXPECT_* forms go on after a failure, as EXPECT_* do.
  */
 #ifndef SELFMON_KSELFTEST_H

@@ -55,8 +55,9 @@ void selfmon_metrics__delete(struct selfmon_metrics *m);
 
 /**
  * selfmon_metrics__core() - the tables used: "arm/cortex-a53", "amdzen3", or
- * "arm64 common (sbsa)" with *@fallback set when the core has no entry in
- * the kernel's mapfile.csv (@fallback may be NULL)
+ * the architecture's common set ("arm64 common (sbsa)", "x86 common
+ * (generic)") with *@fallback set when the core has no entry in the
+ * kernel's mapfile.csv (@fallback may be NULL)
  */
 const char *selfmon_metrics__core(const struct selfmon_metrics *m, int *fallback);
 

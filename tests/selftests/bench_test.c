@@ -4,12 +4,13 @@
  * python3's json.tool where there is one, and with the C parser everywhere)
  * and has Google Benchmark's fields; without hardware counters it still
  * measures, and says why; a region with a software event takes read(2) and
- * is labelled so.
+ * is labelled so; a repetition whose counter did not run is dropped.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -311,6 +312,32 @@ TEST(a_software_event_in_the_region_takes_read2_and_is_labelled)
 	for (int k = 0; k < res.nr_cols; k++) {
 		EXPECT_GE(res.col[k].st.min, 0);
 	}
+	selfmon_bench_result__fini(&res);
+	selfmon_bench__close(b);
+}
+
+TEST(a_repetition_whose_counter_did_not_run_is_dropped_and_never_kept_as_0)
+{
+	/* Noisy repetitions kept, as above: only the counter that stood still is dropped. */
+	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "task-clock", .repetitions = 3,
+					 .iterations = 1000, .keep_noisy = 1 };
+	struct selfmon_bench_result res;
+	struct selfmon_bench *b;
+
+	b = selfmon_bench__open(&o);
+	ASSERT_NE(NULL, b) TH_LOG("%s", selfmon_errmsg());
+	ASSERT_EQ(0, selfmon_bench__run(b, "spin", spin, NULL, &res)) TH_LOG("%s", selfmon_errmsg());
+	EXPECT_EQ(0, res.dropped_not_run);
+	EXPECT_EQ(res.repetitions, res.kept);
+	selfmon_bench_result__fini(&res);
+
+	/* Every counter this thread opened stops: each repetition counts nothing. */
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE));
+	ASSERT_EQ(0, selfmon_bench__run(b, "spin", spin, NULL, &res)) TH_LOG("%s", selfmon_errmsg());
+	EXPECT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE));
+	EXPECT_EQ(0, res.kept);
+	EXPECT_LE(3, res.repetitions);
+	EXPECT_EQ(res.repetitions, res.dropped_not_run);
 	selfmon_bench_result__fini(&res);
 	selfmon_bench__close(b);
 }

@@ -4,8 +4,12 @@
  * --json` parses and names, per cluster, the core whose tables serve it,
  * events with encodings and metrics with formulas; the text form names the
  * same core; an unknown metric is refused with an error that names the
- * closest ones. On a build without tables (CONFIG_PMU_EVENTS_NONE) list
- * says so and fails. Runs on the host and on the board.
+ * closest ones, as an unknown event is. The head of the list says what this
+ * machine cannot open (no PMU driver, a refusal, CPUs no PMU counts on) and
+ * marks the sections it cannot open; ipc resolves on every core, and where
+ * no PMU is it says it cannot open. On a build without tables
+ * (CONFIG_PMU_EVENTS_NONE) list says so and fails. Runs on the host and on
+ * the board.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <selfmon/machine.h>
+#include <selfmon/selfmon.h>
 #include "json_check.h"
 #include "kselftest_harness.h"
 
@@ -128,6 +134,134 @@ TEST_F(list, an_unknown_metric_is_refused_naming_the_closest)
 	EXPECT_NE(NULL, strstr(out, want)) TH_LOG("%.400s", out);
 	snprintf(want, sizeof(want), "'%s'", json_str(&m->kids[0], "name"));
 	EXPECT_NE(NULL, strstr(out, want)) TH_LOG("no close match named: %.400s", out);
+	free(out);
+}
+
+/* Whether a hardware event opens here, as selfmon list should find it. */
+static int hardware_opens(void)
+{
+	struct selfmon_opts opts = { .sz = sizeof(opts), .pin = "none" };
+	struct selfmon_set *set = selfmon_set__open("instructions:u", &opts);
+
+	selfmon_set__close(set);
+	return set != NULL;
+}
+
+static int has_core_pmu(void)
+{
+	struct selfmon_machine *m = selfmon_machine__open(NULL);
+	int pmu = m ? selfmon_machine__default_pmu(m) : -1;
+
+	selfmon_machine__close(m);
+	return pmu >= 0;
+}
+
+TEST_F(list, the_head_says_what_this_machine_cannot_open)
+{
+	const struct jval *opens = json_get(&self->root, "opens");
+	int status = -1, can = hardware_opens();
+	char *out;
+
+	SKIP_IF_SETUP_SKIPPED();
+	ASSERT_NE(NULL, opens);
+	ASSERT_NE(NULL, json_get(opens, "hardware"));
+	EXPECT_EQ(can, json_get(opens, "hardware")->num);
+	EXPECT_EQ(!can, json_str(opens, "why") != NULL);
+	out = run(_metadata, "list", &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, status);
+	if (can) {
+		EXPECT_EQ(NULL, strstr(out, "cannot open")) TH_LOG("%.300s", out);
+		EXPECT_EQ(NULL, strstr(out, "cannot be opened here")) TH_LOG("%.300s", out);
+	} else {
+		/* The first line says it, with the reason; each section is marked. */
+		EXPECT_EQ(out, strstr(out, "This machine cannot open hardware events (")) TH_LOG("%.300s", out);
+		EXPECT_NE(NULL, strstr(out, " events (cannot be opened here: ")) TH_LOG("%.600s", out);
+		if (!has_core_pmu()) {
+			EXPECT_NE(NULL, strstr(out, "(no PMU driver)")) TH_LOG("%.300s", out);
+			EXPECT_NE(NULL, strstr(out, "events (cannot be opened here: no PMU driver):"));
+		}
+	}
+	free(out);
+}
+
+/* The directory of the fixture boards: $SELFMON_FIXTURES, else tests/fixtures/sysfs above this binary. */
+static int fixtures(char *dir, size_t size)
+{
+	char exe[900];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (getenv("SELFMON_FIXTURES"))
+		return snprintf(dir, size, "%s", getenv("SELFMON_FIXTURES")), 0;
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	for (char *slash = strrchr(exe, '/'); slash; slash = strrchr(exe, '/')) {
+		*slash = '\0';
+		snprintf(dir, size, "%s/tests/fixtures/sysfs/alderlake", exe);
+		if (!access(dir, F_OK))
+			return snprintf(dir, size, "%s/tests/fixtures/sysfs", exe), 0;
+	}
+	return -1;
+}
+
+TEST_F(list, cpus_of_a_core_type_without_a_pmu_driver_are_named_at_the_head)
+{
+	char dir[1000], tmp[] = "/tmp/selfmon-list-XXXXXX", cmd[2400];
+	int status = -1;
+	char *out;
+
+	SKIP_IF_SETUP_SKIPPED();
+	if (fixtures(dir, sizeof(dir)))
+		SKIP(return, "no fixture boards here (set SELFMON_FIXTURES)");
+	ASSERT_NE(NULL, mkdtemp(tmp));
+	/* Alder Lake whose E-cores' PMU (cpu_atom, CPUs 16-23) did not probe. */
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/alderlake/.' '%s' && rm '%s/sys/bus/event_source/devices/cpu_atom'",
+		 dir, tmp, tmp);
+	ASSERT_EQ(0, system(cmd));
+	setenv("SELFMON_SYSFS_ROOT", tmp, 1);
+	out = run(_metadata, "list", &status);
+	unsetenv("SELFMON_SYSFS_ROOT");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, status);
+	EXPECT_NE(NULL, strstr(out, "CPUs 16-23 have no PMU driver")) TH_LOG("%.400s", out);
+	EXPECT_NE(NULL, strstr(out, "CPUs 0-15 (cpu_core): alderlake")) TH_LOG("%.400s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	EXPECT_EQ(0, system(cmd));
+}
+
+TEST_F(list, ipc_resolves_on_every_core_and_says_when_it_cannot_open)
+{
+	static const char *const args[] = {
+		"bench --filter '^empty$' --repetitions 3 --metrics ipc",
+		"bench --filter '^empty$' --repetitions 3 --events 'task-clock,@ipc'",
+	};
+	int status = -1;
+	char *out;
+
+	SKIP_IF_SETUP_SKIPPED();
+	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		out = run(_metadata, args[i], &status);
+		ASSERT_NE(NULL, out);
+		EXPECT_EQ(NULL, strstr(out, "no metric or metric group")) TH_LOG("%.600s", out);
+		if (!has_core_pmu())
+			EXPECT_NE(NULL, strstr(out, "metric ipc unavailable: cannot open: no PMU"))
+				TH_LOG("%.600s", out);
+		free(out);
+	}
+}
+
+TEST_F(list, an_unknown_event_is_refused_naming_the_closest)
+{
+	int status = -1;
+	char *out;
+
+	SKIP_IF_SETUP_SKIPPED();
+	out = run(_metadata, "bench --filter '^empty$' --repetitions 3 --events instrucions:u", &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(0, status);
+	EXPECT_NE(NULL, strstr(out, "unknown event 'instrucions'; close: 'instructions'")) TH_LOG("%.400s", out);
 	free(out);
 }
 

@@ -21,6 +21,7 @@
 #include "kselftest_harness.h"
 #include "json_check.h"
 #include "marker_run.h"
+#include "fds.h"
 
 /* ---- the report read back ---- */
 
@@ -101,6 +102,48 @@ TEST(the_json_report_at_exit_has_every_region_totals_then_threads_and_the_exit_s
 	EXPECT_EQ(3, per_thread);
 	/* The empty pairs the library measures are not a region of the program's. */
 	EXPECT_EQ(NULL, strstr(r.report, "selfmon:empty"));
+	json_free(&root);
+	run_free(&r);
+}
+
+#define SHORT_THREADS 300
+
+static void *thread_one_pair(void *arg)
+{
+	(void)arg;
+	SELFMON_MARKER_BEGIN("short");
+	work(100);
+	SELFMON_MARKER_END("short");
+	return NULL;
+}
+
+/* Threads one after the other, one pair each: exit status 0 when the fds are back where they were. */
+static int scenario_short_threads(void)
+{
+	int before = open_fds();
+
+	for (int i = 0; i < SHORT_THREADS; i++) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, thread_one_pair, NULL) || pthread_join(t, NULL))
+			return 2;
+	}
+	return open_fds() == before ? 0 : 1;
+}
+
+TEST(a_thread_that_exits_closes_its_marker_counters_and_its_counts_stay_in_the_report)
+{
+	struct jval root = { 0 };
+	struct run r;
+	char err[128];
+
+	run_child(scenario_short_threads, "task-clock", "-", &r);
+	ASSERT_TRUE(WIFEXITED(r.status));
+	EXPECT_EQ(0, WEXITSTATUS(r.status)) TH_LOG("1: counters left open; stderr: %s", r.err);
+	ASSERT_NE(NULL, r.report);
+	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(SHORT_THREADS, num(json_bench(&root, "short"), "iterations"));
+	EXPECT_EQ(SHORT_THREADS, num(json_bench(&root, "short_median"), "region_threads"));
 	json_free(&root);
 	run_free(&r);
 }

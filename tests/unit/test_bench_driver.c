@@ -2,8 +2,10 @@
 /*
  * The bench driver's edges: a side set that cannot open (a user at
  * perf_event_paranoid=2 cannot count context switches with the kernel's
- * help), options that cannot run, NULL arguments. selfmon_set__open is
- * wrapped: the side set's open can be made to fail as the kernel would.
+ * help), options that cannot run, NULL arguments, a running counter whose
+ * user-space reads give lagging times. selfmon_set__open is wrapped: the
+ * side set's open can be made to fail as the kernel would;
+ * selfmon_set__read_raw_all, to give the times an mmap page would.
  */
 #include <errno.h>
 #include <math.h>
@@ -44,6 +46,23 @@ int __wrap_selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root)
 	return __real_selfmon_pmus__load(pmus, root);
 }
 
+int __real_selfmon_set__read_raw_all(struct selfmon_set *set, struct selfmon_count *counts);
+int __wrap_selfmon_set__read_raw_all(struct selfmon_set *set, struct selfmon_count *counts);
+static int lagging_times;
+
+/*
+ * With lagging_times, every counter shows times that stand still, as a page's
+ * do between the kernel's updates (perf_event_open(2), "MMAP layout").
+ */
+int __wrap_selfmon_set__read_raw_all(struct selfmon_set *set, struct selfmon_count *counts)
+{
+	int err = __real_selfmon_set__read_raw_all(set, counts);
+
+	for (int i = 0; lagging_times && !err && i < selfmon_set__nr(set); i++)
+		counts[i].enabled = counts[i].running = 1000;
+	return err;
+}
+
 static volatile uint64_t sink;
 
 static void body(void *arg, uint64_t n)
@@ -82,6 +101,25 @@ static void without_the_side_set_no_repetition_is_dropped_for_a_switch_never_cou
 	assert_int_equal(res.kept, 5);
 	/* No side set: no task-clock column either, time and the event only. */
 	assert_int_equal(res.nr_cols, 2);
+	selfmon_bench_result__fini(&res);
+	selfmon_bench__close(b);
+}
+
+static void a_running_counter_whose_user_space_times_lag_is_kept_not_dropped_as_stopped(void **state)
+{
+	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "task-clock", .repetitions = 5,
+					 .iterations = 1000, .keep_noisy = 1 };
+	struct selfmon_bench_result res;
+	struct selfmon_bench *b;
+
+	(void)state;
+	b = selfmon_bench__open(&o);
+	assert_non_null(b);
+	lagging_times = 1;
+	assert_int_equal(selfmon_bench__run(b, "body", body, NULL, &res), 0);
+	lagging_times = 0;
+	assert_int_equal(res.dropped_not_run, 0);
+	assert_int_equal(res.kept, res.repetitions);
 	selfmon_bench_result__fini(&res);
 	selfmon_bench__close(b);
 }
@@ -144,6 +182,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(without_the_side_set_no_repetition_is_dropped_for_a_switch_never_counted),
+		cmocka_unit_test(a_running_counter_whose_user_space_times_lag_is_kept_not_dropped_as_stopped),
 		cmocka_unit_test(iterations_that_cannot_run_are_refused_at_open),
 		cmocka_unit_test(null_results_and_pages_are_einval_not_a_crash),
 		cmocka_unit_test(a_driver_scans_sysfs_once_however_many_sets_it_opens),

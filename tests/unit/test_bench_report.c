@@ -211,6 +211,31 @@ static void the_table_histogram_draws_finite_times_and_skips_nan_and_infinity(vo
 	free(s);
 }
 
+/* A count of nothing is no sample: the table says so, with the cause and the fix. */
+static void the_table_names_repetitions_whose_counter_did_not_run_with_the_cause_and_the_fix(void **state)
+{
+	struct selfmon_report_entry e = { .expected_insns = -1 };
+	struct selfmon_bench_result res;
+	char *s = NULL;
+
+	(void)state;
+	fake_result(&res, "stood");
+	res.repetitions = 3;
+	res.dropped_not_run = 1;
+	e.res = &res;
+	CAPTURE(s, selfmon_report__table_entry(f, &e));
+	assert_non_null(strstr(s, "dropped: 1 in which a counter did not run (its time_running did not advance)"));
+	assert_non_null(strstr(s, "PR_TASK_PERF_EVENTS_DISABLE"));
+	free(s);
+
+	res.kept = 0;
+	res.dropped_not_run = 3;
+	CAPTURE(s, selfmon_report__table_entry(f, &e));
+	assert_non_null(strstr(s, "every repetition was dropped, 3 because a counter did not run"));
+	assert_null(strstr(s, "--keep-noisy keeps them"));
+	free(s);
+}
+
 static void derived_metrics_need_both_events_and_a_nonzero_denominator(void **state)
 {
 	struct selfmon_bench_result res;
@@ -314,6 +339,7 @@ int main(void)
 		cmocka_unit_test(a_skipped_benchmark_is_left_out_of_json_and_csv),
 		cmocka_unit_test(csv_has_a_header_and_one_row_per_benchmark_and_event),
 		cmocka_unit_test(the_table_histogram_draws_finite_times_and_skips_nan_and_infinity),
+		cmocka_unit_test(the_table_names_repetitions_whose_counter_did_not_run_with_the_cause_and_the_fix),
 		cmocka_unit_test(derived_metrics_need_both_events_and_a_nonzero_denominator),
 		cmocka_unit_test(options_parse_with_space_or_equals),
 		cmocka_unit_test(defaults_are_ten_repetitions_one_warmup_a_table_and_two_length),

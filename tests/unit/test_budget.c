@@ -3,8 +3,10 @@
  * Budgets in cmocka tests (<selfmon/cmocka.h>): the verdict and its message
  * on measurements made up by hand, a real software event (task-clock, read by
  * read(2) on every machine), an event no machine has (the skip, and the
- * failure under SELFMON_EXPECT_USER_READ=1), bad input, and the macros
- * themselves run in a child cmocka group. Where instructions:u counts from
+ * failure under SELFMON_EXPECT_USER_READ=1), bad input, a counter that did
+ * not run (the task's counters disabled with prctl(2)), a running counter
+ * whose user-space reads give times that lag (as an mmap page's do), and
+ * the macros themselves run in a child cmocka group. Where instructions:u counts from
  * user space (the emulated board), the macro passes at the count it measured
  * and fails one instruction under it.
  */
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/prctl.h>
 
 #include <selfmon/cmocka.h>
 #include "../selftests/child.h"
@@ -20,6 +23,48 @@
 #define NO_SUCH_EVENT "selfmon_no_such_pmu/event=0x1/"
 
 static char *saved_expect;
+
+int __real_selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count);
+int __real_selfmon_set__read_raw_all(struct selfmon_set *set, struct selfmon_count *counts);
+
+/*
+ * 1: the reads that may go through the mmap page give the times of their
+ * first call. A page's times are those of the kernel's last update
+ * (perf_event_open(2), "MMAP layout"): a counter that runs on, read from
+ * user space, shows times that stand still.
+ */
+static int lagging_times;
+static struct selfmon_count lagged;
+
+static void lag(struct selfmon_count *c)
+{
+	if (!lagging_times)
+		return;
+	if (lagging_times == 1) {
+		lagged = *c;
+		lagging_times = 2;
+	}
+	c->enabled = lagged.enabled;
+	c->running = lagged.running;
+}
+
+int __wrap_selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
+{
+	int err = __real_selfmon_set__read_raw(set, idx, count);
+
+	if (!err)
+		lag(count);
+	return err;
+}
+
+int __wrap_selfmon_set__read_raw_all(struct selfmon_set *set, struct selfmon_count *counts)
+{
+	int err = __real_selfmon_set__read_raw_all(set, counts);
+
+	if (!err)
+		lag(&counts[0]);
+	return err;
+}
 
 static void expect_user_read(const char *v)
 {
@@ -34,6 +79,7 @@ static int restore_env(void **state)
 	(void)state;
 	expect_user_read(saved_expect);
 	unsetenv("SELFMON_BUDGET_REPS");
+	prctl(PR_TASK_PERF_EVENTS_ENABLE);
 	selfmon_budget__close_all();
 	return 0;
 }
@@ -199,6 +245,81 @@ static void task_clock_is_measured_by_its_median_with_the_empty_measurement_subt
 	assert_int_equal(SELFMON_VERDICT_PASS, selfmon_measure__check_le(&m, 1e12, msg, sizeof(msg)));
 }
 
+/* Open the thread's task-clock measurer, then stop every counter the thread opened. */
+static void disable_task_clock(void)
+{
+	struct selfmon_measure m;
+
+	SELFMON_MEASURE(m, "task-clock", spin_ns(1000));
+	assert_int_equal(0, m.err);
+	assert_int_equal(0, prctl(PR_TASK_PERF_EVENTS_DISABLE));
+}
+
+static void a_counter_that_did_not_run_measured_nothing_and_fails_naming_the_cause_and_the_fix(void **state)
+{
+	struct selfmon_measure m;
+	char msg[640];
+
+	(void)state;
+	/* Not even where a machine without counters would skip. */
+	expect_user_read(NULL);
+	disable_task_clock();
+	SELFMON_MEASURE(m, "task-clock", spin_ns(100000));
+	assert_int_equal(-ENODATA, m.err);
+	assert_int_equal(1, m.not_run);
+	assert_int_equal(0, m.bad_input);
+	assert_int_equal(SELFMON_VERDICT_FAIL, selfmon_measure__check_le(&m, 1e12, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "task-clock: nothing was measured, which is no pass: "));
+	assert_non_null(strstr(msg, "did not run during the measurement (time_running did not advance"));
+	assert_non_null(strstr(msg, "PR_TASK_PERF_EVENTS_DISABLE"));
+	assert_non_null(strstr(msg, "another user holds the PMU"));
+	assert_int_equal(SELFMON_VERDICT_FAIL, selfmon_measure__check_within(&m, 0, 100, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "nothing was measured"));
+
+	/* Enabled again, the same measurer measures. */
+	assert_int_equal(0, prctl(PR_TASK_PERF_EVENTS_ENABLE));
+	SELFMON_MEASURE(m, "task-clock", spin_ns(100000));
+	assert_int_equal(0, m.err);
+	assert_int_equal(0, m.dropped);
+	assert_true(m.value > 0);
+}
+
+static void a_region_the_counter_sat_out_is_left_out_and_never_kept_as_0(void **state)
+{
+	struct selfmon_measure m;
+	char msg[640];
+
+	(void)state;
+	expect_user_read(NULL);
+	SELFMON_MEASURE(m, "task-clock", spin_ns(1000));
+	/*
+	 * The statement stops the counter: the first empty region and the
+	 * first statement region ran; the 8 regions after them did not.
+	 */
+	SELFMON_MEASURE(m, "task-clock", prctl(PR_TASK_PERF_EVENTS_DISABLE));
+	assert_int_equal(0, m.err);
+	assert_int_equal(1, m.reps);
+	assert_int_equal(8, m.dropped);
+	assert_true(m.raw > 0);
+	assert_int_equal(SELFMON_VERDICT_PASS, selfmon_measure__check_le(&m, 1e12, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "median of 1 repetitions; 8 regions left out: the counter did not run"));
+}
+
+static void a_running_counter_whose_user_space_times_lag_is_measured_not_taken_as_stopped(void **state)
+{
+	struct selfmon_measure m;
+
+	(void)state;
+	expect_user_read(NULL);
+	lagging_times = 1;
+	SELFMON_MEASURE(m, "task-clock", spin_ns(100000));
+	lagging_times = 0;
+	assert_int_equal(0, m.err);
+	assert_int_equal(0, m.dropped);
+	assert_int_equal(5, m.reps);
+	assert_true(m.value > 0);
+}
+
 /* ---- the macros, run in a cmocka group of a child process ---- */
 
 static void spin_100us(void)
@@ -218,10 +339,14 @@ static __attribute__((noinline)) void work(void)
 static const char *child_event;
 static double child_budget;
 static void (*child_body)(void);
+/* Called before the assertion, if set. */
+static void (*child_before)(void);
 
 static void child_budget_test(void **state)
 {
 	(void)state;
+	if (child_before)
+		child_before();
 	SELFMON_ASSERT_BUDGET(child_event, child_budget, child_body());
 }
 
@@ -273,6 +398,17 @@ static void the_cmocka_macro_passes_fails_and_skips_as_a_test_runner_sees_it(voi
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_non_null(strstr(out, "[  SKIPPED ] child_budget_test"));
 	assert_non_null(strstr(out, "cannot be measured here"));
+
+	/* Counters that did not run: no pass, and no skip either. */
+	child_event = "task-clock";
+	child_budget = 1e12;
+	child_before = disable_task_clock;
+	st = run_child(child_group, NULL, out, sizeof(out));
+	child_before = NULL;
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	assert_non_null(strstr(out, "[  FAILED  ] child_budget_test"));
+	assert_non_null(strstr(out, "task-clock: nothing was measured, which is no pass: "));
+	assert_non_null(strstr(out, "PR_TASK_PERF_EVENTS_DISABLE"));
 }
 
 /* The measured count of "budget <= 0"'s failure message, or -1. */
@@ -338,6 +474,11 @@ int main(void)
 		cmocka_unit_test_teardown(a_typo_in_the_event_fails_everywhere, restore_env),
 		cmocka_unit_test_teardown(a_bad_repetition_count_fails_naming_the_variable, restore_env),
 		cmocka_unit_test_teardown(task_clock_is_measured_by_its_median_with_the_empty_measurement_subtracted,
+					  restore_env),
+		cmocka_unit_test_teardown(a_counter_that_did_not_run_measured_nothing_and_fails_naming_the_cause_and_the_fix,
+					  restore_env),
+		cmocka_unit_test_teardown(a_region_the_counter_sat_out_is_left_out_and_never_kept_as_0, restore_env),
+		cmocka_unit_test_teardown(a_running_counter_whose_user_space_times_lag_is_measured_not_taken_as_stopped,
 					  restore_env),
 		cmocka_unit_test_teardown(the_cmocka_macro_passes_fails_and_skips_as_a_test_runner_sees_it, restore_env),
 		cmocka_unit_test_teardown(where_instructions_count_the_macro_passes_at_the_measured_count_and_fails_one_under,

@@ -4,7 +4,8 @@
  * events: "BACLEARS.ANY" on the alderlake fixture is its cpu_core encoding
  * by default and its cpu_atom one once the thread counts on the E-cores (each
  * cluster its own tables); case does not matter, modifiers apply, and a name
- * that is nowhere stays an error that says where names come from. Needs
+ * that is nowhere stays an error that says where names come from and names
+ * the closest ones. Needs
  * x86 tables (the x86_64 defconfig builds all).
  */
 #include <errno.h>
@@ -113,6 +114,29 @@ static void an_unknown_name_says_where_names_come_from(void **state)
 	assert_false(ev.table_named);
 }
 
+/* The closer names in the error: a generic one, a table one; none when nothing is close. */
+static void a_typo_names_the_closest_events_and_nothing_close_names_none(void **state)
+{
+	static const struct {
+		const char *typo, *close;
+	} typos[] = {
+		{ "instrucions:u", "close: 'instructions'" },
+		{ "cyles", "close: 'cycles'" },
+		{ "baclears.an", "close: 'BACLEARS.ANY'" },
+	};
+	struct selfmon_event ev;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(typos) / sizeof(typos[0]); i++) {
+		assert_int_equal(selfmon_event__parse(typos[i].typo, &pmus, &ev), -SELFMON_ERRNO__NOEVENT);
+		if (!strstr(selfmon_errmsg(), typos[i].close))
+			fail_msg("'%s': no \"%s\" in: %s", typos[i].typo, typos[i].close, selfmon_errmsg());
+	}
+	assert_int_equal(selfmon_event__parse("zzqqxw", &pmus, &ev), -SELFMON_ERRNO__NOEVENT);
+	assert_non_null(strstr(selfmon_errmsg(), "'zzqqxw'"));
+	assert_null(strstr(selfmon_errmsg(), "close:"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -120,6 +144,7 @@ int main(void)
 		cmocka_unit_test(each_cluster_takes_the_name_from_its_own_tables),
 		cmocka_unit_test(a_name_only_another_cluster_has_parses_and_opens_there),
 		cmocka_unit_test(an_unknown_name_says_where_names_come_from),
+		cmocka_unit_test(a_typo_names_the_closest_events_and_nothing_close_names_none),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);

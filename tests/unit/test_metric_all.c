@@ -287,6 +287,26 @@ static void neoverse_n2_top_down_level_1_matches_hand_values(void **state)
 	assert_float_equal(metric_on("arm/neoverse-n2-v2", r0p0, "retiring"), 60, 1e-9);
 }
 
+/* ---- the generic set: the same names on every core of both architectures ---- */
+
+static void the_generic_set_has_the_same_names_on_every_core(void **state)
+{
+	static const char *const names[] = { "ipc", "cpi", "branch_misprediction_ratio", "cache_miss_ratio" };
+	const struct selfmon_pe_table *tables[] = { &selfmon_pe__table_all_arm64, &selfmon_pe__table_all_x86 };
+
+	(void)state;
+	for (size_t a = 0; a < 2; a++) {
+		const struct selfmon_pe_table *t = tables[a];
+
+		assert_true(t->common >= 0);
+		for (int c = 0; c < t->nr_cores; c++)
+			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+				if (!selfmon_pe__metric(t, c, names[i], NULL))
+					fail_msg("%s %s: no metric '%s'", t->arch,
+						 selfmon_pe__str(t, t->cores[c].name), names[i]);
+	}
+}
+
 /* ---- which core is this: the fixture boards ---- */
 
 struct want_core {
@@ -357,6 +377,7 @@ int main(void)
 		cmocka_unit_test(every_x86_metric_evaluates_or_says_why),
 		cmocka_unit_test(neoverse_n1_formulas_match_hand_values),
 		cmocka_unit_test(neoverse_n2_top_down_level_1_matches_hand_values),
+		cmocka_unit_test(the_generic_set_has_the_same_names_on_every_core),
 		cmocka_unit_test(each_fixture_cpu_maps_to_its_core),
 		cmocka_unit_test(a_cpu_without_an_id_is_an_error_not_a_guess),
 	};
