@@ -61,10 +61,13 @@ static void usage(FILE *f)
 		"(the minimum: load on a busy machine mostly adds time, a real change moves both; a value\n"
 		"below both sides' far-out fence, Q1 - 3 IQR, is a disturbed measurement and not the\n"
 		"minimum); that needs %d repetitions on each side (selfmon bench --repetitions %d or more,\n"
-		"or as many runs), else it is reported 'unsure' and not judged. Decreases beyond the\n"
+		"or as many runs), else it is reported 'unsure' and not judged. A median that rises\n"
+		"beyond the limit, significantly, while the minimum stays within it is 'inconclusive'\n"
+		"(a slowdown, or load on one run: rerun the sides alternately). Decreases beyond the\n"
 		"limit are reported as improvements.\n\n"
 		"Exit status: 0 no regression, 1 a regression, 2 bad input (a file that cannot be read,\n"
-		"malformed JSON, an unknown metric, benchmarks or metrics on one side only).\n",
+		"malformed JSON, an unknown metric, benchmarks or metrics on one side only),\n"
+		"3 no regression but an inconclusive rise.\n",
 		CLI_COMPARE_MIN_REPS, CLI_COMPARE_MIN_REPS);
 }
 
@@ -317,6 +320,7 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 		c->regressions += c->res[i].verdict == CLI_REGRESSION;
 		c->improvements += c->res[i].verdict == CLI_IMPROVEMENT;
 		c->unsure += c->res[i].verdict == CLI_UNSURE;
+		c->inconclusive += c->res[i].verdict == CLI_INCONCLUSIVE;
 	}
 	return err;
 }
@@ -438,7 +442,7 @@ int cmd_compare(int argc, char **argv)
 			cli_text(c.new_path));
 		goto out;
 	}
-	ret = c.regressions ? 1 : 0;
+	ret = c.regressions ? 1 : c.inconclusive ? CLI_COMPARE_EXIT_INCONCLUSIVE : 0;
 out:
 	free_compare(&c);
 	cli_report_free(&r[0]);

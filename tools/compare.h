@@ -14,6 +14,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * compare's exit status when no regression was found but a rise was
+ * inconclusive: neither the pass (0) nor the failure (1) nor bad input (2).
+ */
+#define CLI_COMPARE_EXIT_INCONCLUSIVE 3
+
 /* The U test's least repetitions on each side, as Google Benchmark's compare.py advises. */
 #define CLI_COMPARE_MIN_REPS 9
 
@@ -73,6 +79,12 @@ enum cli_verdict {
 	CLI_REGRESSION,
 	CLI_IMPROVEMENT,
 	CLI_UNSURE, /* noisy, with too few repetitions for the U test */
+	/*
+	 * Noisy: the median rose beyond the limit, significantly, but the
+	 * least repetition did not: a real change or load on the new side's
+	 * run, which this comparison cannot tell apart. Never "same".
+	 */
+	CLI_INCONCLUSIVE,
 };
 
 struct cli_result {
@@ -115,9 +127,9 @@ void cli_compare_judge(const struct cli_series *base, const struct cli_series *n
 
 /*
  * Holm's step-down correction over the @nr results: the noisy ones whose U
- * test ran share @alpha as a family-wise error rate; a regression or an
- * improvement whose p-value the correction no longer rejects becomes
- * CLI_SAME, saying why. Return: 0 or -ENOMEM.
+ * test ran share @alpha as a family-wise error rate; a regression, an
+ * improvement or an inconclusive rise whose p-value the correction no longer
+ * rejects becomes CLI_SAME, saying why. Return: 0 or -ENOMEM.
  */
 int cli_compare_holm(struct cli_result *res, int nr, double alpha);
 
@@ -138,7 +150,7 @@ struct cli_compare {
 	int nr;
 	char **only_base, **only_new; /* benchmarks on one side only */
 	int nr_only_base, nr_only_new;
-	int regressions, improvements, unsure;
+	int regressions, improvements, unsure, inconclusive;
 	double alpha;
 };
 
@@ -153,7 +165,7 @@ int cli_compare_table(FILE *f, const struct cli_compare *c);
 int cli_compare_json(FILE *f, const struct cli_compare *c);
 int cli_compare_junit(FILE *f, const struct cli_compare *c);
 int cli_compare_lava(FILE *f, const struct cli_compare *c);
-/* The verdict as a word: "same", "REGRESSION", "improvement", "unsure". */
+/* The verdict as a word: "same", "REGRESSION", "improvement", "unsure", "inconclusive". */
 const char *cli_verdict_str(enum cli_verdict v);
 
 #endif

@@ -64,10 +64,11 @@ int cli_compare_table(FILE *f, const struct cli_compare *c)
 	for (int i = 0; i < c->nr_only_new; i++)
 		fprintf(f, "only in '%s': %s\n", cli_text(c->new_path), cli_text(c->only_new[i]));
 	fprintf(f,
-		"%d regression%s, %d improvement%s, %d not judged (too few repetitions), %d same\n",
-		c->regressions, c->regressions == 1 ? "" : "s", c->improvements,
+		"%d regression%s, %d inconclusive, %d improvement%s, %d not judged (too few "
+		"repetitions), %d same\n",
+		c->regressions, c->regressions == 1 ? "" : "s", c->inconclusive, c->improvements,
 		c->improvements == 1 ? "" : "s", c->unsure,
-		c->nr - c->regressions - c->improvements - c->unsure);
+		c->nr - c->regressions - c->inconclusive - c->improvements - c->unsure);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -118,8 +119,10 @@ int cli_compare_json(FILE *f, const struct cli_compare *c)
 	selfmon_report__json_string(f, c->new_path);
 	fputs(",\n  \"alpha\": ", f);
 	selfmon_report__json_number(f, c->alpha);
-	fprintf(f, ",\n  \"regressions\": %d,\n  \"improvements\": %d,\n  \"unsure\": %d,\n",
-		c->regressions, c->improvements, c->unsure);
+	fprintf(f,
+		",\n  \"regressions\": %d,\n  \"inconclusive\": %d,\n  \"improvements\": %d,\n"
+		"  \"unsure\": %d,\n",
+		c->regressions, c->inconclusive, c->improvements, c->unsure);
 	json_names(f, "only_in_base", c->only_base, c->nr_only_base);
 	json_names(f, "only_in_new", c->only_new, c->nr_only_new);
 	fputs("  \"results\": [", f);
@@ -170,9 +173,12 @@ static void junit_case(FILE *f, const struct cli_result *r)
 	fputs("\" name=\"", f);
 	xml(f, r->metric);
 	fputs("\" time=\"0\">\n", f);
-	if (r->verdict == CLI_REGRESSION || r->verdict == CLI_UNSURE) {
+	if (r->verdict == CLI_REGRESSION || r->verdict == CLI_UNSURE ||
+	    r->verdict == CLI_INCONCLUSIVE) {
 		fputs(r->verdict == CLI_REGRESSION ?
 			      "      <failure type=\"regression\" message=\"" :
+		      r->verdict == CLI_INCONCLUSIVE ?
+			      "      <failure type=\"inconclusive\" message=\"" :
 			      "      <skipped message=\"",
 		      f);
 		fprintf(f, "%s: %s -> %s %s (%s, limit %s): ", cli_verdict_str(r->verdict), b, n,
@@ -188,7 +194,7 @@ static void junit_case(FILE *f, const struct cli_result *r)
 
 int cli_compare_junit(FILE *f, const struct cli_compare *c)
 {
-	int skipped = c->unsure, failures = c->regressions;
+	int skipped = c->unsure, failures = c->regressions + c->inconclusive;
 	int tests = c->nr + c->nr_only_base + c->nr_only_new,
 	    errors = c->nr_only_base + c->nr_only_new;
 
@@ -249,7 +255,9 @@ int cli_compare_lava(FILE *f, const struct cli_compare *c)
 {
 	for (int i = 0; i < c->nr; i++) {
 		const struct cli_result *r = &c->res[i];
-		const char *result = r->verdict == CLI_REGRESSION ? "fail" :
+		const char *result = r->verdict == CLI_REGRESSION ||
+						     r->verdict == CLI_INCONCLUSIVE ?
+					     "fail" :
 				     r->verdict == CLI_UNSURE	  ? "skip" :
 								    "pass";
 		char raw[512], name[128], unit[128], num[32];
