@@ -245,7 +245,12 @@ struct selfmon_bench_result {
 	int dropped_switch; /**< dropped: a context switch happened in the region */
 	int dropped_migration; /**< dropped: the thread moved to another CPU */
 	int dropped_fallback; /**< dropped: a read fell back to read(2) while others were inline */
-	int flagged; /**< kept although noisy (keep_noisy) */
+	/**
+	 * kept although noisy: with keep_noisy, or, without it, when the retries
+	 * (4 x repetitions + 16 tries) ran out with fewer undisturbed ones than
+	 * asked: the first disturbed ones fill up to the number asked
+	 */
+	int flagged;
 	int slow_regions; /**< regions read by read(2) */
 	int nr_cols;
 	struct selfmon_bench_col col[SELFMON_BENCH_MAX_COLS];
