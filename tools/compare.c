@@ -6,6 +6,7 @@
  * compare_load.c reads, compare_out.c writes.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,20 @@ struct compare_cli {
 	double alpha;
 	enum cli_compare_format format;
 };
+
+/* The last complaint about the input, for the JUnit that says what went wrong. */
+static char complaint[768];
+
+/* Say what is wrong with the input, on stderr, and keep it for junit_bad_input(). */
+static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(complaint, sizeof(complaint), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "selfmon compare: %s\n", complaint);
+}
 
 static void usage(FILE *f)
 {
@@ -185,8 +200,12 @@ static int check_metric(const struct cli_report r[2], const char *name, const ch
 			len += (size_t)snprintf(list + len,
 						len < sizeof(list) ? sizeof(list) - len : 0, "%s%s",
 						k ? ", " : "", r[0].b[i].m[k].name);
-	fprintf(stderr, "selfmon compare: %s '%s': no such metric in %s or %s; they have: %s\n",
-		opt, cli_text(name), cli_text(r[0].path), cli_text(r[1].path), cli_text(list));
+	say("%s '%s': no such metric in %s or %s; they have: %s%s", opt, cli_text(name),
+	    cli_text(r[0].path), cli_text(r[1].path), cli_text(list),
+	    metric_known(&r[0], "time") && !metric_known(&r[0], "instructions") ?
+		    " (reports of a machine without a hardware PMU hold time and cpu_time only: "
+		    "leave the option out there, docs/compare.md)" :
+		    "");
 	return -EINVAL;
 }
 
@@ -283,7 +302,7 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 		char msg[128];
 
 		regerror(err, &re, msg, sizeof(msg));
-		fprintf(stderr, "selfmon compare: --filter '%s': %s\n", cli_text(cli->filter), msg);
+		say("--filter '%s': %s", cli_text(cli->filter), msg);
 		return -EINVAL;
 	}
 	for (int i = 0; i < r[0].nr_b; i++)
@@ -310,8 +329,9 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 	if (cli->filter)
 		regfree(&re);
 	if (cli->filter && !matched && !err) {
-		fprintf(stderr, "selfmon compare: --filter '%s' matches no benchmark of either report "
-			"(their names are the \"name\" fields of \"benchmarks\")\n", cli_text(cli->filter));
+		say("--filter '%s' matches no benchmark of either report "
+		    "(their names are the \"name\" fields of \"benchmarks\")",
+		    cli_text(cli->filter));
 		err = -EINVAL;
 	}
 	if (!err)
@@ -369,10 +389,9 @@ static int load_side(struct compare_cli *cli, int side, struct cli_report *r)
 		rc = k ? cli_report_add(cli->paths[side][k], r, err, sizeof(err)) :
 			 cli_report_load(cli->paths[side][k], r, err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "selfmon compare: %s '%s': %s%s\n", side ? "NEW" : "BASE",
-			cli_text(cli->paths[side][k - 1]), cli_text(err),
-			rc == -ENOENT ? " (write it with selfmon bench --format json --out FILE)" :
-					"");
+		say("%s '%s': %s%s", side ? "NEW" : "BASE", cli_text(cli->paths[side][k - 1]),
+		    cli_text(err),
+		    rc == -ENOENT ? " (write it with selfmon bench --format json --out FILE)" : "");
 		if (k > 1)
 			cli_report_free(r);
 		return rc;
@@ -407,6 +426,22 @@ static int load_both(struct compare_cli *cli, struct cli_report r[2])
 	return 0;
 }
 
+/*
+ * Bad input under --format junit: a JUnit file all the same, with the
+ * complaint as an <error>, for a CI that publishes the JUnit (a missing file
+ * would hide what went wrong). The exit status stays 2.
+ */
+static void junit_bad_input(const struct compare_cli *cli)
+{
+	struct cli_compare c = { .base_path = cli->paths[0][0],
+				 .new_path = cli->paths[1][0],
+				 .alpha = cli->alpha,
+				 .error = complaint };
+
+	if (cli->format == CLI_COMPARE_JUNIT)
+		write_out(cli, &c);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cli_compare c = { 0 };
@@ -425,12 +460,20 @@ int cmd_compare(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (load_both(&cli, r))
+	complaint[0] = '\0';
+	if (load_both(&cli, r)) {
+		junit_bad_input(&cli);
 		return EXIT_USAGE;
+	}
 	c.base_path = cli.label[0];
 	c.new_path = cli.label[1];
 	c.alpha = cli.alpha;
-	if (compare_all(&cli, r, &c) || write_out(&cli, &c))
+	if (compare_all(&cli, r, &c)) {
+		if (complaint[0])
+			junit_bad_input(&cli);
+		goto out;
+	}
+	if (write_out(&cli, &c))
 		goto out;
 	if ((c.nr_only_base || c.nr_only_new) && !cli.allow_missing) {
 		fflush(stdout);

@@ -152,6 +152,7 @@ struct cli_compare {
 	int nr_only_base, nr_only_new;
 	int regressions, improvements, unsure, inconclusive;
 	double alpha;
+	const char *error; /* bad input: nothing compared, only this said (JUnit) */
 };
 
 enum cli_compare_format {

@@ -195,8 +195,8 @@ static void junit_case(FILE *f, const struct cli_result *r)
 int cli_compare_junit(FILE *f, const struct cli_compare *c)
 {
 	int skipped = c->unsure, failures = c->regressions + c->inconclusive;
-	int tests = c->nr + c->nr_only_base + c->nr_only_new,
-	    errors = c->nr_only_base + c->nr_only_new;
+	int tests = c->nr + c->nr_only_base + c->nr_only_new + !!c->error,
+	    errors = c->nr_only_base + c->nr_only_new + !!c->error;
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f,
@@ -209,6 +209,13 @@ int cli_compare_junit(FILE *f, const struct cli_compare *c)
 		tests, failures, errors, skipped);
 	for (int i = 0; i < c->nr; i++)
 		junit_case(f, &c->res[i]);
+	if (c->error) {
+		fputs("    <testcase classname=\"selfmon compare\" name=\"input\" time=\"0\">\n"
+		      "      <error type=\"bad input\" message=\"",
+		      f);
+		xml(f, c->error);
+		fputs("\"/>\n    </testcase>\n", f);
+	}
 	for (int side = 0; side < 2; side++) {
 		char **names = side ? c->only_new : c->only_base;
 

@@ -396,6 +396,26 @@ static void exit_2_for_a_missing_file_malformed_json_or_an_unknown_metric(void *
 	assert_int_equal(compare("base.json", "base.json", "--format", "xml"), 2);
 }
 
+/* A CI that publishes the JUnit gets a file saying what went wrong, and exit 2 all the same. */
+static void bad_input_under_junit_exits_2_and_writes_the_junit_with_the_error(void **state)
+{
+	char text[4096] = "", path[128];
+
+	(void)state;
+	report("base.json", "m", 9, 10, 100, true);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	unlink(path);
+	assert_int_equal(compare("base.json", "base.json", "--limit=cycles=+5%", "--format=junit"), 2);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "errors=\"1\""));
+	assert_non_null(strstr(text, "<error type=\"bad input\" message=\"--limit &apos;cycles&apos;: "
+				     "no such metric"));
+	unlink(path);
+	assert_int_equal(compare("base.json", "absent.json", "--format", "junit"), 2);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "absent.json&apos;: No such file or directory"));
+}
+
 static void benchmarks_on_one_side_only_are_listed_and_exit_2(void **state)
 {
 	char text[4096] = "";
@@ -498,6 +518,7 @@ int main(void)
 		cmocka_unit_test(holm_shares_alpha_over_the_noisy_metrics_of_one_comparison),
 		cmocka_unit_test(exit_0_without_a_regression_1_with_one),
 		cmocka_unit_test(exit_2_for_a_missing_file_malformed_json_or_an_unknown_metric),
+		cmocka_unit_test(bad_input_under_junit_exits_2_and_writes_the_junit_with_the_error),
 		cmocka_unit_test(benchmarks_on_one_side_only_are_listed_and_exit_2),
 		cmocka_unit_test(a_filter_that_matches_no_benchmark_is_bad_input),
 		cmocka_unit_test(an_exact_change_between_runs_of_different_iterations_names_the_fix),
