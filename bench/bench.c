@@ -485,28 +485,33 @@ static int measure_empty(struct selfmon_bench *b, struct selfmon_bench_result *r
 	return 0;
 }
 
+enum noise { NOISE_NONE, NOISE_SWITCH, NOISE_MIGRATION, NOISE_FALLBACK };
+
 /*
  * Whether a repetition was disturbed (a context switch, a migration, or a
- * read that fell back to read(2) where every read is a user read); the
- * drop is counted unless noisy repetitions are kept.
+ * read that fell back to read(2) where every read is a user read), and how.
  */
-static bool noisy_repetition(const struct selfmon_bench *b, struct selfmon_bench_result *res,
-			     const struct shot *s1, const struct shot *s2, bool two)
+static enum noise noise_of(const struct selfmon_bench *b, const struct shot *s1,
+			   const struct shot *s2, bool two)
 {
-	if (s1->switches + (two ? s2->switches : 0)) {
-		res->dropped_switch += !b->keep_noisy;
-		return true;
-	}
-	if (s1->migrations + (two ? s2->migrations : 0)) {
-		res->dropped_migration += !b->keep_noisy;
-		return true;
-	}
-	if (b->pages.all_user && (s1->slow || s2->slow)) {
-		/* The fallback's own instructions are in this region only. */
-		res->dropped_fallback += !b->keep_noisy;
-		return true;
-	}
-	return false;
+	if (s1->switches + (two ? s2->switches : 0))
+		return NOISE_SWITCH;
+	if (s1->migrations + (two ? s2->migrations : 0))
+		return NOISE_MIGRATION;
+	/* The fallback's own instructions are in this region only. */
+	if (b->pages.all_user && (s1->slow || s2->slow))
+		return NOISE_FALLBACK;
+	return NOISE_NONE;
+}
+
+/* Count a dropped repetition of kind @why (@by 1), or take the count back (@by -1). */
+static void count_drop(struct selfmon_bench_result *res, enum noise why, int by)
+{
+	int *n = why == NOISE_SWITCH	? &res->dropped_switch :
+		 why == NOISE_MIGRATION ? &res->dropped_migration :
+					  &res->dropped_fallback;
+
+	*n += by;
 }
 
 /* Samples kept so far, row-major: @cap rows of SELFMON_BENCH_MAX_COLS. */
@@ -541,17 +546,70 @@ static int keep_repetition(struct selfmon_bench_result *res, struct kept *k, con
 	return 0;
 }
 
-/* Repeat the body until enough repetitions are kept and min_time has passed. */
+/*
+ * Dropped repetitions held back, the first @cap of them: if too few
+ * undisturbed ones are kept within the retries, these fill the result up,
+ * flagged, so that no benchmark that ran ends with no repetition at all.
+ */
+struct spares {
+	struct shot *s; /* two a repetition: the L run and the 2L run */
+	enum noise *why;
+	int nr, cap;
+};
+
+static void spare_keep(struct spares *sp, const struct shot *s1, const struct shot *s2,
+		       enum noise why)
+{
+	if (sp->nr == sp->cap)
+		return;
+	if (!sp->s) {
+		sp->s = malloc((size_t)sp->cap * 2 * sizeof(*sp->s));
+		sp->why = malloc((size_t)sp->cap * sizeof(*sp->why));
+		if (!sp->s || !sp->why) {
+			/* Without memory nothing is held back: the result may end short. */
+			sp->cap = 0;
+			return;
+		}
+	}
+	sp->s[2 * sp->nr] = *s1;
+	sp->s[2 * sp->nr + 1] = *s2;
+	sp->why[sp->nr++] = why;
+}
+
+/*
+ * The retries are spent with fewer repetitions kept than asked: keep the
+ * held-back disturbed ones, flagged, up to the number asked; they are no
+ * longer counted as dropped. Return: 0 or -ENOMEM.
+ */
+static int keep_spares(struct selfmon_bench *b, struct selfmon_bench_result *res, struct kept *k,
+		       const struct spares *sp, const double *empty, uint64_t n, bool two)
+{
+	for (int i = 0; i < sp->nr && res->kept < b->repetitions; i++) {
+		int err = keep_repetition(res, k, &sp->s[2 * i], &sp->s[2 * i + 1], empty, n, two);
+
+		if (err)
+			return err;
+		res->flagged++;
+		count_drop(res, sp->why[i], -1);
+	}
+	return 0;
+}
+
+/*
+ * Repeat the body until enough repetitions are kept and min_time has passed,
+ * or the retries are spent: then disturbed ones fill up, flagged.
+ */
 static int repeat(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg, uint64_t n,
 		  const double *empty, struct selfmon_bench_result *res, struct kept *k)
 {
 	bool two = b->calibration == SELFMON_CALIB_TWO_LENGTH;
+	struct spares sp = { .cap = b->keep_noisy ? 0 : b->repetitions };
 	double start = now_ns();
 	struct shot s1, s2;
-	int err;
+	int err = 0;
 
 	for (int r = 0; r < MAX_REPETITIONS; r++) {
-		bool noisy;
+		enum noise why;
 
 		/* Repetitions count kept samples; a noisy machine gets a bounded number of retries. */
 		if ((res->kept >= b->repetitions || r >= RETRY_FACTOR * b->repetitions + 16) &&
@@ -562,24 +620,32 @@ static int repeat(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg, uint6
 			shot(b, fn, arg, 2 * n, &s2);
 		else
 			s2 = s1;
-		if (s1.err || s2.err)
-			return s1.err ? s1.err : s2.err;
+		err = s1.err ? s1.err : s2.err;
+		if (err)
+			goto out;
 		res->repetitions++;
 		res->slow_regions += !!s1.slow + (two && s2.slow);
-		/* Not even --keep-noisy keeps a count of nothing. */
+		/* Not even --keep-noisy keeps a count of nothing, nor holds it back as a spare. */
 		if (s1.idle || s2.idle) {
 			res->dropped_not_run++;
 			continue;
 		}
-		noisy = noisy_repetition(b, res, &s1, &s2, two);
-		if (noisy && !b->keep_noisy)
+		why = noise_of(b, &s1, &s2, two);
+		if (why != NOISE_NONE && !b->keep_noisy) {
+			count_drop(res, why, 1);
+			spare_keep(&sp, &s1, &s2, why);
 			continue;
-		res->flagged += noisy;
+		}
+		res->flagged += why != NOISE_NONE;
 		err = keep_repetition(res, k, &s1, &s2, empty, n, two);
 		if (err)
-			return err;
+			goto out;
 	}
-	return 0;
+	err = keep_spares(b, res, k, &sp, empty, n, two);
+out:
+	free(sp.s);
+	free(sp.why);
+	return err;
 }
 
 /*

@@ -147,6 +147,29 @@ static void row_metrics(const struct mk_row *r, struct mk_metric_vals *out)
 	free(res.samples);
 }
 
+/* Whether thread @t counted region @id. */
+static bool counted(const struct mk_thread *t, int id)
+{
+	return (unsigned long)id < t->h.nr_slots &&
+	       t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED];
+}
+
+/*
+ * Thread @t's number in region @id: 1 for the first thread (in the order
+ * threads first began a region) that counted it, 2 for the next, and so on.
+ * A rerun gives the same numbers, where thread ids differ from run to run,
+ * so that selfmon compare pairs two runs' per-thread rows. The list holds
+ * the newest thread first: those after @t began earlier.
+ */
+static int thread_ordinal(const struct mk_thread *t, int id)
+{
+	int n = 1;
+
+	for (const struct mk_thread *o = t->next; o; o = o->next)
+		n += counted(o, id);
+	return n;
+}
+
 /*
  * Every row of the report, in its order: each region with calls (less the
  * library's own) as its totals (@t NULL), then each thread that counted it.
@@ -166,8 +189,7 @@ static void each_row(int (*fn)(void *ctx, int id, const struct mk_thread *t, con
 		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
 			struct mk_row one = { 0 };
 
-			if ((unsigned long)id >= t->h.nr_slots ||
-			    !(t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED]))
+			if (!counted(t, id))
 				continue;
 			row_add(&one, t, &t->h.slot[id]);
 			if (fn(ctx, id, t, &one))
@@ -347,22 +369,24 @@ static int col_taken(const struct mk_json_entry *j, int c, const char *name)
  * entry of one repetition of @r->calls iterations: column 0 the time per
  * call (the first time event's, where one is counted; 0 otherwise), then per event the
  * mean per call and its min and max ("<event>_min", "<event>_max"); the
- * fallbacks, times and the number of threads as extras, which land in the
- * median entry. An event named twice (SELFMON_EVENTS=task-clock,task-clock)
- * has its columns once: the first's.
+ * fallbacks, times and the number of threads (a thread's row: its thread id)
+ * as extras, which land in the median entry. A thread's row is named
+ * "region/thread:N", N its thread_ordinal(). An event named twice
+ * (SELFMON_EVENTS=task-clock,task-clock) has its columns once: the first's.
  */
-static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, const char *region,
+static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, int id,
 		       const struct mk_thread *t, const struct mk_row *r,
 		       char (*names)[2][SELFMON_EVENT_NAME_MAX + 8])
 {
 	static const char *const extra[] = { "region_threads", "read_fallbacks", "time_enabled",
 					     "time_running" };
-	const double ev[] = { (double)r->threads, (double)r->fallbacks, (double)r->enabled,
-			      (double)r->running };
+	const double ev[] = { t ? (double)t->tid : (double)r->threads, (double)r->fallbacks,
+			      (double)r->enabled, (double)r->running };
+	const char *region = mk.region[id]->name;
 	int c = 1;
 
 	if (t)
-		snprintf(j->name, sizeof(j->name), "%s/thread:%d", region, (int)t->tid);
+		snprintf(j->name, sizeof(j->name), "%s/thread:%d", region, thread_ordinal(t, id));
 	else
 		snprintf(j->name, sizeof(j->name), "%s", region);
 	j->v[0] = 0;
@@ -401,7 +425,8 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 	e->cols = j->col;
 	e->expected_insns = -1;
 	for (int k = 0; k < 4; k++) {
-		snprintf(e->extra[k].name, sizeof(e->extra[k].name), "%s", extra[k]);
+		snprintf(e->extra[k].name, sizeof(e->extra[k].name), "%s",
+			 k == 0 && t ? "thread_id" : extra[k]);
 		e->extra[k].value = ev[k];
 	}
 	e->nr_extra = 4;
@@ -421,7 +446,7 @@ static int json_line(void *ctx, int id, const struct mk_thread *t, const struct 
 
 	if (rows->n >= rows->max)
 		return 1;
-	json_entry(&rows->e[rows->n], &rows->j[rows->n], mk.region[id]->name, t, r, rows->names);
+	json_entry(&rows->e[rows->n], &rows->j[rows->n], id, t, r, rows->names);
 	rows->n++;
 	return 0;
 }

@@ -42,8 +42,9 @@ run() {
 }
 
 # try FILTER [SLOWDOWN]: ROUNDS runs a side, alternating, the second side
-# slowed down by SLOWDOWN; then compare: 0 quiet, 1 alarm; anything else
-# stops the script.
+# slowed down by SLOWDOWN; then compare: 0 quiet, 1 alarm (compare's exit
+# 1, a regression, or 3, an inconclusive rise: either fails a CI step; each
+# 3 is tallied in $tmp/inconclusive as well); anything else stops the script.
 try() {
 	set --  "$1" "${2:-}"
 	r=1
@@ -62,10 +63,20 @@ try() {
 	# shellcheck disable=SC2086 # the paths are ours: no spaces
 	"$selfmon" compare $args >"$tmp/out" 2>&1
 	rc=$?
+	if [ $rc -eq 3 ]; then
+		echo x >>"$tmp/inconclusive"
+		return 1
+	fi
 	if [ $rc -gt 1 ]; then
 		echo "gate-resolution: selfmon compare failed ($rc):" >&2; cat "$tmp/out" >&2; exit 2
 	fi
 	return $rc
+}
+
+# inconclusive: how many tries since the last call were inconclusive (exit 3).
+inconclusive() {
+	if [ -f "$tmp/inconclusive" ]; then wc -l <"$tmp/inconclusive" | tr -d ' '; else echo 0; fi
+	rm -f "$tmp/inconclusive"
 }
 
 # caught PCT: in how many of TRIES tries a PCT% slowdown of KERNEL is flagged.
@@ -90,17 +101,19 @@ i=0
 while [ $i -lt "$tries" ]; do
 	if ! try "$filter"; then
 		alarms=$((alarms + 1))
-		grep REGRESSION "$tmp/out" | sed 's/^/#   false alarm: /'
+		grep -E 'REGRESSION|inconclusive:' "$tmp/out" | sed 's/^/#   false alarm: /'
 	fi
 	i=$((i + 1))
 done
-echo "self vs rerun ($how; --filter '$filter'): $alarms alarms in $tries tries"
+echo "self vs rerun ($how; --filter '$filter'): $alarms alarms in $tries tries" \
+	"($(inconclusive) of them inconclusive)"
 c50=$(caught 50)
-echo "50% slowdown of $kernel: caught in $c50 of $tries tries"
+echo "50% slowdown of $kernel: caught in $c50 of $tries tries ($(inconclusive) of them inconclusive)"
 best=""
 for pct in $steps; do
 	c=$(caught "$pct")
-	echo "$pct% slowdown of $kernel: caught in $c of $tries tries ($reps repetitions a side)"
+	echo "$pct% slowdown of $kernel: caught in $c of $tries tries ($reps repetitions a side;" \
+		"$(inconclusive) inconclusive)"
 	if [ -z "$best" ] && [ "$c" -ge $((tries - 1)) ]; then
 		best=$pct
 	fi

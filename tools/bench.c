@@ -58,6 +58,7 @@ struct run {
 	int nr;
 	char skipped[8][512];
 	int nr_skipped;
+	char note[2048]; /* the report's note: the driver's, then the benchmarks kept noisy */
 };
 
 static bool wanted(const struct run *r, const char *name)
@@ -197,7 +198,7 @@ out:
 static void describe(struct run *r, struct selfmon_bench *b)
 {
 	struct selfmon_set *set = selfmon_bench__set(b);
-	static char events[512], path[512], pinned[128], note[1024];
+	static char events[512], path[512], pinned[128];
 	size_t len = 0;
 
 	events[0] = path[0] = pinned[0] = '\0';
@@ -225,8 +226,8 @@ static void describe(struct run *r, struct selfmon_bench *b)
 	r->ctx.pinned = pinned;
 	r->ctx.hardware = selfmon_bench__nr_events(b) > 0;
 	/* The driver's note goes with the driver: the report outlives it. */
-	snprintf(note, sizeof(note), "%s", selfmon_bench__note(b));
-	r->ctx.note = note;
+	snprintf(r->note, sizeof(r->note), "%s", selfmon_bench__note(b));
+	r->ctx.note = r->note;
 }
 
 static struct selfmon_report_entry *next_entry(struct run *r)
@@ -242,9 +243,32 @@ static struct selfmon_report_entry *next_entry(struct run *r)
 	return e;
 }
 
+/*
+ * Too few undisturbed repetitions within the driver's retries: it kept
+ * disturbed ones, flagged, rather than none. Say so on stderr and in the
+ * report's note, for a reader of the JSON who sees no stderr.
+ */
+static void say_kept_noisy(struct run *r, const struct selfmon_bench_result *res)
+{
+	size_t n = strlen(r->note);
+
+	if (r->cli.keep_noisy || !res->flagged)
+		return;
+	fprintf(stderr,
+		"selfmon bench: %s: %d of %d repetitions undisturbed in %d tries; %d disturbed "
+		"ones (a context switch, a migration or a read(2) fallback) kept, flagged noisy\n",
+		cli_text(res->name), res->kept - res->flagged, res->kept, res->repetitions,
+		res->flagged);
+	snprintf(r->note + n, sizeof(r->note) - n,
+		 "%s%s: %d of %d repetitions kept disturbed (noisy): too few undisturbed in %d tries",
+		 n ? "; " : "", res->name, res->flagged, res->kept, res->repetitions);
+	r->ctx.note = r->note;
+}
+
 static void emit(struct run *r, struct selfmon_report_entry *e)
 {
 	progress_done(r);
+	say_kept_noisy(r, e->res);
 	if (r->cli.format == CLI_FORMAT_TABLE) {
 		selfmon_report__table_entry(r->out, e);
 		fflush(r->out);

@@ -6,6 +6,7 @@
  * input. compare_stats.c judges, compare_load.c reads, compare_out.c writes.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,20 @@ struct compare_cli {
 	double alpha;
 	enum cli_compare_format format;
 };
+
+/* The last complaint about the input, for the JUnit that says what went wrong. */
+static char complaint[768];
+
+/* Say what is wrong with the input, on stderr, and keep it for junit_bad_input(). */
+static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(complaint, sizeof(complaint), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "selfmon compare: %s\n", complaint);
+}
 
 static void usage(FILE *f)
 {
@@ -62,7 +77,9 @@ static void usage(FILE *f)
 		"(the minimum: load on a busy machine mostly adds time, a real change moves both; a value\n"
 		"below both sides' far-out fence, Q1 - 3 IQR, is a disturbed measurement and not the\n"
 		"minimum); that needs %d repetitions on each side (selfmon bench --repetitions %d or more,\n"
-		"or as many runs), else it is reported 'unsure' and not judged. Decreases beyond the\n"
+		"or as many runs), else it is reported 'unsure' and not judged. A median that rises\n"
+		"beyond the limit, significantly, while the minimum stays within it is 'inconclusive'\n"
+		"(a slowdown, or load on one run: rerun the sides alternately). Decreases beyond the\n"
 		"limit are reported as improvements.\n\n"
 		"A repetition that failed (Google Benchmark's error_occurred) or was skipped is no\n"
 		"measurement: a benchmark that failed on NEW fails the gate, with its message; one that\n"
@@ -71,7 +88,8 @@ static void usage(FILE *f)
 		"Exit status: 0 no regression, 1 a regression or a benchmark that failed on NEW, 2 bad\n"
 		"input (a file that cannot be read, malformed JSON, a value out of range, an unknown\n"
 		"metric, benchmarks or metrics on one side only, a benchmark that failed on BASE or was\n"
-		"skipped on one side; --allow-missing excuses these last three).\n",
+		"skipped on one side; --allow-missing excuses these last three), 3 no regression but an\n"
+		"inconclusive rise.\n",
 		CLI_COMPARE_MIN_REPS, CLI_COMPARE_MIN_REPS);
 }
 
@@ -189,8 +207,12 @@ static int check_metric(const struct cli_report r[2], const char *name, const ch
 			len += (size_t)snprintf(list + len,
 						len < sizeof(list) ? sizeof(list) - len : 0, "%s%s",
 						k ? ", " : "", r[0].b[i].m[k].name);
-	fprintf(stderr, "selfmon compare: %s '%s': no such metric in %s or %s; they have: %s\n",
-		opt, cli_text(name), cli_text(r[0].path), cli_text(r[1].path), cli_text(list));
+	say("%s '%s': no such metric in %s or %s; they have: %s%s", opt, cli_text(name),
+	    cli_text(r[0].path), cli_text(r[1].path), cli_text(list),
+	    metric_known(&r[0], "time") && !metric_known(&r[0], "instructions") ?
+		    " (reports of a machine without a hardware PMU hold time and cpu_time only: "
+		    "leave the option out there, docs/compare.md)" :
+		    "");
 	return -EINVAL;
 }
 
@@ -352,7 +374,7 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 		char msg[128];
 
 		regerror(err, &re, msg, sizeof(msg));
-		fprintf(stderr, "selfmon compare: --filter '%s': %s\n", cli_text(cli->filter), msg);
+		say("--filter '%s': %s", cli_text(cli->filter), msg);
 		return -EINVAL;
 	}
 	for (int i = 0; i < r[0].nr_b; i++)
@@ -374,8 +396,9 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 	if (cli->filter)
 		regfree(&re);
 	if (cli->filter && !matched && !err) {
-		fprintf(stderr, "selfmon compare: --filter '%s' matches no benchmark of either report "
-			"(their names are the \"name\" fields of \"benchmarks\")\n", cli_text(cli->filter));
+		say("--filter '%s' matches no benchmark of either report "
+		    "(their names are the \"name\" fields of \"benchmarks\")",
+		    cli_text(cli->filter));
 		err = -EINVAL;
 	}
 	if (!err)
@@ -384,6 +407,7 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 		c->regressions += c->res[i].verdict == CLI_REGRESSION;
 		c->improvements += c->res[i].verdict == CLI_IMPROVEMENT;
 		c->unsure += c->res[i].verdict == CLI_UNSURE;
+		c->inconclusive += c->res[i].verdict == CLI_INCONCLUSIVE;
 	}
 	return err;
 }
@@ -437,10 +461,9 @@ static int load_side(struct compare_cli *cli, int side, struct cli_report *r)
 		rc = k ? cli_report_add(cli->paths[side][k], r, err, sizeof(err)) :
 			 cli_report_load(cli->paths[side][k], r, err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "selfmon compare: %s '%s': %s%s\n", side ? "NEW" : "BASE",
-			cli_text(cli->paths[side][k - 1]), cli_text(err),
-			rc == -ENOENT ? " (write it with selfmon bench --format json --out FILE)" :
-					"");
+		say("%s '%s': %s%s", side ? "NEW" : "BASE", cli_text(cli->paths[side][k - 1]),
+		    cli_text(err),
+		    rc == -ENOENT ? " (write it with selfmon bench --format json --out FILE)" : "");
 		if (k > 1)
 			cli_report_free(r);
 		return rc;
@@ -509,6 +532,22 @@ static void report_incomplete(const struct cli_compare *c)
 		msg);
 }
 
+/*
+ * Bad input under --format junit: a JUnit file all the same, with the
+ * complaint as an <error>, for a CI that publishes the JUnit (a missing file
+ * would hide what went wrong). The exit status stays 2.
+ */
+static void junit_bad_input(const struct compare_cli *cli)
+{
+	struct cli_compare c = { .base_path = cli->paths[0][0],
+				 .new_path = cli->paths[1][0],
+				 .alpha = cli->alpha,
+				 .error = complaint };
+
+	if (cli->format == CLI_COMPARE_JUNIT)
+		write_out(cli, &c);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cli_compare c = { 0 };
@@ -527,12 +566,20 @@ int cmd_compare(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (load_both(&cli, r))
+	complaint[0] = '\0';
+	if (load_both(&cli, r)) {
+		junit_bad_input(&cli);
 		return EXIT_USAGE;
+	}
 	c.base_path = cli.label[0];
 	c.new_path = cli.label[1];
 	c.alpha = cli.alpha;
-	if (compare_all(&cli, r, &c) || write_out(&cli, &c))
+	if (compare_all(&cli, r, &c)) {
+		if (complaint[0])
+			junit_bad_input(&cli);
+		goto out;
+	}
+	if (write_out(&cli, &c))
 		goto out;
 	fflush(stdout);
 	report_failed(&c);
@@ -540,7 +587,7 @@ int cmd_compare(int argc, char **argv)
 		report_incomplete(&c);
 		goto out;
 	}
-	ret = c.regressions || c.failed ? 1 : 0;
+	ret = c.regressions || c.failed ? 1 : c.inconclusive ? CLI_COMPARE_EXIT_INCONCLUSIVE : 0;
 out:
 	free_compare(&c);
 	cli_report_free(&r[0]);

@@ -14,6 +14,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * compare's exit status when no regression was found but a rise was
+ * inconclusive: neither the pass (0) nor the failure (1) nor bad input (2).
+ */
+#define CLI_COMPARE_EXIT_INCONCLUSIVE 3
+
 /* The U test's least repetitions on each side, as Google Benchmark's compare.py advises. */
 #define CLI_COMPARE_MIN_REPS 9
 
@@ -82,6 +88,12 @@ enum cli_verdict {
 	CLI_REGRESSION,
 	CLI_IMPROVEMENT,
 	CLI_UNSURE, /* noisy, with too few repetitions for the U test */
+	/*
+	 * Noisy: the median rose beyond the limit, significantly, but the
+	 * least repetition did not: a real change or load on the new side's
+	 * run, which this comparison cannot tell apart. Never "same".
+	 */
+	CLI_INCONCLUSIVE,
 };
 
 struct cli_result {
@@ -124,9 +136,9 @@ void cli_compare_judge(const struct cli_series *base, const struct cli_series *n
 
 /*
  * Holm's step-down correction over the @nr results: the noisy ones whose U
- * test ran share @alpha as a family-wise error rate; a regression or an
- * improvement whose p-value the correction no longer rejects becomes
- * CLI_SAME, saying why. Return: 0 or -ENOMEM.
+ * test ran share @alpha as a family-wise error rate; a regression, an
+ * improvement or an inconclusive rise whose p-value the correction no longer
+ * rejects becomes CLI_SAME, saying why. Return: 0 or -ENOMEM.
  */
 int cli_compare_holm(struct cli_result *res, int nr, double alpha);
 
@@ -164,8 +176,9 @@ struct cli_compare {
 	int nr_only_base, nr_only_new;
 	struct cli_unmeasured *un;
 	int nr_un, failed, not_comparable; /* of @un: all, CLI_FAILED, CLI_NOT_COMPARABLE */
-	int regressions, improvements, unsure;
+	int regressions, improvements, unsure, inconclusive;
 	double alpha;
+	const char *error; /* bad input: nothing compared, only this said (JUnit) */
 };
 
 enum cli_compare_format {
@@ -179,7 +192,7 @@ int cli_compare_table(FILE *f, const struct cli_compare *c);
 int cli_compare_json(FILE *f, const struct cli_compare *c);
 int cli_compare_junit(FILE *f, const struct cli_compare *c);
 int cli_compare_lava(FILE *f, const struct cli_compare *c);
-/* The verdict as a word: "same", "REGRESSION", "improvement", "unsure". */
+/* The verdict as a word: "same", "REGRESSION", "improvement", "unsure", "inconclusive". */
 const char *cli_verdict_str(enum cli_verdict v);
 /*
  * @u said in words, for every output: "FAILED: NEW 'new.json' reported an

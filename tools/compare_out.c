@@ -70,10 +70,12 @@ int cli_compare_table(FILE *f, const struct cli_compare *c)
 		fprintf(f, "only in '%s': %s\n", cli_text(c->base_path), cli_text(c->only_base[i]));
 	for (int i = 0; i < c->nr_only_new; i++)
 		fprintf(f, "only in '%s': %s\n", cli_text(c->new_path), cli_text(c->only_new[i]));
-	fprintf(f, "%d regression%s, %d improvement%s, %d not judged (too few repetitions), %d same",
-		c->regressions, c->regressions == 1 ? "" : "s", c->improvements,
+	fprintf(f,
+		"%d regression%s, %d inconclusive, %d improvement%s, %d not judged (too few "
+		"repetitions), %d same",
+		c->regressions, c->regressions == 1 ? "" : "s", c->inconclusive, c->improvements,
 		c->improvements == 1 ? "" : "s", c->unsure,
-		c->nr - c->regressions - c->improvements - c->unsure);
+		c->nr - c->regressions - c->inconclusive - c->improvements - c->unsure);
 	if (c->nr_un)
 		fprintf(f, "; %d failed, %d not comparable, %d skipped on both sides", c->failed,
 			c->not_comparable, c->nr_un - c->failed - c->not_comparable);
@@ -171,8 +173,10 @@ int cli_compare_json(FILE *f, const struct cli_compare *c)
 	cli_json_string(f, c->new_path);
 	fputs(",\n  \"alpha\": ", f);
 	selfmon_report__json_number(f, c->alpha);
-	fprintf(f, ",\n  \"regressions\": %d,\n  \"improvements\": %d,\n  \"unsure\": %d,\n",
-		c->regressions, c->improvements, c->unsure);
+	fprintf(f,
+		",\n  \"regressions\": %d,\n  \"inconclusive\": %d,\n  \"improvements\": %d,\n"
+		"  \"unsure\": %d,\n",
+		c->regressions, c->inconclusive, c->improvements, c->unsure);
 	json_names(f, "only_in_base", c->only_base, c->nr_only_base);
 	json_names(f, "only_in_new", c->only_new, c->nr_only_new);
 	json_unmeasured(f, c);
@@ -198,9 +202,12 @@ static void junit_case(FILE *f, const struct cli_result *r)
 	fputs("\" name=\"", f);
 	cli_xml_text(f, r->metric);
 	fputs("\" time=\"0\">\n", f);
-	if (r->verdict == CLI_REGRESSION || r->verdict == CLI_UNSURE) {
+	if (r->verdict == CLI_REGRESSION || r->verdict == CLI_UNSURE ||
+	    r->verdict == CLI_INCONCLUSIVE) {
 		fputs(r->verdict == CLI_REGRESSION ?
 			      "      <failure type=\"regression\" message=\"" :
+		      r->verdict == CLI_INCONCLUSIVE ?
+			      "      <failure type=\"inconclusive\" message=\"" :
 			      "      <skipped message=\"",
 		      f);
 		fprintf(f, "%s: %s -> %s %s (%s, limit %s): ", cli_verdict_str(r->verdict), b, n,
@@ -236,9 +243,9 @@ static void junit_unmeasured(FILE *f, const struct cli_compare *c, const struct 
 
 int cli_compare_junit(FILE *f, const struct cli_compare *c)
 {
-	int failures = c->regressions + c->failed;
-	int tests = c->nr + c->nr_only_base + c->nr_only_new + c->nr_un,
-	    errors = c->nr_only_base + c->nr_only_new + c->not_comparable,
+	int failures = c->regressions + c->inconclusive + c->failed;
+	int tests = c->nr + c->nr_only_base + c->nr_only_new + c->nr_un + !!c->error,
+	    errors = c->nr_only_base + c->nr_only_new + c->not_comparable + !!c->error,
 	    skipped = c->unsure + c->nr_un - c->failed - c->not_comparable;
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
@@ -254,6 +261,13 @@ int cli_compare_junit(FILE *f, const struct cli_compare *c)
 		junit_case(f, &c->res[i]);
 	for (int i = 0; i < c->nr_un; i++)
 		junit_unmeasured(f, c, &c->un[i]);
+	if (c->error) {
+		fputs("    <testcase classname=\"selfmon compare\" name=\"input\" time=\"0\">\n"
+		      "      <error type=\"bad input\" message=\"",
+		      f);
+		cli_xml_text(f, c->error);
+		fputs("\"/>\n    </testcase>\n", f);
+	}
 	for (int side = 0; side < 2; side++) {
 		char **names = side ? c->only_new : c->only_base;
 
@@ -300,7 +314,9 @@ int cli_compare_lava(FILE *f, const struct cli_compare *c)
 {
 	for (int i = 0; i < c->nr; i++) {
 		const struct cli_result *r = &c->res[i];
-		const char *result = r->verdict == CLI_REGRESSION ? "fail" :
+		const char *result = r->verdict == CLI_REGRESSION ||
+						     r->verdict == CLI_INCONCLUSIVE ?
+					     "fail" :
 				     r->verdict == CLI_UNSURE	  ? "skip" :
 								    "pass";
 		char raw[512], name[128], unit[128], num[32];

@@ -5,7 +5,8 @@
  * a noisy one must move its median and its minimum (leaving out values far
  * below both sides) beyond the limit and pass a two-sided
  * Mann-Whitney U test at alpha, with at least CLI_COMPARE_MIN_REPS
- * repetitions a side. Over several noisy metrics, alpha is the family-wise
+ * repetitions a side; a significant rise of the median alone is
+ * inconclusive, never "same". Over several noisy metrics, alpha is the family-wise
  * error rate: Holm's step-down correction (one comparison of a whole
  * report tests dozens of metrics, and each would otherwise raise a false
  * alarm at rate alpha). Pure functions; no libm (the CLI links without it).
@@ -274,6 +275,29 @@ static bool all_equal(const struct cli_series *s)
 	return true;
 }
 
+/* The minimum's change in percent of the base's, for the reasons. */
+static double min_pct(const struct cli_result *r)
+{
+	return r->min_base ? 100 * (r->min_new - r->min_base) / r->min_base : 0;
+}
+
+/*
+ * The median rose beyond the limit and the U test calls the change
+ * significant, but the least repetition stayed within it: a real slowdown
+ * whose new side's least repetition was disturbed low, or load on the new
+ * side's run alone. Neither can be told from the other here, and a rise
+ * that significant is never "same".
+ */
+static void judge_disagreement(struct cli_result *r, double alpha)
+{
+	r->verdict = CLI_INCONCLUSIVE;
+	snprintf(r->why, sizeof(r->why),
+		 "median beyond the limit and significant (U test p=%.3g < %g), minimum within "
+		 "(%+.1f%%): a slowdown, or load on one run; rerun the two sides alternately "
+		 "(docs/compare.md)",
+		 r->p, alpha, min_pct(r));
+}
+
 static void judge_noisy(struct cli_result *r, const struct cli_series *base,
 			const struct cli_series *new_, double alpha)
 {
@@ -281,20 +305,23 @@ static void judge_noisy(struct cli_result *r, const struct cli_series *base,
 	/*
 	 * Noise on a busy machine mostly adds time: a run that was disturbed
 	 * more moves its median, not its least repetition. A real change moves
-	 * both, so both must pass the limit. The least repetition leaves out
-	 * those far below both sides (cli_floor()): a calibrated value is a
-	 * difference of two timed runs, and one whose shorter run was
-	 * preempted comes out far too low, which load alone never explains.
+	 * both, so both must pass the limit for a regression. The least
+	 * repetition leaves out those far below both sides (cli_floor()): a
+	 * calibrated value is a difference of two timed runs, and one whose
+	 * shorter run was preempted comes out far too low, which load alone
+	 * never explains.
 	 */
-	bool up = r->delta > r->allowed && min_delta > r->allowed;
-	bool down = -r->delta > r->allowed && -min_delta > r->allowed;
+	bool med_up = r->delta > r->allowed, med_down = -r->delta > r->allowed;
+	bool up = med_up && min_delta > r->allowed;
+	bool down = med_down && -min_delta > r->allowed;
 
 	if (base->n < CLI_COMPARE_MIN_REPS || new_->n < CLI_COMPARE_MIN_REPS) {
-		r->verdict = up || down ? CLI_UNSURE : CLI_SAME;
+		/* A median beyond the limit is not judged either way: no test, no "same". */
+		r->verdict = up || down || med_up ? CLI_UNSURE : CLI_SAME;
 		snprintf(r->why, sizeof(r->why),
 			 "noisy, %d and %d repetitions: the U test needs %d a side%s", base->n,
 			 new_->n, CLI_COMPARE_MIN_REPS,
-			 up || down ?
+			 r->verdict == CLI_UNSURE ?
 				 "; beyond the limit but not judged: rerun with more repetitions" :
 				 "");
 		return;
@@ -305,19 +332,19 @@ static void judge_noisy(struct cli_result *r, const struct cli_series *base,
 		snprintf(r->why, sizeof(r->why),
 			 "median and minimum beyond the limit (minimum %+.1f%%), "
 			 "significant (U test p=%.3g < %g)",
-			 r->min_base ? 100 * min_delta / r->min_base : 0, r->p, alpha);
-	} else if (up || down) {
+			 min_pct(r), r->p, alpha);
+	} else if (med_up && r->p >= 0 && r->p < alpha) {
+		judge_disagreement(r, alpha);
+	} else if (up || down || med_up) {
 		r->verdict = CLI_SAME;
 		snprintf(r->why, sizeof(r->why),
-			 "beyond the limit but not significant (U test p=%.3g >= %g)", r->p, alpha);
+			 "%s beyond the limit but not significant (U test p=%.3g >= %g)",
+			 up || down ? "median and minimum" : "median", r->p, alpha);
 	} else {
 		r->verdict = CLI_SAME;
 		snprintf(r->why, sizeof(r->why),
 			 "%s within the limit (minimum %+.1f%%; U test p=%.3g)",
-			 r->delta > r->allowed || -r->delta > r->allowed ?
-				 "median beyond, minimum" :
-				 "median",
-			 r->min_base ? 100 * min_delta / r->min_base : 0, r->p);
+			 med_down ? "median below, minimum" : "median", min_pct(r), r->p);
 	}
 }
 
@@ -359,7 +386,8 @@ static int cmp_p(const void *a, const void *b)
 /* A verdict of judge_noisy() whose p-value Holm's step-down rejects no more: not significant. */
 static void holm_keep(struct cli_result *r, double threshold, int m)
 {
-	if (r->verdict != CLI_REGRESSION && r->verdict != CLI_IMPROVEMENT)
+	if (r->verdict != CLI_REGRESSION && r->verdict != CLI_IMPROVEMENT &&
+	    r->verdict != CLI_INCONCLUSIVE)
 		return;
 	r->verdict = CLI_SAME;
 	snprintf(r->why, sizeof(r->why),
@@ -397,5 +425,6 @@ const char *cli_verdict_str(enum cli_verdict v)
 	return v == CLI_REGRESSION  ? "REGRESSION" :
 	       v == CLI_IMPROVEMENT ? "improvement" :
 	       v == CLI_UNSURE	    ? "unsure" :
+	       v == CLI_INCONCLUSIVE ? "inconclusive" :
 				      "same";
 }

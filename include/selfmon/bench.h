@@ -252,7 +252,12 @@ struct selfmon_bench_result {
 	 * its count is no measurement, not a 0
 	 */
 	int dropped_not_run;
-	int flagged; /**< kept although noisy (keep_noisy) */
+	/**
+	 * kept although noisy: with keep_noisy, or, without it, when the retries
+	 * (4 x repetitions + 16 tries) ran out with fewer undisturbed ones than
+	 * asked: the first disturbed ones fill up to the number asked
+	 */
+	int flagged;
 	int slow_regions; /**< regions read by read(2) */
 	int nr_cols;
 	struct selfmon_bench_col col[SELFMON_BENCH_MAX_COLS];

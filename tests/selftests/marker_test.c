@@ -100,6 +100,16 @@ TEST(the_json_report_at_exit_has_every_region_totals_then_threads_and_the_exit_s
 		}
 	}
 	EXPECT_EQ(3, per_thread);
+	/* A thread's row: its number in the region, not its id, which lands in the median entry. */
+	for (int i = 1; i <= 3; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "worker/thread:%d", i);
+		EXPECT_NE(NULL, json_bench(&root, name)) TH_LOG("no %s", name);
+		snprintf(name, sizeof(name), "worker/thread:%d_median", i);
+		EXPECT_LT(0, num(json_bench(&root, name), "thread_id")) TH_LOG("%s", name);
+	}
+	EXPECT_NE(NULL, json_bench(&root, "main/thread:1"));
 	/* The empty pairs the library measures are not a region of the program's. */
 	EXPECT_EQ(NULL, strstr(r.report, "selfmon:empty"));
 	json_free(&root);
@@ -146,6 +156,56 @@ TEST(a_thread_that_exits_closes_its_marker_counters_and_its_counts_stay_in_the_r
 	EXPECT_EQ(SHORT_THREADS, num(json_bench(&root, "short_median"), "region_threads"));
 	json_free(&root);
 	run_free(&r);
+}
+
+/* Write @text to a file of @dir named @name; its path in @path. */
+static void save(const char *dir, const char *name, const char *text, char *path, size_t size)
+{
+	FILE *f;
+
+	snprintf(path, size, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text ? text : "", f);
+		fclose(f);
+	}
+}
+
+/*
+ * Two runs of the same program name their rows alike, per-thread rows
+ * included (thread ids differ between runs): selfmon compare pairs every
+ * row and finds none on one side only (exit 2 and "only in").
+ */
+TEST(selfmon_compare_pairs_every_row_of_two_runs_reports_threads_included)
+{
+	char dir[] = "/tmp/selfmon-marker-cmp-XXXXXX", a[128], b[128], cmd[1400];
+	const char *cli = selfmon_cli();
+	struct run r1, r2;
+	char *out;
+	int status = -1;
+
+	if (!cli)
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	run_child(scenario_report, "task-clock", "-", &r1);
+	run_child(scenario_report, "task-clock", "-", &r2);
+	ASSERT_NE(NULL, r1.report);
+	ASSERT_NE(NULL, r2.report);
+	save(dir, "a.json", r1.report, a, sizeof(a));
+	save(dir, "b.json", r2.report, b, sizeof(b));
+	snprintf(cmd, sizeof(cmd), "'%s' compare '%s' '%s' 2>&1", cli, a, b);
+	out = run_capture(cmd, &status);
+	ASSERT_NE(NULL, out);
+	/* times differ between runs: same or a regression, but never bad input */
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 2) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "only in")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "worker/thread:3")) TH_LOG("%s", out);
+	free(out);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+	run_free(&r1);
+	run_free(&r2);
 }
 
 static int scenario_on_demand(void)

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include <selfmon/bench.h>
@@ -124,6 +125,46 @@ static void a_running_counter_whose_user_space_times_lag_is_kept_not_dropped_as_
 	selfmon_bench__close(b);
 }
 
+/* A body that sleeps: every region sees a context switch, on any machine, loaded or not. */
+static void sleepy_body(void *arg, uint64_t n)
+{
+	struct timespec ts = { 0, 20000 };
+
+	(void)arg;
+	(void)n;
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Every repetition disturbed: the retries are spent, then the disturbed ones
+ * are kept, flagged, up to the repetitions asked (never a result without
+ * repetitions, which a report would leave out); they are not counted
+ * dropped as well.
+ */
+static void a_benchmark_whose_every_repetition_is_disturbed_keeps_them_flagged_not_none(void **state)
+{
+	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "task-clock", .repetitions = 5,
+					 .iterations = 1 };
+	struct selfmon_bench_result res;
+	struct selfmon_bench *b = selfmon_bench__open(&o);
+
+	(void)state;
+	assert_non_null(b);
+	if (strstr(selfmon_bench__note(b), "repetitions are not filtered")) {
+		selfmon_bench__close(b);
+		skip();
+	}
+	assert_int_equal(selfmon_bench__run(b, "sleepy", sleepy_body, NULL, &res), 0);
+	assert_int_equal(res.kept, 5);
+	assert_int_equal(res.flagged, 5);
+	/* the retries were spent: 4 times the repetitions and 16 more */
+	assert_int_equal(res.repetitions, 4 * 5 + 16);
+	assert_int_equal(res.kept + res.dropped_switch + res.dropped_migration + res.dropped_fallback,
+			 res.repetitions);
+	selfmon_bench_result__fini(&res);
+	selfmon_bench__close(b);
+}
+
 static void iterations_that_cannot_run_are_refused_at_open(void **state)
 {
 	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "task-clock", .iterations = UINT64_MAX };
@@ -183,6 +224,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(without_the_side_set_no_repetition_is_dropped_for_a_switch_never_counted),
 		cmocka_unit_test(a_running_counter_whose_user_space_times_lag_is_kept_not_dropped_as_stopped),
+		cmocka_unit_test(a_benchmark_whose_every_repetition_is_disturbed_keeps_them_flagged_not_none),
 		cmocka_unit_test(iterations_that_cannot_run_are_refused_at_open),
 		cmocka_unit_test(null_results_and_pages_are_einval_not_a_crash),
 		cmocka_unit_test(a_driver_scans_sysfs_once_however_many_sets_it_opens),
