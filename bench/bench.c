@@ -571,8 +571,8 @@ static void spare_keep(struct spares *sp, const struct shot *s1, const struct sh
 			return;
 		}
 	}
-	sp->s[2 * sp->nr] = *s1;
-	sp->s[2 * sp->nr + 1] = *s2;
+	sp->s[2 * (size_t)sp->nr] = *s1;
+	sp->s[2 * (size_t)sp->nr + 1] = *s2;
 	sp->why[sp->nr++] = why;
 }
 
@@ -585,7 +585,8 @@ static int keep_spares(struct selfmon_bench *b, struct selfmon_bench_result *res
 		       const struct spares *sp, const double *empty, uint64_t n, bool two)
 {
 	for (int i = 0; i < sp->nr && res->kept < b->repetitions; i++) {
-		int err = keep_repetition(res, k, &sp->s[2 * i], &sp->s[2 * i + 1], empty, n, two);
+		int err = keep_repetition(res, k, &sp->s[2 * (size_t)i], &sp->s[2 * (size_t)i + 1], empty,
+					  n, two);
 
 		if (err)
 			return err;

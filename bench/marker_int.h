@@ -114,6 +114,15 @@ extern __thread struct selfmon_marker__thread *selfmon_marker__self
 	__attribute__((tls_model("local-exec")));
 /* No slots: what selfmon_marker__self points to in a thread that does not read inline. */
 extern struct selfmon_marker__thread mk_none;
+/*
+ * The bounds of the section "selfmon_sites" that the linker gathers every
+ * call site's struct selfmon_marker_site in (marker_thread.c); the names
+ * are the linker's, hence reserved. Weak: a program with no site has none.
+ */
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's start */
+extern struct selfmon_marker_site __start_selfmon_sites[] __attribute__((weak, visibility("hidden")));
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's end */
+extern struct selfmon_marker_site __stop_selfmon_sites[] __attribute__((weak, visibility("hidden")));
 /* Point selfmon_marker__self at @t's slots if @t reads inline, else at mk_none. */
 void mk_self_publish(struct mk_thread *t);
 /* The library's own region (the empty pairs it measures): not reported. */

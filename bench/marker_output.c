@@ -49,8 +49,9 @@ static const char *output_env(void)
 	const char *out = secure_getenv("SELFMON_OUTPUT");
 	char q[96];
 
-	if (!out && getauxval(AT_SECURE) && (out = getenv("SELFMON_OUTPUT")) && *out &&
-	    !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+	if (!out && getauxval(AT_SECURE))
+		out = getenv("SELFMON_OUTPUT");
+	if (out && *out && getauxval(AT_SECURE) && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
 		mk_say("SELFMON_OUTPUT='%s' ignored: this program runs with raised rights (setuid, "
 		       "setgid or file capabilities), which the file would be written with; the report "
 		       "goes to stderr",

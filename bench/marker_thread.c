@@ -214,7 +214,11 @@ static const char *mk_events_env(void)
 	const char *ev = secure_getenv("SELFMON_EVENTS");
 	char q[96];
 
-	if (ev || !getauxval(AT_SECURE) || !(ev = getenv("SELFMON_EVENTS")) || !*ev)
+	if (ev || !getauxval(AT_SECURE))
+		return ev;
+	/* Raised rights: secure_getenv() said nothing; was a list given? */
+	ev = getenv("SELFMON_EVENTS");
+	if (!ev || !*ev)
 		return ev;
 	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
 		mk_say("SELFMON_EVENTS='%s' ignored: this program runs with raised rights (setuid, "
@@ -254,14 +258,9 @@ static void mk_init_locked(void)
  * SELFMON_MARKER_BEGIN()/END() puts its struct selfmon_marker_site in the
  * section "selfmon_sites", and the linker names its bounds (ld,
  * "Input Section Example": __start_ and __stop_ of a section named as a C
- * identifier; the names are the linker's, hence reserved). Weak: a program
- * with no site has no section.
+ * identifier: marker_int.h declares them). Weak: a program with no site
+ * has no section.
  */
-/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's start */
-extern struct selfmon_marker_site __start_selfmon_sites[] __attribute__((weak, visibility("hidden")));
-/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's end */
-extern struct selfmon_marker_site __stop_selfmon_sites[] __attribute__((weak, visibility("hidden")));
-
 /* The sites in the section, and how many: the bounds are two symbols, so counted by address. */
 static size_t mk_sites(struct selfmon_marker_site **first)
 {
