@@ -18,44 +18,12 @@
 #include <selfmon/marker.h>
 #include <selfmon/read.h>
 #include <selfmon/selfmon.h>
-#include "../json_check.h"
 #include "kselftest_harness.h"
 #include "board.h"
+#include "marker_json.h"
 
 /* Exactly @N3 instructions, no operand for the compiler to set up: N3 nops. */
 #define NOPS(N3) __asm__ __volatile__(".rept " #N3 "\n\tnop\n\t.endr")
-
-static void json_check_unused(void)
-{
-	(void)run_capture;
-	(void)selfmon_cli;
-}
-
-/* The report now, as JSON, parsed into @root. */
-static int report_json(struct jval *root, char *err, size_t errsz)
-{
-	char path[64];
-	char *text = NULL;
-	FILE *f;
-	long n;
-	int rc = -1;
-
-	snprintf(path, sizeof(path), "/tmp/selfmon-markers-%d.json", (int)getpid());
-	setenv("SELFMON_OUTPUT", path, 1);
-	setenv("SELFMON_FORMAT", "json", 1);
-	if (selfmon_marker__report())
-		return snprintf(err, errsz, "no report"), -1;
-	f = fopen(path, "r");
-	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
-	    (text = calloc(1, (size_t)n + 1)) && fread(text, 1, (size_t)n, f) == (size_t)n)
-		rc = json_parse(text, root, err, errsz);
-	if (f)
-		fclose(f);
-	free(text);
-	unlink(path);
-	unsetenv("SELFMON_OUTPUT");
-	return rc;
-}
 
 static double num(const struct jval *o, const char *key)
 {
@@ -128,7 +96,7 @@ TEST(a_region_of_3n_instructions_reports_exactly_3n_per_call_in_either_form)
 	char err[160];
 
 	EXACT_USER_OR_SKIP();
-	json_check_unused();
+	marker_json_unused();
 	unsetenv("SELFMON_EVENTS");
 	for (int i = 0; i < 20; i++) {
 		region_cached_300();

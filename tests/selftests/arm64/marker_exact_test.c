@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include <selfmon/marker.h>
-#include "../json_check.h"
 #include "kselftest_harness.h"
 #include "board.h"
+#include "marker_json.h"
 #include "marker_shapes.h"
 
 static const struct shapes *const builds[] = {
@@ -54,36 +54,6 @@ static const struct {
  * re-read of each page over, never under (marker_board_test's REREAD_MAX).
  */
 enum { REREAD_MAX = 2 * 24 };
-
-static void json_check_unused(void)
-{
-	(void)run_capture;
-	(void)selfmon_cli;
-}
-
-/* The report now, as JSON, parsed into @root. */
-static int report_json(struct jval *root, char *err, size_t errsz)
-{
-	char path[64], *text = NULL;
-	long n;
-	FILE *f;
-	int rc = -1;
-
-	snprintf(path, sizeof(path), "/tmp/selfmon-exact-%d.json", (int)getpid());
-	setenv("SELFMON_OUTPUT", path, 1);
-	setenv("SELFMON_FORMAT", "json", 1);
-	if (selfmon_marker__report())
-		return snprintf(err, errsz, "no report"), -1;
-	f = fopen(path, "r");
-	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
-	    (text = calloc(1, (size_t)n + 1)) && fread(text, 1, (size_t)n, f) == (size_t)n)
-		rc = json_parse(text, root, err, errsz);
-	if (f)
-		fclose(f);
-	free(text);
-	unlink(path);
-	return rc;
-}
 
 static double field(const struct jval *root, const char *tag, const char *shape, const char *key)
 {
@@ -167,7 +137,7 @@ static void check_every_build(struct __test_metadata *_metadata, const char *eve
 	int builds_run = 0;
 
 	EXACT_USER_OR_SKIP();
-	json_check_unused();
+	marker_json_unused();
 	setenv("SELFMON_EVENTS", events, 1);
 	run_every_build(_metadata);
 	ASSERT_EQ(0, report_json(&root, err, sizeof(err))) TH_LOG("%s", err);
