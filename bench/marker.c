@@ -187,7 +187,12 @@ static __attribute__((noinline)) void mk_begin_region(struct selfmon_marker *m)
 static __attribute__((noinline, cold)) void mk_begin_lookup(const char *name, int verify)
 {
 	struct mk_thread *t = mk_self;
-	struct selfmon_marker *m = t ? mk_cached_name(t, name, verify) : NULL;
+	struct selfmon_marker *m;
+
+	/* Off is decided before any lookup: a name in a buffer, or a site the library did not zero. */
+	if (__atomic_load_n(&mk.state, __ATOMIC_RELAXED) == MK_STATE_OFF)
+		return;
+	m = t ? mk_cached_name(t, name, verify) : NULL;
 
 	if (!m)
 		m = mk_named_slow(name);
@@ -345,8 +350,11 @@ static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint
 							  uint64_t v1, int read, int verify)
 {
 	struct mk_thread *t = mk_self;
-	struct selfmon_marker *m = t ? mk_cached_name(t, name, verify) : NULL;
+	struct selfmon_marker *m;
 
+	if (__atomic_load_n(&mk.state, __ATOMIC_RELAXED) == MK_STATE_OFF)
+		return;
+	m = t ? mk_cached_name(t, name, verify) : NULL;
 	if (m && read && t->inline_ok) {
 		selfmon_marker__add_(selfmon_marker__self, m, v0, v1, MK_NAMED);
 		return;

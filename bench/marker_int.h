@@ -67,6 +67,7 @@ struct mk_global {
 	pthread_mutex_t lock;
 	int state; /* MK_STATE_* */
 	char events[256]; /* as opened */
+	bool defaulted; /* SELFMON_EVENTS unset: the default, which task-clock may replace */
 	char note[512]; /* said once at the first open; in the report */
 	char read_path[160]; /* "inline", or "read(2): why", of the first thread */
 	int nr; /* events */
@@ -123,6 +124,21 @@ extern struct selfmon_marker__thread mk_none;
 extern struct selfmon_marker_site __start_selfmon_sites[] __attribute__((weak, visibility("hidden")));
 /* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's end */
 extern struct selfmon_marker_site __stop_selfmon_sites[] __attribute__((weak, visibility("hidden")));
+/*
+ * The by-name sites of the arch's fixed sequence (SELFMON_ARCH_MARKER_NAMED):
+ * each a word the site loads and calls the library with (its name; 0: markers
+ * off, no call) and the name kept to restore it. Weak, as the sites'.
+ */
+struct mk_named_site {
+	const char *live;
+	const char *name;
+};
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's start */
+extern struct mk_named_site __start_selfmon_names[] __attribute__((weak, visibility("hidden")));
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's end */
+extern struct mk_named_site __stop_selfmon_names[] __attribute__((weak, visibility("hidden")));
+/* Markers off for the process (mk.state): every by-name site skips its call from now on. Caller holds mk.lock. */
+void mk_set_off(void);
 /* Point selfmon_marker__self at @t's slots if @t reads inline, else at mk_none. */
 void mk_self_publish(struct mk_thread *t);
 /* The library's own region (the empty pairs it measures): not reported. */

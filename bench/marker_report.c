@@ -20,13 +20,27 @@
 /* One region's counts: a thread's, or the sum over threads. */
 struct mk_row {
 	uint64_t calls, fallbacks, enabled, running;
-	uint64_t sum[MK_EVENTS], min[MK_EVENTS], max[MK_EVENTS];
+	/*
+	 * Less the empty pair, as measured: a call that counted less than the
+	 * empty pair reads below 0 (below the resolution), never floored.
+	 */
+	int64_t sum[MK_EVENTS], min[MK_EVENTS], max[MK_EVENTS];
 	int threads;
 };
 
-static uint64_t sub0(uint64_t a, uint64_t b)
+/* @a less @b, signed: below 0 where a call counted less than the empty pair. */
+static int64_t sub(uint64_t a, uint64_t b)
 {
-	return a > b ? a - b : 0;
+	return (int64_t)(a - b);
+}
+
+/* 1 when a figure of row @r fell below the empty pair: a table's flag. */
+static bool below(const struct mk_row *r)
+{
+	for (int i = 0; i < mk.nr; i++)
+		if (r->min[i] < 0)
+			return true;
+	return false;
 }
 
 /*
@@ -42,7 +56,10 @@ static void row_add(struct mk_row *r, const struct mk_thread *t,
 	if (!calls)
 		return;
 	if (!r->calls)
-		memset(r->min, 0xff, sizeof(r->min));
+		for (int i = 0; i < MK_EVENTS; i++) {
+			r->min[i] = INT64_MAX;
+			r->max[i] = INT64_MIN;
+		}
 	r->calls += calls;
 	r->fallbacks += s->fallbacks;
 	r->enabled += s->enabled;
@@ -53,9 +70,9 @@ static void row_add(struct mk_row *r, const struct mk_thread *t,
 			     !s->calls[MK_CACHED] ? on :
 			     oc < on		  ? oc :
 						    on;
-		uint64_t min = sub0(s->min[i], o), max = sub0(s->max[i], o);
+		int64_t min = sub(s->min[i], o), max = sub(s->max[i], o);
 
-		r->sum[i] += sub0(s->sum[i], s->calls[MK_CACHED] * oc + s->calls[MK_NAMED] * on);
+		r->sum[i] += sub(s->sum[i], s->calls[MK_CACHED] * oc + s->calls[MK_NAMED] * on);
 		if (min < r->min[i])
 			r->min[i] = min;
 		if (max > r->max[i])
@@ -204,9 +221,11 @@ static void table_row(FILE *f, const char *label, const struct mk_row *r)
 {
 	fprintf(f, "%-28s %8llu", label, (unsigned long long)r->calls);
 	for (int i = 0; i < mk.nr; i++)
-		fprintf(f, " %14.1f %10llu %10llu", per_call(r, i), (unsigned long long)r->min[i],
-			(unsigned long long)r->max[i]);
+		fprintf(f, " %14.1f %10lld %10lld", per_call(r, i), (long long)r->min[i],
+			(long long)r->max[i]);
 	fprintf(f, " %8llu", (unsigned long long)r->fallbacks);
+	if (below(r))
+		fputs("  below resolution: under the empty pair", f);
 	if (r->enabled != r->running)
 		fprintf(f, "  ran %.1f%% of the time enabled",
 			r->enabled ? 100.0 * (double)r->running / (double)r->enabled : 0.0);
@@ -284,9 +303,9 @@ static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row 
 			fputs("all", f);
 		fputc(',', f);
 		selfmon_report__csv_field(f, mk.event_name[i]);
-		fprintf(f, ",%llu,%llu,%.3f,%llu,%llu,", (unsigned long long)r->calls,
-			(unsigned long long)r->sum[i], per_call(r, i),
-			(unsigned long long)r->min[i], (unsigned long long)r->max[i]);
+		fprintf(f, ",%llu,%lld,%.3f,%lld,%lld,", (unsigned long long)r->calls,
+			(long long)r->sum[i], per_call(r, i), (long long)r->min[i],
+			(long long)r->max[i]);
 		if (t)
 			fprintf(f, "%llu", (unsigned long long)t->overhead[MK_CACHED][i]);
 		fprintf(f, ",%llu,%llu,%llu\n", (unsigned long long)r->fallbacks,
@@ -502,7 +521,9 @@ static int report_json(FILE *f)
 			      i + 1 < mk.nr ? "," : "");
 	if (o < (int)sizeof(note))
 		o += snprintf(note + o, sizeof(note) - (size_t)o,
-			      "; open pairs (a begin without its end yet): %d", open_pairs());
+			      "; a figure below 0 is below resolution (a call counted less than the "
+			      "empty pair), as measured; open pairs (a begin without its end yet): %d",
+			      open_pairs());
 	if (!has_time_event() && o < (int)sizeof(note))
 		o += snprintf(note + o, sizeof(note) - (size_t)o, "; %s", MK_NO_TIME);
 	if (mk.note[0] && o < (int)sizeof(note))

@@ -242,6 +242,7 @@ static void mk_init_locked(void)
 		       mk_quote(q, sizeof(q), ev), sizeof(mk.events) - 1);
 	} else {
 		snprintf(mk.events, sizeof(mk.events), "%s", ev ? ev : mk_default);
+		mk.defaulted = !ev;
 		if (!mk_registered) {
 			mk_key_ok = !pthread_key_create(&mk_key, mk_thread_exit);
 			pthread_atfork(mk_prepare, mk_parent, mk_child);
@@ -250,7 +251,10 @@ static void mk_init_locked(void)
 		}
 		state = MK_STATE_ON;
 	}
-	__atomic_store_n(&mk.state, state, __ATOMIC_RELEASE);
+	if (state == MK_STATE_OFF)
+		mk_set_off();
+	else
+		__atomic_store_n(&mk.state, state, __ATOMIC_RELEASE);
 }
 
 /*
@@ -295,6 +299,28 @@ static void mk_unresolve_sites(void)
 		__atomic_store_n(&s[i].marker, (struct selfmon_marker *)&s[i], __ATOMIC_RELAXED);
 }
 
+/*
+ * Every by-name site's word: its name (markers on or not yet decided), or 0
+ * (off: the site skips its call, so that a pair costs a load and a branch at
+ * each end). Sites in shared objects are not in this section: they call,
+ * and the library says off at once.
+ */
+static void mk_names_live(bool on)
+{
+	uintptr_t a = (uintptr_t)__start_selfmon_names, b = (uintptr_t)__stop_selfmon_names;
+	size_t n = a && b > a ? (b - a) / sizeof(struct mk_named_site) : 0;
+
+	for (size_t i = 0; i < n; i++)
+		__atomic_store_n(&__start_selfmon_names[i].live,
+				 on ? __start_selfmon_names[i].name : NULL, __ATOMIC_RELAXED);
+}
+
+void mk_set_off(void)
+{
+	__atomic_store_n(&mk.state, MK_STATE_OFF, __ATOMIC_RELEASE);
+	mk_names_live(false);
+}
+
 void mk_init(void)
 {
 	if (__builtin_expect(__atomic_load_n(&mk.state, __ATOMIC_ACQUIRE) != MK_STATE_NEW, 1))
@@ -331,6 +357,7 @@ void mk_forget(void)
 	mk.note[0] = mk.read_path[0] = '\0';
 	mk.state = MK_STATE_NEW;
 	mk_unresolve_sites();
+	mk_names_live(true);
 	pthread_mutex_unlock(&mk.lock);
 	mk_self = NULL;
 	mk_self_publish(NULL);
@@ -473,7 +500,12 @@ static const char *mk_metric_events(char *buf, size_t size)
 	return buf;
 }
 
-/* Open this thread's set on mk.events (the default falls back to task-clock). Caller holds mk.lock. */
+/*
+ * Open this thread's set on mk.events. Only the default falls back to
+ * task-clock: events named in SELFMON_EVENTS are counted as named or not at
+ * all, so that a report never holds other events than it was asked for.
+ * Caller holds mk.lock.
+ */
 static struct selfmon_set *mk_open_set(void)
 {
 	struct selfmon_opts o = { .sz = sizeof(o) };
@@ -488,7 +520,7 @@ static struct selfmon_set *mk_open_set(void)
 	if (!events)
 		return NULL;
 	set = selfmon_set__open(events, &o);
-	if (!set && !strcmp(mk.events, mk_default)) {
+	if (!set && mk.defaulted && !strcmp(mk.events, mk_default)) {
 		snprintf(mk.note, sizeof(mk.note),
 			 "no core PMU counts %s here (%.300s): counting %s; "
 			 "SELFMON_EVENTS names other events",
@@ -500,7 +532,8 @@ static struct selfmon_set *mk_open_set(void)
 	if (!set) {
 		mk_say("cannot count SELFMON_EVENTS='%s': %s. Fix: name events this machine has (selfmon's "
 		       "event syntax, e.g. '{instructions:u,cycles:u}' or 'task-clock'), or unset it for the "
-		       "default; markers are off",
+		       "default; markers are off (events named explicitly are never replaced by others), "
+		       "no report",
 		       mk_quote(q, sizeof(q), mk.events), mk_errmsg(e, sizeof(e)));
 		return NULL;
 	}
@@ -550,7 +583,7 @@ struct mk_thread *mk_thread_get(void)
 	if (!t || !t->set) {
 		/* Every thread would fail alike: off for all, said once. */
 		if (t)
-			mk.state = MK_STATE_OFF;
+			mk_set_off();
 		pthread_mutex_unlock(&mk.lock);
 		if (!t)
 			mk_say("out of memory: this thread's markers are off");

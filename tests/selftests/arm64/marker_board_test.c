@@ -374,6 +374,35 @@ TEST(markers_off_cost_at_most_6_instructions_a_pair)
 	selfmon_set__close(set);
 }
 
+/*
+ * Markers off, by name: each by-name site (a string literal) loads a word
+ * of its own that the library zeroes once markers are off, and branches
+ * over the call, as the cached form does; a name in a buffer calls the
+ * library, which says off before any lookup.
+ */
+TEST(markers_off_by_name_cost_at_most_10_instructions_a_pair)
+{
+	struct loops named = { loop_named, loop_empty, NULL };
+	char buffer[] = "pair by name, in a buffer";
+	struct loops named_buffer = { loop_named_buffer, loop_empty, buffer };
+	struct selfmon_set *set;
+	int64_t nm, nb;
+
+	EXACT_USER_OR_SKIP();
+	setenv("SELFMON_EVENTS", "", 1);
+	OPEN_USER(set, "instructions:u", NULL);
+	/* The first pair finds markers off. */
+	loop_named(NULL, 1);
+	nm = cost_x1000(selfmon_set__page(set, 0), &named);
+	nb = cost_x1000(selfmon_set__page(set, 0), &named_buffer);
+	TH_LOG("marker pair by name, markers off: %lld.%03lld user instructions (a string literal), "
+	       "%lld.%03lld (a name in a buffer)",
+	       PER_CALL(nm), PER_CALL(nb));
+	EXPECT_LE(nm, 10 * PAIRS);
+	EXPECT_EQ(1, selfmon_marker__report());
+	selfmon_set__close(set);
+}
+
 /* Nesting: the inner region exact; the outer one holds its body, the inner body, and one whole pair. */
 static __attribute__((noinline)) void region_nested(void)
 {

@@ -189,14 +189,24 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 			     : SELFMON_ARM64_CALL_CLOBBERS)
 
 /*
- * The by-name forms' fixed sequence: the address of @name (a string
- * literal) made here, and @fn called with it, so that neither a loop nor
- * -O0 moves or reloads it (<selfmon/marker.h>).
+ * The by-name forms' fixed sequence: a word in the section "selfmon_names"
+ * holds the address of @name (a string literal), and a copy of it; the word
+ * is loaded by its label and, unless the library has zeroed it (markers
+ * off), @fn called with it. Neither a loop nor -O0 moves or reloads the
+ * address (<selfmon/marker.h>), and with markers off a pair costs what the
+ * cached form's does: a load and a branch at each end, no call.
  */
 #define SELFMON_ARCH_MARKER_NAMED(name, fn)                      \
-	__asm__ __volatile__("\tadrp\tx0, %c[n]\n"                \
-			     "\tadd\tx0, x0, #:lo12:%c[n]\n"       \
-			     "\tbl\t" #fn "\n"                     \
+	__asm__ __volatile__("\t.pushsection\tselfmon_names, \"aw\"\n" \
+			     "\t.balign\t8\n"                     \
+			     "2:\t.quad\t%c[n]\n"                 \
+			     "\t.quad\t%c[n]\n"                   \
+			     "\t.popsection\n"                     \
+			     "\tadrp\tx16, 2b\n"                  \
+			     "\tldr\tx0, [x16, #:lo12:2b]\n"      \
+			     "\tcbz\tx0, 1f\n"                    \
+			     "\tbl\t" #fn "\n"                    \
+			     "1:\n"                                \
 			     :                                     \
 			     : [n] "S"(name)                       \
 			     : SELFMON_ARM64_CALL_CLOBBERS)
