@@ -128,14 +128,22 @@ void selfmon_marker__end_const(const char *name);
  * (selfmon_marker__end) are the functions themselves.
  */
 #if defined(SELFMON_ARCH_MARKER_NAMED) && !defined(__cplusplus)
+/*
+ * A string literal, as the fixed sequence needs it (a symbol's address): a
+ * constant of type char[N]. NULL, a pointer and a buffer (a char array that
+ * is no constant) take the call.
+ */
+#define SELFMON_MARKER__LITERAL(name) \
+	(__builtin_constant_p(name) &&  \
+	 __builtin_types_compatible_p(__typeof__(name), char[sizeof(name)]))
 #define selfmon_marker__begin(name)                                                          \
-	__builtin_choose_expr(__builtin_constant_p(name),                                    \
+	__builtin_choose_expr(SELFMON_MARKER__LITERAL(name),                                    \
 			      __extension__({                                                \
 				      SELFMON_ARCH_MARKER_NAMED(name, selfmon_marker__begin_const); \
 			      }),                                                            \
 			      (selfmon_marker__begin)(name))
 #define selfmon_marker__end(name)                                                            \
-	__builtin_choose_expr(__builtin_constant_p(name),                                    \
+	__builtin_choose_expr(SELFMON_MARKER__LITERAL(name),                                    \
 			      __extension__({                                                \
 				      SELFMON_ARCH_MARKER_NAMED(name, selfmon_marker__end_const); \
 			      }),                                                            \
