@@ -375,9 +375,12 @@ static int run_as_nobody(const char *helper, const char *out, char *err, size_t 
 		setenv("SELFMON_EVENTS", "task-clock:k", 1);
 		setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
 		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
-		    setresuid(65534, 65534, 65534))
+		    setresuid(65534, 65534, 65534)) {
+			fprintf(stderr, "cannot become uid 65534: %s\n", strerror(errno));
 			_exit(120);
+		}
 		execl(helper, helper, (char *)NULL);
+		fprintf(stderr, "uid 65534 cannot run '%s': %s\n", helper, strerror(errno));
 		_exit(121);
 	}
 	if (pid > 0)
@@ -389,6 +392,18 @@ static int run_as_nobody(const char *helper, const char *out, char *err, size_t 
 	free(text);
 	return st;
 }
+
+/*
+ * Skip where this system cannot run the copy as another user (a root file
+ * system that uid 65534 may not enter, as on a board's initramfs), saying
+ * why; the host runs it.
+ */
+#define ASSERT_RAN_AS_NOBODY(status, err)                                                      \
+	do {                                                                                   \
+		ASSERT_TRUE(WIFEXITED(status)) TH_LOG("%s", err);                              \
+		if (WEXITSTATUS(status) == 120 || WEXITSTATUS(status) == 121)                  \
+			SKIP(return, "%.200s", err);                                           \
+	} while (0)
 
 /* Skip where the kernel did not raise the copy's rights (a nosuid mount, no_new_privs). */
 #define ASSERT_SECURE(err)                                                                     \
@@ -406,8 +421,7 @@ TEST_F(setuid, a_setuid_program_run_by_another_user_creates_no_file_selfmon_outp
 
 	snprintf(out, sizeof(out), "%s/report.json", self->priv);
 	status = run_as_nobody(self->helper, out, err, sizeof(err));
-	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("%s", err);
-	ASSERT_GT(120, WEXITSTATUS(status)) TH_LOG("could not become nobody or run the copy: %s", err);
+	ASSERT_RAN_AS_NOBODY(status, err);
 	ASSERT_SECURE(err);
 	EXPECT_EQ(4, WEXITSTATUS(status));
 	EXPECT_NE(0, lstat(out, &st)) TH_LOG("'%s' was created with root's rights", out);
@@ -434,8 +448,7 @@ TEST_F(setuid, a_setuid_program_run_by_another_user_leaves_a_file_selfmon_output
 	snprintf(out, sizeof(out), "%s/roots-file", self->priv);
 	put(out, "root's own\n");
 	status = run_as_nobody(self->helper, out, err, sizeof(err));
-	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("%s", err);
-	ASSERT_GT(120, WEXITSTATUS(status)) TH_LOG("could not become nobody or run the copy: %s", err);
+	ASSERT_RAN_AS_NOBODY(status, err);
 	ASSERT_SECURE(err);
 	text = slurp(out);
 	EXPECT_STREQ("root's own\n", text ? text : "(gone)");
