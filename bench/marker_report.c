@@ -480,6 +480,27 @@ static int json_rows(struct selfmon_report_entry *e, struct mk_json_entry *j, in
 	return rows.n;
 }
 
+/* The JSON's note: the empty pair each call was reduced by, and what else the reader must know. */
+static void json_note(char *note, size_t size, const struct mk_thread *t0)
+{
+	int o = snprintf(note, size, "markers of pid %d; empty pair subtracted per call:",
+			 (int)getpid());
+
+	for (int i = 0; t0 && i < mk.nr && o < (int)size; i++)
+		o += snprintf(note + o, size - (size_t)o, " %s %llu (cached) %llu (by name)%s",
+			      mk.event_name[i], (unsigned long long)t0->overhead[MK_CACHED][i],
+			      (unsigned long long)t0->overhead[MK_NAMED][i], i + 1 < mk.nr ? "," : "");
+	if (o < (int)size)
+		o += snprintf(note + o, size - (size_t)o,
+			      "; a figure below 0 is below resolution (a call counted less than the "
+			      "empty pair), as measured; open pairs (a begin without its end yet): %d",
+			      open_pairs());
+	if (!has_time_event() && o < (int)size)
+		o += snprintf(note + o, size - (size_t)o, "; %s", MK_NO_TIME);
+	if (mk.note[0] && o < (int)size)
+		snprintf(note + o, size - (size_t)o, "; %s", mk.note);
+}
+
 static int report_json(FILE *f)
 {
 	static char names[MK_EVENTS][2][SELFMON_EVENT_NAME_MAX + 8];
@@ -489,7 +510,7 @@ static int report_json(FILE *f)
 	struct mk_json_entry *j;
 	char note[sizeof(mk.note) + 512];
 	struct utsname u;
-	int max = 0, n, err, o;
+	int max = 0, n, err;
 
 	for (t = mk.threads; t; t = t->next)
 		max++;
@@ -510,24 +531,7 @@ static int report_json(FILE *f)
 	selfmon_report__context_fill(&ctx);
 	if (uname(&u))
 		snprintf(u.machine, sizeof(u.machine), "unknown");
-	/* The empty pair each call was reduced by, and what else the reader must know, in the note. */
-	o = snprintf(note, sizeof(note),
-		     "markers of pid %d; empty pair subtracted per call:", (int)getpid());
-	for (int i = 0; t0 && i < mk.nr && o < (int)sizeof(note); i++)
-		o += snprintf(note + o, sizeof(note) - (size_t)o,
-			      " %s %llu (cached) %llu (by name)%s", mk.event_name[i],
-			      (unsigned long long)t0->overhead[MK_CACHED][i],
-			      (unsigned long long)t0->overhead[MK_NAMED][i],
-			      i + 1 < mk.nr ? "," : "");
-	if (o < (int)sizeof(note))
-		o += snprintf(note + o, sizeof(note) - (size_t)o,
-			      "; a figure below 0 is below resolution (a call counted less than the "
-			      "empty pair), as measured; open pairs (a begin without its end yet): %d",
-			      open_pairs());
-	if (!has_time_event() && o < (int)sizeof(note))
-		o += snprintf(note + o, sizeof(note) - (size_t)o, "; %s", MK_NO_TIME);
-	if (mk.note[0] && o < (int)sizeof(note))
-		snprintf(note + o, sizeof(note) - (size_t)o, "; %s", mk.note);
+	json_note(note, sizeof(note), t0);
 	ctx.arch = u.machine;
 	ctx.version = selfmon_version();
 	ctx.events = mk.events;
