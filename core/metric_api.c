@@ -549,6 +549,25 @@ const char *selfmon_pmu_events__core(int cpu, int *fallback)
 	return selfmon_pe__str(t, t->cores[id.core].name);
 }
 
+int selfmon_pmu_events__part(int cpu, char *buf, size_t size)
+{
+	const struct selfmon_pe_table *t = &selfmon_pe__table;
+	struct selfmon_pe_ident id;
+	int err;
+
+	if (!buf || !size)
+		return -EINVAL;
+	buf[0] = '\0';
+	/* -ENOENT with an id read: no rule and no common set; the id stands. */
+	err = selfmon_pe__core_of_cpu(t, selfmon_arch__host(), selfmon_root__get(NULL),
+				      cpu < 0 ? 0 : cpu, &id);
+	if (err == -ENOENT && id.id[0])
+		err = 0;
+	if (!err && snprintf(buf, size, "%s", id.id) >= (int)size)
+		err = -ENAMETOOLONG;
+	return err;
+}
+
 int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *info)
 {
 	const struct selfmon_pe_table *t = &selfmon_pe__table;

@@ -87,6 +87,14 @@ const char *selfmon_pmu_events__core(int cpu, int *fallback)
 	return NULL;
 }
 
+int selfmon_pmu_events__part(int cpu, char *buf, size_t size)
+{
+	(void)cpu;
+	if (buf && size)
+		buf[0] = '\0';
+	return none();
+}
+
 int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *info)
 {
 	(void)cpu;

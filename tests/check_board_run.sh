@@ -6,6 +6,9 @@
 # come back to the host. A board it does not know is refused before any boot.
 # The same boot runs EXAMPLE, a cmocka budget test built against the
 # installed library with pkg-config's flags (examples/budget_cmocka.c).
+# A second boot runs a script named like a busybox applet, with helpers
+# named "mt" (an applet too) and "-x": arguments byte for byte, the user's
+# files run, not the applets, and stdout and stderr come back in order.
 # Usage: check_board_run.sh OUT.tap BOARD_RUN VMDIR WRITER_STATIC WRITER_DYNAMIC SYSROOT EXAMPLE
 set -u
 out=$1 run=$2 vm=$3 wstatic=$4 wdyn=$5 sysroot=$6 example=$7
@@ -15,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 : >"$out"
 tap() { echo "$*" | tee -a "$out"; }
 tap "# suite: scripts/board-run"
-tap "1..9"
+tap "1..15"
 
 "$run" --vm "$vm" /bin/true >/dev/null 2>"$tmp/e1"
 rc=$?
@@ -80,5 +83,48 @@ if [ "$rc" -eq 125 ] && grep -q "'nope'" "$tmp/e9" && grep -q biglittle "$tmp/e9
 	tap "ok 9 - an unknown --board is refused before any boot (125), naming the board there is"
 else
 	tap "not ok 9 - --board nope: exit $rc: $(cat "$tmp/e9")"
+fi
+mkdir -p "$tmp/d1" "$tmp/d2" && : >"$tmp/d1/data" && : >"$tmp/d2/data"
+"$run" --vm "$vm" --with "$tmp/d1/data" --with "$tmp/d2/data" "$wstatic" >/dev/null 2>"$tmp/e10"
+rc=$?
+if [ "$rc" -eq 125 ] && grep -qF "'$tmp/d1/data'" "$tmp/e10" && grep -qF "'$tmp/d2/data'" "$tmp/e10"; then
+	tap "ok 10 - two --with files of one name are refused before any boot (125), naming both"
+else
+	tap "not ok 10 - --with d1/data --with d2/data: exit $rc: $(cat "$tmp/e10")"
+fi
+
+# The second boot, from the folder that holds its files: "-x" is given as
+# a bare name, as a user would type it.
+mkdir -p "$tmp/named" && cp "$here/runner/named.sh" "$tmp/named/ls" && cp "$wstatic" "$tmp/named/mt" &&
+	cp "$here/runner/dash-x.sh" "$tmp/named/-x"
+arg=$(printf 'a\n\n.') && arg=${arg%.}
+(cd "$tmp/named" && "$run" --vm "$vm" --out "$tmp/out2" --with mt --with -x ls "$arg" b >"$tmp/both" 2>&1)
+rc=$?
+tap "# board-run said: $(grep '^board-run:' "$tmp/both")"
+printf '[a\n\n][b]' >"$tmp/args.want"
+if [ "$rc" -eq 0 ] && cmp -s "$tmp/args.want" "$tmp/out2/args.txt"; then
+	tap "ok 11 - arguments arrive byte for byte (trailing newlines too)"
+else
+	tap "not ok 11 - exit $rc; arguments: $(od -c "$tmp/out2/args.txt" 2>&1 | head -3 | tr '\n' ' ')"
+fi
+if grep -q '"writer": "/bundle/bin/mt", "args": 1' "$tmp/out2/mt.json" 2>/dev/null; then
+	tap "ok 12 - a --with program named like a busybox applet (mt) runs, not the applet"
+else
+	tap "not ok 12 - mt: $(tr '\n' ' ' <"$tmp/both")"
+fi
+if [ "$(cat "$tmp/out2/dash-x.txt" 2>/dev/null)" = ran ]; then
+	tap "ok 13 - a file named -x is copied and run, not taken for an option"
+else
+	tap "not ok 13 - -x: $(tr '\n' ' ' <"$tmp/both")"
+fi
+if [ "$(grep '^order: ' "$tmp/both" | tr '\n' ' ')" = "order: one order: two order: three order: four " ]; then
+	tap "ok 14 - stdout and stderr come back interleaved in the order written"
+else
+	tap "not ok 14 - order: $(grep '^order: ' "$tmp/both" | tr '\n' ' ')"
+fi
+if [ -s "$tmp/out2/args.txt" ]; then
+	tap "ok 15 - a PROGRAM named like a busybox applet (ls) runs, not the applet"
+else
+	tap "not ok 15 - ls: $(tr '\n' ' ' <"$tmp/both")"
 fi
 exit 0

@@ -167,6 +167,53 @@ static void head(const struct opens *o, int json)
 		       o->bare);
 }
 
+/*
+ * A core the tables lack (@core: the common set that serves it), or one
+ * that cannot be told (@core NULL: its part id cannot be read, or no common
+ * set): which, by its part id, then the kernel's generic events, which
+ * count on any core with a PMU driver (perf_event_open(2),
+ * PERF_TYPE_HARDWARE and PERF_TYPE_SOFTWARE) whatever the tables know.
+ */
+static void fallback_head(const struct cluster *c, const char *core, int json)
+{
+	char part[96], why[200];
+	int err = selfmon_pmu_events__part(c->cpu, part, sizeof(part));
+	const char *ev;
+
+	if (err)
+		snprintf(why, sizeof(why), "its part id, %s, cannot be read: %s",
+#if defined(__aarch64__)
+			 "MIDR_EL1 from /sys/devices/system/cpu/cpuN/regs/identification/midr_el1",
+#else
+			 "CPUID from /proc/cpuinfo",
+#endif
+			 strerror(-err));
+	if (json) {
+		json_field(stdout, err ? "part_error" : "part", err ? why : part, 1);
+		fputs(", \"generic_events\": [", stdout);
+		for (int i = 0; (ev = selfmon_events__standard(i)); i++) {
+			fputs(i ? ", " : "", stdout);
+			cli_json_string(stdout, ev);
+		}
+		fputs("]", stdout);
+		return;
+	}
+	if (err)
+		printf(" (%s)", why);
+	else
+		printf(" -- this core (%s) is not in the pmu-events tables", cli_text(part));
+	printf(core ? ": the generic events and metrics below still work\n" :
+		      ": the kernel's generic events below still count; the tables' metrics need "
+		      "a core they know\n");
+	printf(" generic events");
+	if (c->cannot)
+		printf(" (cannot be opened here: %s)", c->cannot);
+	printf(":\n ");
+	for (int i = 0; (ev = selfmon_events__standard(i)); i++)
+		printf(" %s", ev);
+	putchar('\n');
+}
+
 /* One cluster: its core, then its events, then its metrics. */
 static int list_cluster(const struct cluster *c, int json, int first)
 {
@@ -174,20 +221,26 @@ static int list_cluster(const struct cluster *c, int json, int first)
 	int fallback = 0, err, kind = -1, n;
 	const char *core = selfmon_pmu_events__core(c->cpu, &fallback);
 
-	if (!core)
-		return -errno;
+	if (!core && errno == EOPNOTSUPP)
+		return -errno; /* built without tables */
 	if (json) {
 		fprintf(stdout, "%s\n    {", first ? "" : ",");
 		json_field(stdout, "cpus", c->cpus, 0);
 		json_field(stdout, "pmu", c->pmu, 1);
-		json_field(stdout, "core", core, 1);
-		fprintf(stdout, ", \"fallback\": %s", fallback ? "true" : "false");
+		json_field(stdout, "core", core ? core : "", 1);
+		fprintf(stdout, ", \"fallback\": %s", fallback || !core ? "true" : "false");
 	} else {
-		printf("%sCPUs %s (%s): %s%s\n", first ? "" : "\n", cli_text(c->cpus),
-		       cli_text(c->pmu), core,
-		       fallback ?
-			       " -- no pmu-events rule for this core: the architecture's common set" :
-			       "");
+		printf("%sCPUs %s (%s): %s", first ? "" : "\n", cli_text(c->cpus), cli_text(c->pmu),
+		       core ? core : "unknown core");
+	}
+	if (fallback || !core)
+		fallback_head(c, core, json);
+	else if (!json)
+		putchar('\n');
+	if (!core) {
+		if (json)
+			fputs("}", stdout);
+		return 0;
 	}
 	for (n = 0; !(err = selfmon_pmu_events__get(c->cpu, n, &in)); n++) {
 		int metric = in.expr != NULL;

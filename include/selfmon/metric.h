@@ -112,6 +112,15 @@ struct selfmon_pmu_event_info {
 const char *selfmon_pmu_events__core(int cpu, int *fallback);
 
 /**
+ * selfmon_pmu_events__part() - the part id of CPU @cpu as the tables' rules
+ * match it (x86 "GenuineIntel-6-5E-3" from /proc/cpuinfo, arm64 MIDR_EL1
+ * "0x00000000410fd083"), into @buf of @size bytes
+ * Return: 0, or -errno: why it cannot be read (-EOPNOTSUPP: built without
+ * tables, or an architecture they do not cover).
+ */
+int selfmon_pmu_events__part(int cpu, char *buf, size_t size);
+
+/**
  * selfmon_pmu_events__get() - entry @idx of the tables of CPU @cpu's core:
  * its events first, then its metrics (on arm64 the common set's events
  * after the core's own)

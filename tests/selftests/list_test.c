@@ -265,4 +265,104 @@ TEST_F(list, an_unknown_event_is_refused_naming_the_closest)
 	free(out);
 }
 
+/*
+ * A copy of the Skylake board under a new directory (@tmp, from mkdtemp)
+ * whose CPUs the tables lack: CPUID family 99 on x86, implementer 0xff in
+ * MIDR_EL1 on arm64 (no rule in either mapfile.csv); @unreadable: neither
+ * /proc/cpuinfo nor midr_el1 at all.
+ */
+static int unknown_core_board(const char *fixtures_dir, const char *tmp, int unreadable)
+{
+	char cmd[3000];
+
+	snprintf(cmd, sizeof(cmd),
+		 "cp -a '%s/skylake/.' '%s' && rm -f '%s/proc/cpuinfo' && %s", fixtures_dir, tmp, tmp,
+		 unreadable ? ":" :
+			      "for c in 0 1 2 3 4 5 6 7; do printf 'processor\\t: %%s\\nvendor_id\\t: "
+			      "GenuineIntel\\ncpu family\\t: 99\\nmodel\\t\\t: 255\\nstepping\\t: 3\\n\\n' "
+			      "$c >>\"$T/proc/cpuinfo\"; d=\"$T/sys/devices/system/cpu/cpu$c/regs/identification\"; "
+			      "mkdir -p \"$d\" && echo 0x00000000ff0ff0f0 >\"$d/midr_el1\"; done");
+	if (setenv("T", tmp, 1))
+		return -1;
+	return system(cmd);
+}
+
+/* selfmon list under the board @tmp: its output, its exit status in *@status. */
+static char *list_on(struct __test_metadata *_metadata, const char *tmp, const char *args, int *status)
+{
+	char *out;
+
+	setenv("SELFMON_SYSFS_ROOT", tmp, 1);
+	out = run(_metadata, args, status);
+	unsetenv("SELFMON_SYSFS_ROOT");
+	return out;
+}
+
+TEST_F(list, a_core_the_tables_lack_is_named_by_its_part_id_and_gets_the_generic_set)
+{
+#if defined(__aarch64__)
+	const char *part = "0x00000000ff0ff0f0";
+#else
+	const char *part = "GenuineIntel-99-FF-3";
+#endif
+	char dir[1000], tmp[] = "/tmp/selfmon-list-XXXXXX", want[200], err[160], cmd[1100];
+	struct jval root;
+	const struct jval *cl;
+	int status = -1;
+	char *out;
+
+	SKIP_IF_SETUP_SKIPPED();
+	if (fixtures(dir, sizeof(dir)))
+		SKIP(return, "no fixture boards here (set SELFMON_FIXTURES)");
+	ASSERT_NE(NULL, mkdtemp(tmp));
+	ASSERT_EQ(0, unknown_core_board(dir, tmp, 0));
+	out = list_on(_metadata, tmp, "list", &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, status) TH_LOG("%.600s", out);
+	snprintf(want, sizeof(want), "this core (%s) is not in the pmu-events tables", part);
+	EXPECT_NE(NULL, strstr(out, want)) TH_LOG("%.600s", out);
+	EXPECT_NE(NULL, strstr(out, "generic events")) TH_LOG("%.600s", out);
+	EXPECT_NE(NULL, strstr(out, " cycles instructions")) TH_LOG("%.600s", out);
+	EXPECT_NE(NULL, strstr(out, "\n  ipc ")) TH_LOG("%.600s", out);
+	EXPECT_EQ(NULL, strstr(out, "selfmon list:")) TH_LOG("%.600s", out);
+	free(out);
+	out = list_on(_metadata, tmp, "list --json", &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, status);
+	memset(&root, 0, sizeof(root));
+	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s: %.300s", err, out);
+	cl = &json_get(&root, "clusters")->kids[0];
+	ASSERT_NE(NULL, json_get(cl, "part"));
+	EXPECT_STREQ(part, json_get(cl, "part")->str);
+	ASSERT_NE(NULL, json_get(cl, "generic_events"));
+	EXPECT_LT(0, json_get(cl, "generic_events")->n);
+	json_free(&root);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	EXPECT_EQ(0, system(cmd));
+}
+
+TEST_F(list, a_core_whose_part_cannot_be_read_says_so_and_lists_the_generic_events)
+{
+	char dir[1000], tmp[] = "/tmp/selfmon-list-XXXXXX", cmd[1100];
+	int status = -1;
+	char *out;
+
+	SKIP_IF_SETUP_SKIPPED();
+	if (fixtures(dir, sizeof(dir)))
+		SKIP(return, "no fixture boards here (set SELFMON_FIXTURES)");
+	ASSERT_NE(NULL, mkdtemp(tmp));
+	ASSERT_EQ(0, unknown_core_board(dir, tmp, 1));
+	out = list_on(_metadata, tmp, "list", &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, status) TH_LOG("%.600s", out);
+	EXPECT_NE(NULL, strstr(out, "unknown core (its part id, ")) TH_LOG("%.600s", out);
+	EXPECT_NE(NULL, strstr(out, "cannot be read: No such file or directory)")) TH_LOG("%.600s", out);
+	EXPECT_NE(NULL, strstr(out, " cycles instructions")) TH_LOG("%.600s", out);
+	EXPECT_EQ(NULL, strstr(out, "selfmon list:")) TH_LOG("%.600s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	EXPECT_EQ(0, system(cmd));
+}
+
 TEST_HARNESS_MAIN
