@@ -152,6 +152,7 @@ void mk_forget(void);
 /* Measure @t's empty pairs of each form into @t->overhead (mk.calibrate). */
 void mk_calibrate(struct mk_thread *t);
 
+/* marker_say.c: the messages. */
 /* One message on stderr: "selfmon: markers: ...". */
 void mk_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* @s quoted for a message or a table: at most @size - 1 bytes, control bytes as \xNN. */

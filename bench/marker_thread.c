@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,52 +53,6 @@ static bool mk_registered;
 /* The default where a core PMU counts; task-clock elsewhere. */
 static const char mk_default[] = "{instructions:u,cycles:u}";
 static const char mk_fallback[] = "task-clock";
-
-void mk_say(const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	/* One write, so that threads' messages do not interleave. */
-	fprintf(stderr, "selfmon: markers: %s\n", msg);
-}
-
-/* @s with control bytes (and, for a quoted text, quotes and backslashes) as \xNN. */
-static const char *escape(char *buf, size_t size, const char *s, bool quoted)
-{
-	size_t o = 0;
-
-	for (; s && *s && o + 5 < size; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f || (quoted && (c >= 0x80 || c == '\'' || c == '\\')))
-			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
-		else
-			buf[o++] = (char)c;
-	}
-	if (s && *s && o + 4 <= size) {
-		memcpy(buf + o, "...", 3);
-		o += 3;
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-const char *mk_quote(char *buf, size_t size, const char *s)
-{
-	return escape(buf, size, s, true);
-}
-
-const char *mk_errmsg(char *buf, size_t size)
-{
-	return escape(buf, size, selfmon_errmsg(), false);
-}
 
 /* ---- set-up: once per process, and again in a forked child ---- */
 
