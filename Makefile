@@ -88,7 +88,9 @@ no_fortify = $(if $(filter -O0,$(call last_opt,$(1))),$(if $(findstring _FORTIFY
 ALL_CFLAGS = $(SELFMON_CPPFLAGS) $(CPPFLAGS) $(SELFMON_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) \
 	     $(call no_fortify,$(CC) $(SELFMON_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS))
 ALL_LDFLAGS = $(SELFMON_LDFLAGS) $(LDFLAGS)
-LIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lpthread
+# libm for sqrt, erfc and the like: glibc ships libm.a; musl's libc.a holds
+# it, and -lm finds its empty libm.a.
+LIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lpthread -lm
 
 LIB_SRCS := $(wildcard core/*.c sample/*.c bench/*.c) $(addprefix arch/$(SRCARCH)/,gate.c host.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)

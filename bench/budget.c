@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,16 +334,10 @@ static int expect_user_read(void)
 	return s && !strcmp(s, "1");
 }
 
-/* The library needs no libm. */
-static double abs_(double v)
-{
-	return v < 0 ? -v : v;
-}
-
 /* Counts are integers; a median of an even number may end in .5. */
 static const char *num(char *buf, size_t size, double v)
 {
-	int whole = abs_(v) < 1e15 && v == (double)(long long)v;
+	int whole = fabs(v) < 1e15 && v == (double)(long long)v;
 
 	snprintf(buf, size, whole ? "%.0f" : "%.1f", v);
 	return buf;
@@ -426,6 +421,6 @@ int selfmon_measure__check_within(const struct selfmon_measure *m, double expect
 	}
 	snprintf(b, sizeof(b), "%s within %g%%", num(n, sizeof(n), expected), pct);
 	describe(m, b, msg, size);
-	return abs_(m->value - expected) <= abs_(expected) * pct / 100 ? SELFMON_VERDICT_PASS :
+	return fabs(m->value - expected) <= fabs(expected) * pct / 100 ? SELFMON_VERDICT_PASS :
 									 SELFMON_VERDICT_FAIL;
 }

@@ -4,32 +4,11 @@
  * as the metrics' columns (core/metric_api.c) summarize with them too.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <selfmon/bench.h>
-
-/* No libm: the library links with libperf and pthread only. */
-static double fabs_(double x)
-{
-	return x < 0 ? -x : x;
-}
-
-static double sqrt_(double x)
-{
-	double r = x > 1 ? x : 1, prev = 0;
-
-	if (x <= 0)
-		return 0;
-	/* Newton from above: decreases monotonically until it stops moving. */
-	for (int i = 0; i < 200 && r != prev; i++) {
-		prev = r;
-		r = 0.5 * (r + x / r);
-		if (r >= prev)
-			return prev;
-	}
-	return r;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -86,12 +65,12 @@ int selfmon_stats__compute(const double *v, size_t n, struct selfmon_stats *st)
 	/* Two passes: the sum of squared deviations stays exact for equal samples. */
 	for (size_t i = 0; i < n; i++)
 		sq += (s[i] - st->mean) * (s[i] - st->mean);
-	st->stddev = n > 1 ? sqrt_(sq / (double)(n - 1)) : 0;
+	st->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
 	st->median = selfmon_stats__quantile(s, n, 0.5);
 	st->p10 = selfmon_stats__quantile(s, n, 0.1);
 	st->p90 = selfmon_stats__quantile(s, n, 0.9);
 	for (size_t i = 0; i < n; i++)
-		s[i] = fabs_(s[i] - st->median);
+		s[i] = fabs(s[i] - st->median);
 	qsort(s, n, sizeof(*s), cmp_double);
 	st->mad = selfmon_stats__quantile(s, n, 0.5);
 out:

@@ -9,9 +9,10 @@
  * inconclusive, never "same". Over several noisy metrics, alpha is the family-wise
  * error rate: Holm's step-down correction (one comparison of a whole
  * report tests dozens of metrics, and each would otherwise raise a false
- * alarm at rate alpha). Pure functions; no libm (the CLI links without it).
+ * alarm at rate alpha). Pure functions.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,77 +76,10 @@ double cli_floor(const double *v, int n, const double *other, int n_other)
 	return any ? kept : least;
 }
 
-static double sqrt_(double x)
-{
-	double r = x > 1 ? x : 1, prev = 0;
-
-	if (x <= 0)
-		return 0;
-	for (int i = 0; i < 200 && r != prev; i++) {
-		prev = r;
-		r = 0.5 * (r + x / r);
-		if (r >= prev)
-			return prev;
-	}
-	return r;
-}
-
-/* e^y for y <= 0: e^-1 to the integer part by squaring, the fraction by its series. */
-static double exp_neg(double y)
-{
-	static const double e_inv = 0.36787944117144233;
-	double x = -y, term = 1, frac = 0, pw = e_inv, r = 1;
-	unsigned long long k;
-
-	if (x > 745)
-		return 0;
-	k = (unsigned long long)x;
-	x -= (double)k;
-	for (; k; k >>= 1, pw *= pw)
-		if (k & 1)
-			r *= pw;
-	/* e^-x for 0 <= x < 1: alternating terms shrink fast; 30 is far past double precision. */
-	for (int i = 1; i <= 30; i++) {
-		frac += term;
-		term *= -x / i;
-	}
-	return r * frac;
-}
-
-/*
- * erfc(x) for x >= 0: below 3, 1 - erf(x) with erf's series of positive
- * terms, 2/sqrt(pi) e^-x^2 sum 2^n x^(2n+1) / (1 3 5 ... (2n+1)); from 3 on,
- * the continued fraction e^-x^2 / sqrt(pi) / (x + 1/2 / (x + 1 / (x + 3/2 / ...)))
- * evaluated from its tail.
- */
-static double erfc_(double x)
-{
-	static const double two_over_sqrt_pi = 1.1283791670955126, inv_sqrt_pi = 0.5641895835477563;
-	double e = exp_neg(-x * x);
-
-	if (x < 3) {
-		double term = x, sum = x;
-
-		for (int n = 1; n < 200 && term > 1e-17 * sum; n++) {
-			term *= 2 * x * x / (2 * n + 1);
-			sum += term;
-		}
-		return 1 - two_over_sqrt_pi * e * sum;
-	}
-	{
-		double t = x;
-
-		for (int n = 60; n >= 1; n--)
-			t = x + (n / 2.0) / t;
-		return inv_sqrt_pi * e / t;
-	}
-}
-
 double cli_normal_sf(double z)
 {
-	static const double inv_sqrt2 = 0.7071067811865476;
-
-	return z >= 0 ? 0.5 * erfc_(z * inv_sqrt2) : 1 - 0.5 * erfc_(-z * inv_sqrt2);
+	/* erfc keeps the upper tail's precision where 1 - Phi(z) would cancel. */
+	return 0.5 * erfc(z * M_SQRT1_2);
 }
 
 struct ranked {
@@ -184,7 +118,7 @@ double cli_mann_whitney(const double *a, int na, const double *b, int nb, double
 	u1 = r1 - (double)na * (na + 1) / 2;
 	*u = u1;
 	mu = (double)na * nb / 2;
-	sigma = sqrt_((double)na * nb / 12 * ((n + 1) - ties / ((double)n * (n - 1))));
+	sigma = sqrt((double)na * nb / 12 * ((n + 1) - ties / ((double)n * (n - 1))));
 	if (sigma <= 0)
 		return 1;
 	/* Two-sided: the larger U, less the continuity correction of one half. */
