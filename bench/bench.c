@@ -13,6 +13,7 @@
 #include <selfmon/bench.h>
 #include <selfmon/machine.h>
 #include <selfmon/selfmon.h>
+#include "../util/sort.h"
 
 /*
  * The driver is part of libselfmon and stands on its public API only. Its
@@ -431,13 +432,6 @@ static uint64_t grow_iterations(struct selfmon_bench *b, selfmon_bench_fn fn, vo
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void name_cols(struct selfmon_bench *b, struct selfmon_bench_result *res)
 {
 	int e0 = first_event_col(b);
@@ -478,8 +472,7 @@ static int measure_empty(struct selfmon_bench *b, struct selfmon_bench_result *r
 	for (int c = 0; c < res->nr_cols; c++) {
 		for (int k = 0; k < EMPTY_REGIONS; k++)
 			tmp[k] = v[k][c];
-		qsort(tmp, EMPTY_REGIONS, sizeof(tmp[0]), cmp_double);
-		empty[c] = tmp[EMPTY_REGIONS / 2];
+		empty[c] = util_median(tmp, EMPTY_REGIONS);
 		res->col[c].overhead = empty[c];
 	}
 	return 0;

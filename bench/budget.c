@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <selfmon/budget.h>
+#include "../util/sort.h"
 
 /* Events one thread measures before the oldest measurer is closed. */
 #define BUDGET_CACHE 8
@@ -265,20 +266,11 @@ static int instruction_like(const char *event)
 	return strstr(low, "instructions") || strstr(low, "inst_retired");
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The minimum, or the median, of @n values (sorted in place). */
 static double summarize(double *v, int n, int min)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	if (min)
-		return v[0];
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	util_sort_doubles(v, (size_t)n);
+	return min ? v[0] : util_quantile(v, (size_t)n, 0.5);
 }
 
 /* No region of one kind ran all through: @m says why, and that it never passes. */

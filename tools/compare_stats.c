@@ -19,18 +19,12 @@
 
 #include <selfmon/bench.h>
 #include "compare.h"
+#include "../util/sort.h"
 
 static const struct cli_limit defaults[] = {
 	{ "time", 10, true },  { "cpu_time", 10, true }, { "instructions", 0.5, true },
 	{ "cycles", 5, true }, { "", 5, true }, /* any other counter */
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 double cli_median(const double *v, int n)
 {
@@ -49,9 +43,9 @@ static double low_fence(const double *v, int n)
 	if (!s)
 		return -1.0 / 0.0;
 	memcpy(s, v, (size_t)n * sizeof(*s));
-	qsort(s, (size_t)n, sizeof(*s), cmp_double);
-	q1 = selfmon_stats__quantile(s, (size_t)n, 0.25);
-	q3 = selfmon_stats__quantile(s, (size_t)n, 0.75);
+	util_sort_doubles(s, (size_t)n);
+	q1 = util_quantile(s, (size_t)n, 0.25);
+	q3 = util_quantile(s, (size_t)n, 0.75);
 	free(s);
 	return q1 - 3 * (q3 - q1);
 }
@@ -89,7 +83,7 @@ struct ranked {
 
 static int cmp_ranked(const void *a, const void *b)
 {
-	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+	return util_cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
 }
 
 double cli_mann_whitney(const double *a, int na, const double *b, int nb, double *u)
@@ -313,7 +307,7 @@ void cli_compare_judge(const struct cli_series *base, const struct cli_series *n
 
 static int cmp_p(const void *a, const void *b)
 {
-	return cmp_double(&(*(struct cli_result *const *)a)->p,
+	return util_cmp_double(&(*(struct cli_result *const *)a)->p,
 			  &(*(struct cli_result *const *)b)->p);
 }
 
