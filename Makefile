@@ -88,10 +88,24 @@ no_fortify = $(if $(filter -O0,$(call last_opt,$(1))),$(if $(findstring _FORTIFY
 ALL_CFLAGS = $(SELFMON_CPPFLAGS) $(CPPFLAGS) $(SELFMON_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) \
 	     $(call no_fortify,$(CC) $(SELFMON_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS))
 ALL_LDFLAGS = $(SELFMON_LDFLAGS) $(LDFLAGS)
-LIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lpthread
+# libm for sqrt, erfc and the like: glibc ships libm.a; musl's libc.a holds
+# it, and -lm finds its empty libm.a.
+LIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lpthread -lm
 
 LIB_SRCS := $(wildcard core/*.c sample/*.c bench/*.c) $(addprefix arch/$(SRCARCH)/,gate.c host.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
+# util/: the bottom layer (sorting, quantiles, ...) that every layer may use,
+# the library and the CLI alike. An internal archive, never installed: the
+# library's relocatable object takes all of it, where objcopy makes its
+# symbols local like every internal one; the CLI and the tests link the
+# archive itself, after libselfmon.a. Not in LIB_SRCS and CLI_SRCS both: the
+# tests link the raw library objects (libselfmon-internal.a) and the CLI's
+# archive together, and would get each function twice. Not static inline in
+# the headers: the qsort comparator needs one address, and what comes next
+# (escaping, JSON) is no one-liner.
+UTIL_SRCS := $(wildcard util/*.c)
+UTIL_OBJS := $(UTIL_SRCS:%.c=$(O)/obj/%.o)
+UTIL_LIB := $(O)/libselfmon-util.a
 # The CLI's own code (option parsing, writers, readcost, the built-in kernels)
 # is not the library's: an internal archive, never installed, that the CLI and
 # the tests link. It uses the public API only.
@@ -128,7 +142,7 @@ all: lib cli tests
 # Keep objects make sees as intermediate: relinks stay cheap.
 .SECONDARY:
 
-lib: $(O)/libselfmon.a $(INTERNAL_LIB)
+lib: $(O)/libselfmon.a $(INTERNAL_LIB) $(UTIL_LIB)
 cli: $(O)/selfmon
 tests: $(UNIT_BINS) $(SELF_BINS)
 
@@ -167,9 +181,9 @@ $(O)/public-symbols.txt: $(PUBLIC_HEADERS) scripts/symbols.py $(AUTOCONF)
 	$(quiet) GEN $(@:$(srctree)/%=%)
 	$(Q)$(PYTHON) scripts/symbols.py keep $(PUBLIC_HEADERS) >$@.tmp && mv $@.tmp $@
 
-$(O)/libselfmon.a: $(LIB_OBJS) $(O)/public-symbols.txt
+$(O)/libselfmon.a: $(LIB_OBJS) $(UTIL_OBJS) $(O)/public-symbols.txt
 	$(quiet) AR $(@:$(srctree)/%=%)
-	$(Q)$(CC) -nostdlib -r -o $(O)/obj/libselfmon.o $(LIB_OBJS)
+	$(Q)$(CC) -nostdlib -r -o $(O)/obj/libselfmon.o $(LIB_OBJS) $(UTIL_OBJS)
 	$(Q)$(OBJCOPY) --keep-global-symbols=$(O)/public-symbols.txt $(O)/obj/libselfmon.o
 	$(Q)rm -f $@ && $(AR) rcs $@ $(O)/obj/libselfmon.o
 
@@ -181,16 +195,20 @@ $(CLI_LIB): $(CLI_OBJS)
 	$(quiet) AR $(@:$(srctree)/%=%)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(O)/selfmon: $(TOOL_OBJS) $(CLI_LIB) $(O)/libselfmon.a
-	$(quiet) LD $(@:$(srctree)/%=%)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(TOOL_OBJS) $(CLI_LIB) $(O)/libselfmon.a $(LIBS) -o $@
+$(UTIL_LIB): $(UTIL_OBJS)
+	$(quiet) AR $(@:$(srctree)/%=%)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(CLI_LIB) $(INTERNAL_LIB) $(ALL_GATES) $(wildcard tests/unit/*.wrap) | $(CMOCKA_STAMP)
+$(O)/selfmon: $(TOOL_OBJS) $(CLI_LIB) $(O)/libselfmon.a $(UTIL_LIB)
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(TOOL_OBJS) $(CLI_LIB) $(O)/libselfmon.a $(UTIL_LIB) $(LIBS) -o $@
+
+$(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(CLI_LIB) $(INTERNAL_LIB) $(UTIL_LIB) $(ALL_GATES) $(wildcard tests/unit/*.wrap) | $(CMOCKA_STAMP)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(call wraps,$*) $< \
 	  $(filter-out $(O)/obj/arch/$(SRCARCH)/gate.o,$(ALL_GATES)) \
-	  $(CLI_LIB) $(INTERNAL_LIB) $(LIBS) $(CMOCKA_LIBS) -o $@
+	  $(CLI_LIB) $(INTERNAL_LIB) $(UTIL_LIB) $(LIBS) $(CMOCKA_LIBS) -o $@
 
 # The harness compares literals with unsigned values by design; the 6.12
 # line's TEST_F() sets a local between setjmp() and fork() (gcc's
@@ -199,10 +217,10 @@ NO_CLOBBERED := $(shell $(CC) -Werror -Wno-clobbered -E -x c /dev/null >/dev/nul
 $(O)/obj/tests/selftests/%.o: SELFMON_CFLAGS += -I$(KSELFTEST) -Wno-unused-parameter -Wno-sign-compare $(NO_CLOBBERED)
 # Integration tests link what a user links: the installed library (and the
 # CLI's archive for its kernels).
-$(O)/tests/selftests/%: $(O)/obj/tests/selftests/%.o $(CLI_LIB) $(O)/libselfmon.a
+$(O)/tests/selftests/%: $(O)/obj/tests/selftests/%.o $(CLI_LIB) $(O)/libselfmon.a $(UTIL_LIB)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $< $(CLI_LIB) $(O)/libselfmon.a $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $< $(CLI_LIB) $(O)/libselfmon.a $(UTIL_LIB) $(LIBS) -o $@
 
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
 

@@ -11,11 +11,7 @@
 #include <string.h>
 
 #include "bench_int.h"
-
-/* Does @opts, of the caller's size, reach @field? (libbpf's OPTS_HAS) */
-#define OPTS_HAS(opts, field) \
-	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field))
-#define OPTS_GET(opts, field, dflt) (OPTS_HAS(opts, field) ? (opts)->field : (dflt))
+#include "../util/opts.h"
 
 /*
  * The most iterations a caller may fix: a two-length repetition runs 3n, so
@@ -210,12 +206,13 @@ struct selfmon_bench *selfmon_bench__open(const struct selfmon_bench_opts *opts)
 	struct selfmon_bench *b;
 	int err;
 
-	if (opts && opts->sz < sizeof(opts->sz)) {
+	if (!OPTS_VALID(opts)) {
 		errno = EINVAL;
-		selfmon__err(
-			-EINVAL,
-			"selfmon_bench_opts.sz is %zu: set it to sizeof(struct selfmon_bench_opts)",
-			opts->sz);
+		selfmon__err(-EINVAL,
+			     "selfmon_bench_opts.sz is %zu, or a field this library does not know "
+			     "(past byte %zu) is set: set .sz to sizeof(struct selfmon_bench_opts) "
+			     "and leave unknown fields zero",
+			     opts->sz, sizeof(*opts));
 		return NULL;
 	}
 	b = calloc(1, sizeof(*b));

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "bench_int.h"
+#include "../util/sort.h"
 
 /* Empty regions measured for SELFMON_CALIB_EMPTY; their median is subtracted. */
 #define EMPTY_REGIONS 15
@@ -160,13 +161,6 @@ static uint64_t grow_iterations(struct selfmon_bench *b, selfmon_bench_fn fn, vo
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void name_cols(struct selfmon_bench *b, struct selfmon_bench_result *res)
 {
 	int e0 = first_event_col(b);
@@ -207,8 +201,7 @@ static int measure_empty(struct selfmon_bench *b, struct selfmon_bench_result *r
 	for (int c = 0; c < res->nr_cols; c++) {
 		for (int k = 0; k < EMPTY_REGIONS; k++)
 			tmp[k] = v[k][c];
-		qsort(tmp, EMPTY_REGIONS, sizeof(tmp[0]), cmp_double);
-		empty[c] = tmp[EMPTY_REGIONS / 2];
+		empty[c] = util_median(tmp, EMPTY_REGIONS);
 		res->col[c].overhead = empty[c];
 	}
 	return 0;

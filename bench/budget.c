@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include <selfmon/budget.h>
+#include "../util/sort.h"
 
 /* Events one thread measures before the oldest measurer is closed. */
 #define BUDGET_CACHE 8
@@ -264,20 +266,11 @@ static int instruction_like(const char *event)
 	return strstr(low, "instructions") || strstr(low, "inst_retired");
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The minimum, or the median, of @n values (sorted in place). */
 static double summarize(double *v, int n, int min)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	if (min)
-		return v[0];
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	util_sort_doubles(v, (size_t)n);
+	return min ? v[0] : util_quantile(v, (size_t)n, 0.5);
 }
 
 /* No region of one kind ran all through: @m says why, and that it never passes. */
@@ -333,16 +326,10 @@ static int expect_user_read(void)
 	return s && !strcmp(s, "1");
 }
 
-/* The library needs no libm. */
-static double abs_(double v)
-{
-	return v < 0 ? -v : v;
-}
-
 /* Counts are integers; a median of an even number may end in .5. */
 static const char *num(char *buf, size_t size, double v)
 {
-	int whole = abs_(v) < 1e15 && v == (double)(long long)v;
+	int whole = fabs(v) < 1e15 && v == (double)(long long)v;
 
 	snprintf(buf, size, whole ? "%.0f" : "%.1f", v);
 	return buf;
@@ -426,6 +413,6 @@ int selfmon_measure__check_within(const struct selfmon_measure *m, double expect
 	}
 	snprintf(b, sizeof(b), "%s within %g%%", num(n, sizeof(n), expected), pct);
 	describe(m, b, msg, size);
-	return abs_(m->value - expected) <= abs_(expected) * pct / 100 ? SELFMON_VERDICT_PASS :
+	return fabs(m->value - expected) <= fabs(expected) * pct / 100 ? SELFMON_VERDICT_PASS :
 									 SELFMON_VERDICT_FAIL;
 }

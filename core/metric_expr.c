@@ -413,20 +413,15 @@ static int eval_if(struct evalstate *st, const struct node *n, double *v)
 /* Beyond 2^62 every double is a whole number, and its (long long) cast may overflow. */
 static const double whole_max = 0x1p62;
 
-/* % on whole numbers, as perf's (long) casts, yet defined beyond long's range (no libm). */
-static double whole(double x)
-{
-	return x > whole_max || x < -whole_max || x != x ? x : (double)(long long)x;
-}
-
+/* % on whole numbers, as perf's (long) casts, yet defined beyond long's range. */
 static double mod(double a, double b)
 {
-	a = whole(a);
-	b = whole(b);
+	a = trunc(a);
+	b = trunc(b);
 	if (b == 0 || a != a || b != b)
 		return NAN;
 	if (a > whole_max || a < -whole_max || b > whole_max || b < -whole_max)
-		return a - b * whole(a / b);
+		return a - b * trunc(a / b);
 	return (double)((long long)a % (long long)b);
 }
 

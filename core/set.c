@@ -31,6 +31,7 @@
 #include "refusal.h"
 #include "set.h"
 #include "sysfs.h"
+#include "../util/opts.h"
 
 #ifdef CONFIG_USER_READ
 #define IS_ENABLED_USER_READ true
@@ -43,9 +44,6 @@
 #define IS_ENABLED_LONG_COUNTERS false
 #endif
 
-/* Does @opts, of the caller's size, reach @field? (libbpf's OPTS_HAS) */
-#define OPTS_HAS(opts, field) \
-	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field))
 
 static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_list ap)
 {
@@ -82,10 +80,12 @@ static int open_options(const char *events, const struct selfmon_opts *opts, str
 	/* SELFMON_PIN is not followed with raised rights (AT_SECURE): secure_getenv(3). */
 	const char *policy = CONFIG_PIN_POLICY;
 
-	if (opts && opts->sz < sizeof(opts->sz))
+	if (!OPTS_VALID(opts))
 		return selfmon__err(-EINVAL,
-				    "selfmon_opts.sz is %zu: set it to sizeof(struct selfmon_opts)",
-				    opts->sz);
+				    "selfmon_opts.sz is %zu, or a field this library does not know "
+				    "(past byte %zu) is set: set .sz to sizeof(struct selfmon_opts) "
+				    "and leave unknown fields zero",
+				    opts->sz, sizeof(*opts));
 	if (!events)
 		return selfmon__err(-EINVAL, "no events given");
 	ctx->root = selfmon_root__get(OPTS_HAS(opts, root) ? opts->root : NULL);

@@ -4,60 +4,16 @@
  * as the metrics' columns (core/metric_api.c) summarize with them too.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <selfmon/bench.h>
-
-/* No libm: the library links with libperf and pthread only. */
-static double fabs_(double x)
-{
-	return x < 0 ? -x : x;
-}
-
-static double sqrt_(double x)
-{
-	double r = x > 1 ? x : 1, prev = 0;
-
-	if (x <= 0)
-		return 0;
-	/* Newton from above: decreases monotonically until it stops moving. */
-	for (int i = 0; i < 200 && r != prev; i++) {
-		prev = r;
-		r = 0.5 * (r + x / r);
-		if (r >= prev)
-			return prev;
-	}
-	return r;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+#include "../util/sort.h"
 
 double selfmon_stats__quantile(const double *sorted, size_t n, double q)
 {
-	double h, frac;
-	size_t lo;
-
-	if (!n)
-		return 0;
-	/* NaN passes neither test below, and (size_t)NaN is undefined. */
-	if (q != q)
-		return q;
-	if (q <= 0)
-		return sorted[0];
-	if (q >= 1)
-		return sorted[n - 1];
-	h = (double)(n - 1) * q;
-	lo = (size_t)h;
-	frac = h - (double)lo;
-	if (lo + 1 >= n || frac == 0)
-		return sorted[lo];
-	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+	return util_quantile(sorted, n, q);
 }
 
 int selfmon_stats__compute(const double *v, size_t n, struct selfmon_stats *st)
@@ -76,7 +32,7 @@ int selfmon_stats__compute(const double *v, size_t n, struct selfmon_stats *st)
 		goto out;
 	}
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	util_sort_doubles(s, n);
 	st->n = n;
 	st->min = s[0];
 	st->max = s[n - 1];
@@ -86,14 +42,14 @@ int selfmon_stats__compute(const double *v, size_t n, struct selfmon_stats *st)
 	/* Two passes: the sum of squared deviations stays exact for equal samples. */
 	for (size_t i = 0; i < n; i++)
 		sq += (s[i] - st->mean) * (s[i] - st->mean);
-	st->stddev = n > 1 ? sqrt_(sq / (double)(n - 1)) : 0;
-	st->median = selfmon_stats__quantile(s, n, 0.5);
-	st->p10 = selfmon_stats__quantile(s, n, 0.1);
-	st->p90 = selfmon_stats__quantile(s, n, 0.9);
+	st->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+	st->median = util_quantile(s, n, 0.5);
+	st->p10 = util_quantile(s, n, 0.1);
+	st->p90 = util_quantile(s, n, 0.9);
 	for (size_t i = 0; i < n; i++)
-		s[i] = fabs_(s[i] - st->median);
-	qsort(s, n, sizeof(*s), cmp_double);
-	st->mad = selfmon_stats__quantile(s, n, 0.5);
+		s[i] = fabs(s[i] - st->median);
+	util_sort_doubles(s, n);
+	st->mad = util_quantile(s, n, 0.5);
 out:
 	free(s);
 	return err;

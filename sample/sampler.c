@@ -33,8 +33,8 @@
 #include "ring.h"
 #include "../core/sysfs.h"
 #include "sampler.h"
+#include "../util/opts.h"
 
-#define OPTS_HAS(o, f) ((o)->sz >= offsetof(struct selfmon_sampler_opts, f) + sizeof((o)->f))
 
 /* Lone events and group leaders sample; members are read by their leader. */
 static bool is_sampling(const struct selfmon_sampler *s, int i)
@@ -48,6 +48,11 @@ static int check_opts(const struct selfmon_sampler_opts *o)
 		return selfmon__err(-EINVAL,
 				    "selfmon_sampler__open: no options, or .sz too small: "
 				    "zero-fill a struct selfmon_sampler_opts and set .sz = sizeof");
+	if (!OPTS_VALID(o))
+		return selfmon__err(-EINVAL,
+				    "selfmon_sampler__open: a field this library does not know "
+				    "(past byte %zu of .sz %zu) is set: leave unknown fields zero",
+				    sizeof(*o), o->sz);
 	if (!o->period == !o->freq)
 		return selfmon__err(-EINVAL,
 				    "selfmon_sampler__open: give a period (%llu) or a "

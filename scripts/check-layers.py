@@ -24,18 +24,22 @@ import sys
 
 # Lower layers first. A file may include (or call) its own layer and the
 # layers listed for it, nothing else of this repository.
-LAYERS = ("public", "core", "arch", "sample", "bench", "cli")
+LAYERS = ("util", "public", "core", "arch", "sample", "bench", "cli")
 ALLOWED = {
+    # util/ is the bottom: libc only, and every layer but the installed
+    # headers may use it (examples/ stand for a user's program: not them).
+    "util": {"util"},
     "public": {"public"},
-    "core": {"public", "core"},
+    "core": {"util", "public", "core"},
     # arch/ implements core/arch.h's hooks with core/'s helpers, nothing above.
-    "arch": {"public", "core", "arch"},
-    "sample": {"public", "core", "sample"},
+    "arch": {"util", "public", "core", "arch"},
+    "sample": {"util", "public", "core", "sample"},
     # bench/, tools/ and examples/ reach the library through include/selfmon/ alone.
-    "bench": {"public", "bench"},
-    "cli": {"public", "cli"},
+    "bench": {"util", "public", "bench"},
+    "cli": {"util", "public", "cli"},
 }
 WHY = {
+    "util": "util/ includes libc only (every layer may include it, it includes none)",
     "public": "a public header includes only <selfmon/*.h>",
     "core": "core/ includes only core/ and include/selfmon/ (nothing above it)",
     "arch": "arch/ uses core/'s helpers and nothing above them",
@@ -43,6 +47,10 @@ WHY = {
     "bench": "bench/ reaches the library through include/selfmon/ alone",
     "cli": "tools/ and examples/ reach the library through include/selfmon/ alone",
 }
+# What a util/ file may include from outside the repository: the C library's
+# headers (<stdlib.h>, <sys/types.h>), not libperf's, the kernel's or a
+# generated one.
+LIBC_HEADER_RE = re.compile(r"^(sys/)?[a-z0-9_]+\.h$")
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include\s*([<"])([^>"]+)[>"]', re.M)
 
 
@@ -51,7 +59,7 @@ def layer_of(path):
     parts = path.split("/")
     if parts[0] == "include" or (parts[0] == "arch" and "include" in parts):
         return "public"
-    if parts[0] in ("core", "sample", "bench"):
+    if parts[0] in ("util", "core", "sample", "bench"):
         return parts[0]
     if parts[0] == "arch":
         # The built-in kernels (arch/kernels.h, arch/*/kernels.c) are the CLI's.
@@ -64,7 +72,7 @@ def layer_of(path):
 def sources(root):
     """{path: text} of the C files of the checked layers."""
     out = {}
-    for top in ("include", "core", "sample", "bench", "arch", "tools", "examples"):
+    for top in ("include", "util", "core", "sample", "bench", "arch", "tools", "examples"):
         for d, _, files in os.walk(os.path.join(root, top)):
             for f in files:
                 if f.endswith((".c", ".h")):
@@ -145,6 +153,11 @@ def check_includes(files, arch):
             dst = layer_of(target)
             if dst is not None and dst not in ALLOWED[src]:
                 findings.append(f"{path}:{line}: includes {target} ({dst}): {WHY[src]}")
+    for path in sorted(p for p in files if layer_of(p) == "util"):
+        for m in INCLUDE_RE.finditer(files[path]):
+            if m.group(1) == "<" and not LIBC_HEADER_RE.match(m.group(2)):
+                line = files[path].count("\n", 0, m.start()) + 1
+                findings.append(f"{path}:{line}: includes <{m.group(2)}>, not the C library's: {WHY['util']}")
     heads = {p: [t for t, _ in e] for p, e in graph.items()}
     for comp in circles(heads):
         findings.append("include circle: " + " -> ".join(comp))
@@ -155,13 +168,13 @@ def nm_graph(objdir, nm, arch):
     """{object: {object whose symbols it uses: those symbols}} over the library's objects."""
     objs = []
     # This build's arch only: the unit tests' build holds every arch's gates.
-    for top in ("core", "sample", "bench", os.path.join("arch", arch)):
+    for top in ("util", "core", "sample", "bench", os.path.join("arch", arch)):
         for d, _, fs in os.walk(os.path.join(objdir, top)):
             objs += [os.path.join(d, f) for f in fs if f.endswith(".o")]
     defined, undefined = {}, {}
     for o in sorted(objs):
         name = os.path.relpath(o, objdir)[:-2] + ".c"
-        if layer_of(name) not in ("core", "sample", "bench", "arch"):
+        if layer_of(name) not in ("util", "core", "sample", "bench", "arch"):
             continue
         out = subprocess.run([nm, "-P", o], capture_output=True, text=True, check=True).stdout
         undefined[name] = set()
@@ -224,6 +237,15 @@ def self_test(files, arch):
     planted["bench/bench.c"] = '#include "../sample/record.h"\n'
     expect("bench/ including sample/ skips the public door", check_includes(planted, arch), "bench/bench.c")
     planted = dict(files)
+    planted["util/sort.c"] = planted.get("util/sort.c", "") + '\n#include "../core/list.h"\n'
+    expect("util/ including core/ is an arrow up", check_includes(planted, arch), "util/sort.c")
+    planted = dict(files)
+    planted["util/sort.h"] = '#include <selfmon/bench.h>\n'
+    expect("util/ including a public header is an arrow up", check_includes(planted, arch), "util/sort.h")
+    planted = dict(files)
+    planted["util/sort.c"] = '#include <perf/evsel.h>\n'
+    expect("util/ including libperf is more than libc", check_includes(planted, arch), "util/sort.c")
+    planted = dict(files)
     planted["core/a.h"] = '#include "b.h"\n'
     planted["core/b.h"] = '#include "a.h"\n'
     expect("two headers including each other are a circle", check_includes(planted, arch), "include circle")
@@ -233,6 +255,9 @@ def self_test(files, arch):
     expect("three objects round a circle are one", check_calls(calls), "call circle")
     calls = {"core/set.c": {"sample/sampler.c": {"s"}}, "sample/sampler.c": {}}
     expect("core/ calling sample/ is an arrow up", check_calls(calls), "core/set.c calls into")
+    calls = {"util/sort.c": {"core/stats.c": {"selfmon_stats__quantile"}}, "core/stats.c": {}}
+    expect("util/ calling core/, even a public function, is an arrow up",
+           check_calls(calls, frozenset({"selfmon_stats__quantile"})), "util/sort.c calls into")
     calls = {"bench/bench.c": {"core/set.c": {"selfmon_set__open", "selfmon_counter__open"}}, "core/set.c": {}}
     expect("bench/ calling an internal function skips the public door",
            check_calls(calls, frozenset({"selfmon_set__open"})), "selfmon_counter__open")

@@ -3,7 +3,7 @@
 # make lint: the kernel's checkpatch.pl (--no-tree --file, from LINUX_SRC),
 # cppcheck, clang-tidy (.clang-tidy) and the function length
 # (check-funclen.py) on the code selfmon ships: the
-# public headers, core/, sample/, bench/, arch/ and tools/. Each prints its
+# public headers, core/, sample/, bench/, arch/, tools/ and util/. Each prints its
 # findings; the script exits 1 if any tool found anything.
 # Usage: scripts/lint.sh CACHE_DIR LINUX_SRC TAP SRCARCH [CFLAGS...]
 #   CACHE_DIR  where checkpatch.pl and its data files are kept, once per source
@@ -15,7 +15,7 @@ cache=$1 src=$2 tap=$3 arch=$4
 shift 4
 
 # tools/report.c is on its way into the library as public API: linted there.
-files=$(git ls-files 'include/*.h' 'arch/*.h' 'arch/*.c' 'core/*.[ch]' 'sample/*.[ch]' 'bench/*.[ch]' 'tools/*.[ch]' |
+files=$(git ls-files 'include/*.h' 'arch/*.h' 'arch/*.c' 'core/*.[ch]' 'sample/*.[ch]' 'bench/*.[ch]' 'tools/*.[ch]' 'util/*.[ch]' |
 	grep -v '^tools/report\.c$')
 srcs=$(echo "$files" | grep '\.c$' | grep -E -v "^arch/[^/]+/" ; echo "$files" | grep -E "^arch/$arch/.*\.c$")
 

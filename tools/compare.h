@@ -127,7 +127,7 @@ double cli_floor(const double *v, int n, const double *other, int n_other);
  * Return: the p-value, 1 when every value is tied, < 0 on no memory.
  */
 double cli_mann_whitney(const double *a, int na, const double *b, int nb, double *u);
-/* The standard normal distribution's upper tail, P(Z > z), without libm. */
+/* The standard normal distribution's upper tail, P(Z > z). */
 double cli_normal_sf(double z);
 
 /* Judge one metric: fills @r from the two series. */

@@ -9,27 +9,22 @@
  * inconclusive, never "same". Over several noisy metrics, alpha is the family-wise
  * error rate: Holm's step-down correction (one comparison of a whole
  * report tests dozens of metrics, and each would otherwise raise a false
- * alarm at rate alpha). Pure functions; no libm (the CLI links without it).
+ * alarm at rate alpha). Pure functions.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <selfmon/bench.h>
 #include "compare.h"
+#include "../util/sort.h"
 
 static const struct cli_limit defaults[] = {
 	{ "time", 10, true },  { "cpu_time", 10, true }, { "instructions", 0.5, true },
 	{ "cycles", 5, true }, { "", 5, true }, /* any other counter */
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 double cli_median(const double *v, int n)
 {
@@ -48,9 +43,9 @@ static double low_fence(const double *v, int n)
 	if (!s)
 		return -1.0 / 0.0;
 	memcpy(s, v, (size_t)n * sizeof(*s));
-	qsort(s, (size_t)n, sizeof(*s), cmp_double);
-	q1 = selfmon_stats__quantile(s, (size_t)n, 0.25);
-	q3 = selfmon_stats__quantile(s, (size_t)n, 0.75);
+	util_sort_doubles(s, (size_t)n);
+	q1 = util_quantile(s, (size_t)n, 0.25);
+	q3 = util_quantile(s, (size_t)n, 0.75);
 	free(s);
 	return q1 - 3 * (q3 - q1);
 }
@@ -75,77 +70,10 @@ double cli_floor(const double *v, int n, const double *other, int n_other)
 	return any ? kept : least;
 }
 
-static double sqrt_(double x)
-{
-	double r = x > 1 ? x : 1, prev = 0;
-
-	if (x <= 0)
-		return 0;
-	for (int i = 0; i < 200 && r != prev; i++) {
-		prev = r;
-		r = 0.5 * (r + x / r);
-		if (r >= prev)
-			return prev;
-	}
-	return r;
-}
-
-/* e^y for y <= 0: e^-1 to the integer part by squaring, the fraction by its series. */
-static double exp_neg(double y)
-{
-	static const double e_inv = 0.36787944117144233;
-	double x = -y, term = 1, frac = 0, pw = e_inv, r = 1;
-	unsigned long long k;
-
-	if (x > 745)
-		return 0;
-	k = (unsigned long long)x;
-	x -= (double)k;
-	for (; k; k >>= 1, pw *= pw)
-		if (k & 1)
-			r *= pw;
-	/* e^-x for 0 <= x < 1: alternating terms shrink fast; 30 is far past double precision. */
-	for (int i = 1; i <= 30; i++) {
-		frac += term;
-		term *= -x / i;
-	}
-	return r * frac;
-}
-
-/*
- * erfc(x) for x >= 0: below 3, 1 - erf(x) with erf's series of positive
- * terms, 2/sqrt(pi) e^-x^2 sum 2^n x^(2n+1) / (1 3 5 ... (2n+1)); from 3 on,
- * the continued fraction e^-x^2 / sqrt(pi) / (x + 1/2 / (x + 1 / (x + 3/2 / ...)))
- * evaluated from its tail.
- */
-static double erfc_(double x)
-{
-	static const double two_over_sqrt_pi = 1.1283791670955126, inv_sqrt_pi = 0.5641895835477563;
-	double e = exp_neg(-x * x);
-
-	if (x < 3) {
-		double term = x, sum = x;
-
-		for (int n = 1; n < 200 && term > 1e-17 * sum; n++) {
-			term *= 2 * x * x / (2 * n + 1);
-			sum += term;
-		}
-		return 1 - two_over_sqrt_pi * e * sum;
-	}
-	{
-		double t = x;
-
-		for (int n = 60; n >= 1; n--)
-			t = x + (n / 2.0) / t;
-		return inv_sqrt_pi * e / t;
-	}
-}
-
 double cli_normal_sf(double z)
 {
-	static const double inv_sqrt2 = 0.7071067811865476;
-
-	return z >= 0 ? 0.5 * erfc_(z * inv_sqrt2) : 1 - 0.5 * erfc_(-z * inv_sqrt2);
+	/* erfc keeps the upper tail's precision where 1 - Phi(z) would cancel. */
+	return 0.5 * erfc(z * M_SQRT1_2);
 }
 
 struct ranked {
@@ -155,7 +83,7 @@ struct ranked {
 
 static int cmp_ranked(const void *a, const void *b)
 {
-	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+	return util_cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
 }
 
 double cli_mann_whitney(const double *a, int na, const double *b, int nb, double *u)
@@ -184,7 +112,7 @@ double cli_mann_whitney(const double *a, int na, const double *b, int nb, double
 	u1 = r1 - (double)na * (na + 1) / 2;
 	*u = u1;
 	mu = (double)na * nb / 2;
-	sigma = sqrt_((double)na * nb / 12 * ((n + 1) - ties / ((double)n * (n - 1))));
+	sigma = sqrt((double)na * nb / 12 * ((n + 1) - ties / ((double)n * (n - 1))));
 	if (sigma <= 0)
 		return 1;
 	/* Two-sided: the larger U, less the continuity correction of one half. */
@@ -379,7 +307,7 @@ void cli_compare_judge(const struct cli_series *base, const struct cli_series *n
 
 static int cmp_p(const void *a, const void *b)
 {
-	return cmp_double(&(*(struct cli_result *const *)a)->p,
+	return util_cmp_double(&(*(struct cli_result *const *)a)->p,
 			  &(*(struct cli_result *const *)b)->p);
 }
 

@@ -23,6 +23,7 @@
 #include <selfmon/selfmon.h>
 #include <selfmon/read.h>
 #include "cli.h"
+#include "../util/sort.h"
 
 struct cli_readcost {
 	struct selfmon_set *set; /* selfmon's counter of the event */
@@ -211,13 +212,6 @@ static double seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Seconds @fn takes for @n reads. */
 static double timed(selfmon_bench_fn fn, struct cli_readcost *rc, uint64_t n)
 {
@@ -244,8 +238,7 @@ double cli_readcost__interleaved(struct cli_readcost *rc, int rounds, uint64_t n
 		}
 		ratio[i] = sys > 0 ? set / sys : 1.0;
 	}
-	qsort(ratio, (size_t)rounds, sizeof(ratio[0]), cmp_double);
-	return ratio[rounds / 2];
+	return util_median(ratio, (size_t)rounds);
 }
 
 selfmon_bench_fn cli_readcost__body(enum cli_readcost_kind kind)

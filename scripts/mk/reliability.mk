@@ -27,10 +27,10 @@ fuzz-bins: $(FUZZ_BINS)
 
 # The harnesses fuzz internal parsers (event lists, formats, CPU lists): they
 # link the raw objects, whose internals stay global.
-$(O)/tests/fuzz/%: $(O)/obj/tests/fuzz/%.o $(INTERNAL_LIB)
+$(O)/tests/fuzz/%: $(O)/obj/tests/fuzz/%.o $(INTERNAL_LIB) $(UTIL_LIB)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -fsanitize=fuzzer $< $(INTERNAL_LIB) $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -fsanitize=fuzzer $< $(INTERNAL_LIB) $(UTIL_LIB) $(LIBS) -o $@
 
 fuzz-build:
 	$(Q)$(MAKE) --no-print-directory O=$(FUZZ_O) CC=clang fuzz-bins \

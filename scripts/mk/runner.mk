@@ -77,9 +77,9 @@ $(INJECT_KERNELS): arch/$(SRCARCH)/kernels.c $(AUTOCONF) $(LIBPERF_H)
 	$(quiet) CC "$< (-DSELFMON_TEST_INJECT_ADD_CHAIN)"
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -DSELFMON_TEST_INJECT_ADD_CHAIN -MMD -MP -c $< -o $@
-$(O)/selfmon-inject: $(INJECT_CLI_OBJS) $(O)/libselfmon.a
+$(O)/selfmon-inject: $(INJECT_CLI_OBJS) $(O)/libselfmon.a $(UTIL_LIB)
 	$(quiet) LD $(@:$(srctree)/%=%)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(INJECT_CLI_OBJS) $(O)/libselfmon.a $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(INJECT_CLI_OBJS) $(O)/libselfmon.a $(UTIL_LIB) $(LIBS) -o $@
 
 dogfood-build:
 	+$(Q)[ -f $(ARM64_O)/.config ] || $(ARM64_MAKE) qemu_arm64_defconfig >/dev/null

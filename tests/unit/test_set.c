@@ -534,6 +534,41 @@ static void options_without_even_their_size_are_einval(void **state)
 	assert_int_equal(lp.opens, 0);
 }
 
+/* A newer caller's struct: this build's selfmon_opts and one field past it. */
+struct newer_opts {
+	struct selfmon_opts o;
+	unsigned long later;
+};
+
+static void options_that_set_a_field_this_library_does_not_know_are_einval(void **state)
+{
+	struct world *w = *state;
+	struct newer_opts n;
+
+	memset(&n, 0, sizeof(n));
+	n.o = w->opts;
+	n.o.sz = sizeof(n);
+	n.later = 1;
+	w->set = selfmon_set__open("task-clock", &n.o);
+	assert_null(w->set);
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(selfmon_errmsg(), "leave unknown fields zero"));
+	assert_int_equal(lp.opens, 0);
+}
+
+static void options_of_a_newer_build_open_when_the_unknown_fields_are_zero(void **state)
+{
+	struct world *w = *state;
+	struct newer_opts n;
+
+	memset(&n, 0, sizeof(n));
+	n.o = w->opts;
+	n.o.sz = sizeof(n);
+	w->set = selfmon_set__open("task-clock", &n.o);
+	assert_non_null(w->set);
+	assert_int_equal(lp.opens, 1);
+}
+
 static void a_successful_open_leaves_no_message(void **state)
 {
 	struct world *w = *state;
@@ -724,6 +759,8 @@ int main(void)
 		T(an_unparsable_event_is_null_before_anything_is_opened),
 		T(options_of_an_older_build_keep_the_fields_their_size_covers),
 		T(options_without_even_their_size_are_einval),
+		T(options_that_set_a_field_this_library_does_not_know_are_einval),
+		T(options_of_a_newer_build_open_when_the_unknown_fields_are_zero),
 		T(a_successful_open_leaves_no_message),
 		T(reads_of_a_counter_that_is_not_there_are_einval),
 		T(reset_makes_the_next_read_count_from_the_baseline),
