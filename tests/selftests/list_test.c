@@ -225,7 +225,12 @@ TEST_F(list, cpus_of_a_core_type_without_a_pmu_driver_are_named_at_the_head)
 	ASSERT_NE(NULL, out);
 	EXPECT_EQ(0, status);
 	EXPECT_NE(NULL, strstr(out, "CPUs 16-23 have no PMU driver")) TH_LOG("%.400s", out);
+	/* The cluster that has one is listed by its core where the build carries x86's tables. */
+#if defined(__x86_64__)
 	EXPECT_NE(NULL, strstr(out, "CPUs 0-15 (cpu_core): alderlake")) TH_LOG("%.400s", out);
+#else
+	EXPECT_NE(NULL, strstr(out, "CPUs 0-15 (cpu_core)")) TH_LOG("%.400s", out);
+#endif
 	free(out);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	EXPECT_EQ(0, system(cmd));
