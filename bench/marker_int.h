@@ -104,15 +104,6 @@ struct mk_thread *mk_thread_get(void);
 
 /* This thread's counters; NULL until its first begin. */
 extern __thread struct mk_thread *mk_self;
-/*
- * The library is a static archive linked into the program itself, so its
- * thread variable is at a fixed offset from the thread pointer (ELF TLS
- * "local exec"): one load fewer at each end of a pair than the model that
- * asks the GOT. A build of the library for a shared object needs the
- * general model.
- */
-extern __thread struct selfmon_marker__thread *selfmon_marker__self
-	__attribute__((tls_model("local-exec")));
 /* No slots: what selfmon_marker__self points to in a thread that does not read inline. */
 extern struct selfmon_marker__thread mk_none;
 /*

@@ -33,8 +33,7 @@ __thread struct mk_thread *mk_self;
 /* A page that allows no user read (index 0): the inline reads of a thread with no slots refuse. */
 static struct perf_event_mmap_page mk_no_page;
 struct selfmon_marker__thread mk_none = { .pg = { &mk_no_page, &mk_no_page } };
-__thread struct selfmon_marker__thread *selfmon_marker__self
-	__attribute__((tls_model("local-exec"))) = &mk_none;
+__thread struct selfmon_marker__thread *selfmon_marker__self = &mk_none;
 
 /* The inline pair reads two pages: one event is read twice, more take the library's path. */
 void mk_self_publish(struct mk_thread *t)
