@@ -172,21 +172,25 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 		"x14", "x15", "x16", "x17", "x18", "x30", "v0", "v1", "v2", "v3", "v4", "v5", "v6", \
 		"v7", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25",     \
 		"v26", "v27", "v28", "v29", "v30", "v31", "cc", "memory"
-#define SELFMON_ARCH_MARKER_CALL(name, fn)                                                       \
-	__asm__ __volatile__("\t.pushsection\tselfmon_sites, \"aw\"\n"                          \
-			     "\t.balign\t8\n"                                                    \
-			     "2:\t.quad\t2b\n"                                                   \
-			     "\t.quad\t-1\n"                                                     \
-			     "\t.quad\t%c[n]\n"                                                  \
-			     "\t.popsection\n"                                                   \
-			     "\tadrp\tx16, 2b\n"                                                 \
-			     "\tldr\tx0, [x16, #:lo12:2b]\n"                                     \
-			     "\tcbz\tx0, 1f\n"                                                   \
-			     "\tbl\t" #fn "\n"                                                   \
-			     "1:\n"                                                              \
-			     :                                                                   \
-			     : [n] "S"(name)                                                     \
+/*
+ * One site's fixed sequence: @data (the site's words, with label 2 at the
+ * first) put in @section, then the first word loaded by its label and,
+ * unless it is 0 (markers off), @fn called with it.
+ */
+#define SELFMON_ARM64_SITE_CALL(section, data, name, fn)                      \
+	__asm__ __volatile__("\t.pushsection\t" section ", \"aw\"\n"           \
+			     "\t.balign\t8\n" data "\t.popsection\n"           \
+			     "\tadrp\tx16, 2b\n"                                \
+			     "\tldr\tx0, [x16, #:lo12:2b]\n"                    \
+			     "\tcbz\tx0, 1f\n"                                  \
+			     "\tbl\t" #fn "\n"                                  \
+			     "1:\n"                                             \
+			     :                                                  \
+			     : [n] "S"(name)                                    \
 			     : SELFMON_ARM64_CALL_CLOBBERS)
+#define SELFMON_ARCH_MARKER_CALL(name, fn)                                              \
+	SELFMON_ARM64_SITE_CALL("selfmon_sites", "2:\t.quad\t2b\n\t.quad\t-1\n\t.quad\t%c[n]\n", \
+				name, fn)
 
 /*
  * The by-name forms' fixed sequence: a word in the section "selfmon_names"
@@ -196,19 +200,7 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
  * address (<selfmon/marker.h>), and with markers off a pair costs what the
  * cached form's does: a load and a branch at each end, no call.
  */
-#define SELFMON_ARCH_MARKER_NAMED(name, fn)                      \
-	__asm__ __volatile__("\t.pushsection\tselfmon_names, \"aw\"\n" \
-			     "\t.balign\t8\n"                     \
-			     "2:\t.quad\t%c[n]\n"                 \
-			     "\t.quad\t%c[n]\n"                   \
-			     "\t.popsection\n"                     \
-			     "\tadrp\tx16, 2b\n"                  \
-			     "\tldr\tx0, [x16, #:lo12:2b]\n"      \
-			     "\tcbz\tx0, 1f\n"                    \
-			     "\tbl\t" #fn "\n"                    \
-			     "1:\n"                                \
-			     :                                     \
-			     : [n] "S"(name)                       \
-			     : SELFMON_ARM64_CALL_CLOBBERS)
+#define SELFMON_ARCH_MARKER_NAMED(name, fn) \
+	SELFMON_ARM64_SITE_CALL("selfmon_names", "2:\t.quad\t%c[n]\n\t.quad\t%c[n]\n", name, fn)
 
 #endif /* SELFMON_ARCH_H */
