@@ -72,7 +72,7 @@ int cli_compare_table(FILE *f, const struct cli_compare *c)
 		fprintf(f, "only in '%s': %s\n", cli_text(c->new_path), cli_text(c->only_new[i]));
 	fprintf(f,
 		"%d regression%s, %d inconclusive, %d improvement%s, %d not judged (too few "
-		"repetitions), %d same",
+		"repetitions or too noisy), %d same",
 		c->regressions, c->regressions == 1 ? "" : "s", c->inconclusive, c->improvements,
 		c->improvements == 1 ? "" : "s", c->unsure,
 		c->nr - c->regressions - c->inconclusive - c->improvements - c->unsure);

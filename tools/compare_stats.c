@@ -6,7 +6,8 @@
  * below both sides) beyond the limit and pass a two-sided
  * Mann-Whitney U test at alpha, with at least CLI_COMPARE_MIN_REPS
  * repetitions a side; a significant rise of the median alone is
- * inconclusive, never "same". Over several noisy metrics, alpha is the family-wise
+ * inconclusive, and a change beyond the limit that is not significant is
+ * unsure: neither is ever "same". Over several noisy metrics, alpha is the family-wise
  * error rate: Holm's step-down correction (one comparison of a whole
  * report tests dozens of metrics, and each would otherwise raise a false
  * alarm at rate alpha). Pure functions.
@@ -264,9 +265,16 @@ static void judge_noisy(struct cli_result *r, const struct cli_series *base,
 	} else if (med_up && r->p >= 0 && r->p < alpha) {
 		judge_disagreement(r, alpha);
 	} else if (up || down || med_up) {
-		r->verdict = CLI_SAME;
+		/*
+		 * Beyond the limit, but the U test cannot tell the two sides
+		 * apart: on a loaded runner a 50% slowdown of wall time looks
+		 * like this. Neither "same" (a real change may hide in the
+		 * noise) nor an alarm (noise alone does it too): not judged.
+		 */
+		r->verdict = CLI_UNSURE;
 		snprintf(r->why, sizeof(r->why),
-			 "%s beyond the limit but not significant (U test p=%.3g >= %g)",
+			 "%s beyond the limit but not significant (U test p=%.3g >= %g): too noisy to "
+			 "judge; rerun with more repetitions, the two sides alternating",
 			 up || down ? "median and minimum" : "median", r->p, alpha);
 	} else {
 		r->verdict = CLI_SAME;
@@ -311,16 +319,16 @@ static int cmp_p(const void *a, const void *b)
 			  &(*(struct cli_result *const *)b)->p);
 }
 
-/* A verdict of judge_noisy() whose p-value Holm's step-down rejects no more: not significant. */
+/* A verdict of judge_noisy() whose p-value Holm's step-down rejects no more: not judged. */
 static void holm_keep(struct cli_result *r, double threshold, int m)
 {
 	if (r->verdict != CLI_REGRESSION && r->verdict != CLI_IMPROVEMENT &&
 	    r->verdict != CLI_INCONCLUSIVE)
 		return;
-	r->verdict = CLI_SAME;
+	r->verdict = CLI_UNSURE;
 	snprintf(r->why, sizeof(r->why),
 		 "beyond the limit but not significant over the %d noisy metrics "
-		 "compared (U test p=%.3g, Holm's correction asks < %.3g)",
+		 "compared (U test p=%.3g, Holm's correction asks < %.3g): too noisy to judge",
 		 m, r->p, threshold);
 }
 

@@ -116,7 +116,7 @@ static void a_noisy_metric_needs_the_limit_and_the_u_test(void **state)
 	static const double b[] = { 10, 11, 10.5, 10.2, 10.8, 10.1, 10.9, 10.4, 10.6 };
 	static const double slow[] = { 15, 16, 15.5, 15.2, 15.8, 15.1, 15.9, 15.4, 15.6 };
 	static const double fast[] = { 5, 5.5, 5.2, 5.8, 5.1, 5.9, 5.4, 5.6, 5.3 };
-	/* median and minimum rise over 10% but the two samples overlap: not significant */
+	/* median and minimum rise over 10% but the two samples overlap: not significant, unsure */
 	static const double spread[] = { 10, 20, 12, 18, 11, 19, 13, 17, 15 };
 	static const double mixed[] = { 11.8, 21, 13, 19.5, 12, 20, 17, 18, 16.6 };
 	struct cli_series base = series("time", b, 9), s = series("time", slow, 9), f = series("time", fast, 9),
@@ -135,11 +135,11 @@ static void a_noisy_metric_needs_the_limit_and_the_u_test(void **state)
 	assert_int_equal(r.verdict, CLI_IMPROVEMENT);
 	cli_compare_judge(&w, &m, &ten, 0.05, &r);
 	assert_true(r.rel > 0.1 && r.min_new > r.min_base * 1.1);
-	assert_int_equal(r.verdict, CLI_SAME);
+	assert_int_equal(r.verdict, CLI_UNSURE);
 	assert_non_null(strstr(r.why, "not significant"));
-	/* a smaller alpha asks more of the same evidence */
+	/* a smaller alpha asks more of the same evidence: not judged, never "same" */
 	cli_compare_judge(&base, &s, &ten, 1e-9, &r);
-	assert_int_equal(r.verdict, CLI_SAME);
+	assert_int_equal(r.verdict, CLI_UNSURE);
 }
 
 /*
@@ -263,7 +263,7 @@ static void limits_match_without_modifiers_and_the_last_one_given_wins(void **st
  * Holm's step-down over m = 4 noisy metrics at alpha 0.05: sorted p-values
  * 0.001 < 0.05/4, 0.015 < 0.05/3, then 0.03 >= 0.05/2 stops it: the third
  * and the fourth (0.04) are no longer significant, though each is below
- * alpha alone. An exact metric (p < 0) takes no part.
+ * alpha alone: unsure, not judged (never "same": each was beyond its limit). An exact metric (p < 0) takes no part.
  */
 static void holm_shares_alpha_over_the_noisy_metrics_of_one_comparison(void **state)
 {
@@ -277,10 +277,10 @@ static void holm_shares_alpha_over_the_noisy_metrics_of_one_comparison(void **st
 		r[i].verdict = i == 2 ? CLI_IMPROVEMENT : CLI_REGRESSION;
 	}
 	assert_int_equal(cli_compare_holm(r, 5, 0.05), 0);
-	assert_int_equal(r[0].verdict, CLI_SAME);
+	assert_int_equal(r[0].verdict, CLI_UNSURE);
 	assert_non_null(strstr(r[0].why, "Holm's correction asks < 0.025"));
 	assert_int_equal(r[1].verdict, CLI_REGRESSION);
-	assert_int_equal(r[2].verdict, CLI_SAME);
+	assert_int_equal(r[2].verdict, CLI_UNSURE);
 	assert_int_equal(r[3].verdict, CLI_REGRESSION);
 	assert_int_equal(r[4].verdict, CLI_REGRESSION);
 	/* one noisy metric alone: alpha itself */

@@ -89,8 +89,8 @@ static void identical_distributions_are_the_same(void **state)
 	assert_int_equal(r.verdict, CLI_SAME);
 }
 
-/* A median beyond the limit that the U test does not call significant stays "same", saying so. */
-static void an_insignificant_rise_of_the_median_alone_is_the_same(void **state)
+/* A median beyond the limit that the U test does not call significant is unsure, never "same". */
+static void an_insignificant_rise_beyond_the_limit_is_unsure_not_same(void **state)
 {
 	static const double b[] = { 10, 20, 11, 19, 12, 18, 13, 17, 15 };
 	static const double m[] = { 10, 21, 12, 20, 16.8, 19, 17, 18, 14 };
@@ -102,19 +102,20 @@ static void an_insignificant_rise_of_the_median_alone_is_the_same(void **state)
 	cli_compare_judge(&base, &n, &ten, 0.05, &r);
 	assert_true(r.rel > 0.1 && r.min_new == r.min_base);
 	assert_true(r.p >= 0.05);
-	assert_int_equal(r.verdict, CLI_SAME);
+	assert_int_equal(r.verdict, CLI_UNSURE);
 	assert_non_null(strstr(r.why, "median beyond the limit but not significant"));
+	assert_non_null(strstr(r.why, "too noisy to judge"));
 }
 
-/* Holm's correction applies to an inconclusive rise as to a regression. */
-static void holm_that_no_longer_rejects_makes_an_inconclusive_rise_same(void **state)
+/* Holm's correction applies to an inconclusive rise as to a regression: no longer significant, unsure. */
+static void holm_that_no_longer_rejects_makes_an_inconclusive_rise_unsure(void **state)
 {
 	struct cli_result res[2] = { { .p = 0.03, .verdict = CLI_INCONCLUSIVE },
 				     { .p = 0.04, .verdict = CLI_SAME } };
 
 	(void)state;
 	assert_int_equal(cli_compare_holm(res, 2, 0.05), 0);
-	assert_int_equal(res[0].verdict, CLI_SAME);
+	assert_int_equal(res[0].verdict, CLI_UNSURE);
 	assert_non_null(strstr(res[0].why, "Holm"));
 }
 
@@ -210,8 +211,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_1_5x_slowdown_with_the_minimum_within_the_limit_is_inconclusive_never_same),
 		cmocka_unit_test(identical_distributions_are_the_same),
-		cmocka_unit_test(an_insignificant_rise_of_the_median_alone_is_the_same),
-		cmocka_unit_test(holm_that_no_longer_rejects_makes_an_inconclusive_rise_same),
+		cmocka_unit_test(an_insignificant_rise_beyond_the_limit_is_unsure_not_same),
+		cmocka_unit_test(holm_that_no_longer_rejects_makes_an_inconclusive_rise_unsure),
 		cmocka_unit_test(an_inconclusive_rise_exits_3_with_its_verdict_in_every_output),
 	};
 
