@@ -45,59 +45,100 @@ int selfmon_set__pages(struct selfmon_set *set, struct selfmon_pages *pages, int
 	return 0;
 }
 
-/*
- * Open @list's events one by one first: an event this machine cannot count
- * is left out with its reason, so that a VM without a PMU still measures
- * time. A name that does not parse is the caller's mistake and fails.
- */
-static int open_events(struct selfmon_bench *b, const char *list, const struct selfmon_opts *so)
+/* The events that opened, as a list for the one set that counts them. */
+struct kept_events {
+	char *list;
+	size_t len, cap;
+};
+
+/* Note @item left out; the first refusal (@why) says why, once for all. */
+static void note_left_out(struct selfmon_bench *b, const char *item, char *why, size_t why_sz)
 {
-	char item[SELFMON_EVENT_NAME_MAX], why[512] = "";
+	size_t n = strlen(b->note);
+
+	if (!n)
+		snprintf(why, why_sz, "%s", selfmon_errmsg());
+	snprintf(b->note + n, sizeof(b->note) - n, "%s%s", n ? ", " : "left out ", item);
+}
+
+/*
+ * Open @list's events one by one: an event this machine cannot count is
+ * left out with its reason when @optional (the default events, a metric's),
+ * so that a VM without a PMU still measures time; an event the caller
+ * named fails with the refusal, as a count of something else in its place
+ * would be a wrong number. A name that does not parse is the caller's
+ * mistake and fails either way.
+ */
+static int open_events(struct selfmon_bench *b, const char *list, const struct selfmon_opts *so,
+		       int optional, struct kept_events *keep, char *why, size_t why_sz)
+{
+	char item[SELFMON_EVENT_NAME_MAX];
 	const char *cursor = list;
-	char *keep = NULL;
-	size_t len = 0, cap = strlen(list) + 1;
 	int err;
 
-	keep = calloc(1, cap);
-	if (!keep)
-		return -ENOMEM;
 	/* Syntax first, for the whole list: a typo costs no syscall. */
 	while ((err = selfmon_events__next(&cursor, item, sizeof(item))) > 0)
 		;
 	if (err < 0)
-		goto out;
+		return err;
 	for (cursor = list; selfmon_events__next(&cursor, item, sizeof(item)) > 0;) {
 		struct selfmon_set *one = selfmon_set__open(item, so);
-		size_t n = strlen(b->note);
 
 		if (one) {
 			selfmon_set__close(one);
-			len += (size_t)snprintf(keep + len, cap - len, "%s%s", len ? "," : "",
-						item);
+			keep->len += (size_t)snprintf(keep->list + keep->len, keep->cap - keep->len,
+						      "%s%s", keep->len ? "," : "", item);
 			continue;
 		}
-		/* A name that means nothing here is the caller's mistake, not the machine's. */
 		err = -errno;
+		/* A name that means nothing here is the caller's mistake, not the machine's. */
 		if (err == -SELFMON_ERRNO__SYNTAX || err == -SELFMON_ERRNO__NOEVENT)
-			goto out;
-		/* The first refusal says why; the same reason is not repeated for each event. */
-		if (!n)
-			snprintf(why, sizeof(why), "%s", selfmon_errmsg());
-		snprintf(b->note + n, sizeof(b->note) - n, "%s%s", n ? ", " : "left out ", item);
+			return err;
+		if (!optional) {
+			/* The refusal is copied: selfmon__err() writes the buffer it lives in. */
+			snprintf(why, why_sz, "%s", selfmon_errmsg());
+			return selfmon__err(err,
+					    "%s; it was named, and nothing is counted in its place: "
+					    "leave it out, or leave the events to the default to count "
+					    "what this machine has",
+					    why);
+		}
+		note_left_out(b, item, why, why_sz);
 	}
-	err = 0;
+	return 0;
+}
+
+/* The events named (@events), then the optional ones, opened as one set. Return: 0 or -errno. */
+static int open_all_events(struct selfmon_bench *b, const char *events, const char *optional,
+			   const struct selfmon_opts *so)
+{
+	struct kept_events keep = { 0 };
+	char why[512] = "";
+	int err = -ENOMEM;
+
+	keep.cap = strlen(events ? events : SELFMON_BENCH_DEFAULT_EVENTS) +
+		   strlen(optional ? optional : "") + 2;
+	keep.list = calloc(1, keep.cap);
+	if (!keep.list)
+		goto out;
+	err = open_events(b, events ? events : SELFMON_BENCH_DEFAULT_EVENTS, so, !events, &keep,
+			  why, sizeof(why));
+	if (!err && optional && *optional)
+		err = open_events(b, optional, so, 1, &keep, why, sizeof(why));
+	if (err)
+		goto out;
 	if (b->note[0]) {
 		size_t n = strlen(b->note);
 
 		snprintf(b->note + n, sizeof(b->note) - n, " (first refusal: %s)", why);
 	}
-	if (!len)
+	if (!keep.len)
 		goto out;
-	b->set = selfmon_set__open(keep, so);
+	b->set = selfmon_set__open(keep.list, so);
 	if (!b->set)
 		err = -errno;
 out:
-	free(keep);
+	free(keep.list);
 	return err;
 }
 
@@ -167,10 +208,12 @@ static int take_opts(struct selfmon_bench *b, const struct selfmon_bench_opts *o
  * software events that filters repetitions; without the side set, a note
  * says why. Return: 0 or -errno.
  */
-static int open_sets(struct selfmon_bench *b, const char *events, const struct selfmon_opts *so,
-		     int serialize)
+static int open_sets(struct selfmon_bench *b, const struct selfmon_bench_opts *opts,
+		     const struct selfmon_opts *so)
 {
-	int err = open_events(b, events ? events : SELFMON_BENCH_DEFAULT_EVENTS, so);
+	int serialize = OPTS_GET(opts, serialize, 0);
+	int err = open_all_events(b, OPTS_GET(opts, events, NULL),
+				  OPTS_GET(opts, optional_events, NULL), so);
 
 	if (err)
 		return err;
@@ -222,7 +265,7 @@ struct selfmon_bench *selfmon_bench__open(const struct selfmon_bench_opts *opts)
 	}
 	err = take_opts(b, opts, &so);
 	if (!err)
-		err = open_sets(b, OPTS_GET(opts, events, NULL), &so, OPTS_GET(opts, serialize, 0));
+		err = open_sets(b, opts, &so);
 	if (err) {
 		selfmon_bench__close(b);
 		errno = -err;

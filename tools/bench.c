@@ -27,8 +27,9 @@ static void usage(FILE *f)
 		"Measure the built-in kernels (and readcost, samplecost) with inline counter reads.\n\n"
 		"  --list                 list the benchmarks and their expected instructions\n"
 		"  --filter REGEX         run the benchmarks whose name matches (extended regex)\n"
-		"  --events LIST          events to count (default: %s;\n"
-		"                         those this machine cannot count are left out, with the reason)\n"
+		"  --events LIST          events to count (default: %s; of the\n"
+		"                         default, those this machine cannot count are left out, with the\n"
+		"                         reason; an event named here that cannot be counted is an error)\n"
 		"  --metrics LIST         metrics or metric groups of this core (ipc,TopdownL1; see selfmon list):\n"
 		"                         their events counted user-only, a group each, a column each\n"
 		"  --repetitions N        repetitions (samples) per benchmark (default 10)\n"
@@ -210,7 +211,9 @@ static int metrics_cpu(const struct cli_bench_run *r)
 
 /*
  * --metrics: resolved on the core of the CPU the thread will count on
- * (metrics_cpu()); their groups go after --events (or the default events).
+ * (metrics_cpu()); their groups go after --events (or the default events),
+ * as optional events: a metric this machine cannot count is said
+ * unavailable (metrics_unavailable()), not an error.
  */
 static int open_metrics(struct cli_bench_run *r, struct selfmon_metrics **m, char *events,
 			size_t size)
@@ -228,10 +231,7 @@ static int open_metrics(struct cli_bench_run *r, struct selfmon_metrics **m, cha
 			"selfmon bench: no pmu-events tables for this core: metrics from the "
 			"architecture's common set (%s)\n",
 			selfmon_metrics__core(*m, NULL));
-	if (snprintf(events, size, "%s%s%s",
-		     r->cli.events ? r->cli.events : SELFMON_BENCH_DEFAULT_EVENTS,
-		     *selfmon_metrics__events(*m) ? "," : "",
-		     selfmon_metrics__events(*m)) >= (int)size) {
+	if (snprintf(events, size, "%s", selfmon_metrics__events(*m)) >= (int)size) {
 		fprintf(stderr, "selfmon bench: --metrics: too many events\n");
 		selfmon_metrics__delete(*m);
 		return -E2BIG;
@@ -310,7 +310,8 @@ static int run_kernels(struct cli_bench_run *r)
 		err = open_metrics(r, &m, events, sizeof(events));
 	if (err)
 		return err;
-	cli_bench_run__opts(r, &o, m ? events : r->cli.events, &so);
+	cli_bench_run__opts(r, &o, r->cli.events, &so);
+	o.optional_events = m ? events : NULL;
 	b = selfmon_bench__open(&o);
 	if (!b) {
 		err = -errno;

@@ -138,7 +138,8 @@ int cli_bench_run__readcost(struct cli_bench_run *r)
 	bool inline_ok;
 	int err = 0;
 
-	cli_bench_run__opts(r, &o, READCOST_EVENTS, &so);
+	cli_bench_run__opts(r, &o, "", &so);
+	o.optional_events = READCOST_EVENTS; /* counted as they open */
 	rc = cli_readcost__open(&so);
 	if (!rc) {
 		err = -errno;
@@ -182,7 +183,8 @@ int cli_bench_run__markercost(struct cli_bench_run *r)
 	struct selfmon_opts so;
 	int err = 0;
 
-	cli_bench_run__opts(r, &o, READCOST_EVENTS, &so);
+	cli_bench_run__opts(r, &o, "", &so);
+	o.optional_events = READCOST_EVENTS; /* counted as they open */
 	if (mc)
 		b = selfmon_bench__open(&o);
 	if (!b) {
@@ -282,7 +284,8 @@ int cli_bench_run__samplecost(struct cli_bench_run *r)
 	struct selfmon_opts so;
 	int err = 0;
 
-	cli_bench_run__opts(r, &o, READCOST_EVENTS, &so);
+	cli_bench_run__opts(r, &o, "", &so);
+	o.optional_events = READCOST_EVENTS; /* counted as they open */
 	if (sc) {
 		b = selfmon_bench__open(&o);
 		if (!b)

@@ -216,6 +216,12 @@ struct selfmon_bench_opts {
 	int keep_noisy;
 	/** Passed to selfmon_set__open(): pinning and the read path. */
 	struct selfmon_opts set_opts;
+	/**
+	 * Events counted after @events where this machine can count them
+	 * (a metric's, say): one that cannot open is left out, and
+	 * selfmon_bench__note() says so. NULL: none.
+	 */
+	const char *optional_events;
 };
 
 /** A driver: the counted events, opened once. Opaque. */
@@ -268,10 +274,13 @@ struct selfmon_bench_result {
 /**
  * selfmon_bench__open() - open the events of a driver for the calling thread
  *
- * Events that cannot open for want of hardware (no PMU, an event the PMU does
- * not have, a gate) are left out and selfmon_bench__note() says which and
- * why; with none left it still measures time and task-clock. A syntax error
- * fails. Return: the driver, or NULL with errno set (selfmon_errmsg()).
+ * With no .events, the default events that cannot open for want of hardware
+ * (no PMU, an event the PMU does not have, a gate) are left out, and so are
+ * .optional_events': selfmon_bench__note() says which and why; with none
+ * left it still measures time and task-clock. An event named in .events
+ * that cannot open fails, with the refusal: nothing is counted in its
+ * place. A syntax error or an unknown name fails.
+ * Return: the driver, or NULL with errno set (selfmon_errmsg()).
  */
 struct selfmon_bench *selfmon_bench__open(const struct selfmon_bench_opts *opts);
 

@@ -23,6 +23,8 @@
 struct selfmon_set *__real_selfmon_set__open(const char *events, const struct selfmon_opts *opts);
 
 static int refuse_side;
+/* An event opened alone that the mock machine cannot count, as a VM without a PMU refuses cycles. */
+static const char *refuse_event;
 
 /* The side set is the one with context-switches: refuse it as paranoid 2 refuses a user. */
 struct selfmon_set *__wrap_selfmon_set__open(const char *events, const struct selfmon_opts *opts)
@@ -30,6 +32,11 @@ struct selfmon_set *__wrap_selfmon_set__open(const char *events, const struct se
 	if (refuse_side && strstr(events, "context-switches")) {
 		selfmon_errmsg__set(-EACCES, "mock: perf_event_paranoid refuses this user");
 		errno = EACCES;
+		return NULL;
+	}
+	if (refuse_event && !strcmp(events, refuse_event)) {
+		selfmon_errmsg__set(-ENODEV, "mock: event '%s': no PMU here", events);
+		errno = ENODEV;
 		return NULL;
 	}
 	return __real_selfmon_set__open(events, opts);
@@ -219,6 +226,41 @@ static void a_driver_scans_sysfs_once_however_many_sets_it_opens(void **state)
 	selfmon_bench__close(b);
 }
 
+/* An event the caller named is counted or the open fails: nothing is counted in its place. */
+static void a_named_event_that_cannot_open_fails_and_is_not_replaced(void **state)
+{
+	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "task-clock,page-faults" };
+
+	(void)state;
+	refuse_side = 0;
+	refuse_event = "page-faults";
+	errno = 0;
+	assert_null(selfmon_bench__open(&o));
+	assert_int_equal(errno, ENODEV);
+	assert_non_null(strstr(selfmon_errmsg(), "mock: event 'page-faults': no PMU here"));
+	assert_non_null(strstr(selfmon_errmsg(), "nothing is counted in its place"));
+	refuse_event = NULL;
+}
+
+/* Optional events (a metric's) that cannot open are left out, and the note says so. */
+static void an_optional_event_that_cannot_open_is_left_out_with_a_note(void **state)
+{
+	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "task-clock",
+					.optional_events = "page-faults,cpu-clock" };
+	struct selfmon_bench *b;
+
+	(void)state;
+	refuse_side = 0;
+	refuse_event = "page-faults";
+	b = selfmon_bench__open(&o);
+	refuse_event = NULL;
+	assert_non_null(b);
+	assert_int_equal(selfmon_bench__nr_events(b), 2);
+	assert_non_null(strstr(selfmon_bench__note(b), "left out page-faults"));
+	assert_non_null(strstr(selfmon_bench__note(b), "no PMU here"));
+	selfmon_bench__close(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +270,8 @@ int main(void)
 		cmocka_unit_test(iterations_that_cannot_run_are_refused_at_open),
 		cmocka_unit_test(null_results_and_pages_are_einval_not_a_crash),
 		cmocka_unit_test(a_driver_scans_sysfs_once_however_many_sets_it_opens),
+		cmocka_unit_test(a_named_event_that_cannot_open_fails_and_is_not_replaced),
+		cmocka_unit_test(an_optional_event_that_cannot_open_is_left_out_with_a_note),
 	};
 
 	return cmocka_run_group_tests_name("bench_driver", tests, NULL, NULL);
