@@ -129,6 +129,15 @@ double cli_floor(const double *v, int n, const double *other, int n_other);
 double cli_mann_whitney(const double *a, int na, const double *b, int nb, double *u);
 /* The standard normal distribution's upper tail, P(Z > z). */
 double cli_normal_sf(double z);
+/*
+ * The shift of @a against @b (Hodges-Lehmann: the median of every a - b)
+ * and its two-sided confidence interval at 1 - 2 @alpha, read off the
+ * sorted differences at the U test's critical rank (normal approximation):
+ * two one-sided tests at @alpha each, as an equivalence test takes them.
+ * Return: 0, -EINVAL (a side empty) or -ENOMEM.
+ */
+int cli_shift_ci(const double *a, int na, const double *b, int nb, double alpha, double *lo,
+		 double *hi);
 
 /* Judge one metric: fills @r from the two series. */
 void cli_compare_judge(const struct cli_series *base, const struct cli_series *new_,

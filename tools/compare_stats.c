@@ -122,6 +122,49 @@ double cli_mann_whitney(const double *a, int na, const double *b, int nb, double
 	return z > 1 ? 1 : z;
 }
 
+/* The z with P(Z > z) = @q, 0 < q < 1: bisection, as cli_normal_sf() is monotone. */
+static double normal_isf(double q)
+{
+	double lo = -40, hi = 40;
+
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (cli_normal_sf(mid) > q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+int cli_shift_ci(const double *a, int na, const double *b, int nb, double alpha, double *lo,
+		 double *hi)
+{
+	size_t m = (size_t)na * (size_t)nb, k;
+	double *d, kf;
+
+	if (na <= 0 || nb <= 0)
+		return -EINVAL;
+	d = malloc(m * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (int i = 0; i < na; i++)
+		for (int j = 0; j < nb; j++)
+			d[(size_t)i * (size_t)nb + (size_t)j] = a[i] - b[j];
+	qsort(d, m, sizeof(*d), util_cmp_double);
+	/* The critical rank of U: m/2 - z sqrt(na nb (na + nb + 1) / 12), from each end. */
+	kf = floor((double)m / 2 -
+		   normal_isf(alpha) * sqrt((double)na * nb * (double)(na + nb + 1) / 12));
+	k = kf > 0 ? (size_t)kf : 0;
+	if (k > (m - 1) / 2)
+		k = (m - 1) / 2;
+	*lo = d[k];
+	*hi = d[m - 1 - k];
+	free(d);
+	return 0;
+}
+
 bool cli_metric_match(const char *name, const char *pattern)
 {
 	size_t n = strcspn(name, ":");
@@ -227,6 +270,38 @@ static void judge_disagreement(struct cli_result *r, double alpha)
 		 r->p, alpha, min_pct(r));
 }
 
+/*
+ * Nothing beyond the limit: "same" only where the data shows it, the
+ * shift's 1 - 2 alpha interval inside the limit on both sides (two
+ * one-sided tests of equivalence). On a loaded runner a median can land
+ * within the limit by chance while the repetitions spread over several
+ * times the limit: then a change of the limit's size cannot be ruled out,
+ * and the row is unsure, not "same".
+ */
+static void judge_within(struct cli_result *r, const struct cli_series *base,
+			 const struct cli_series *new_, double alpha, bool med_down)
+{
+	double lo = -INFINITY, hi = INFINITY;
+
+	cli_shift_ci(new_->v, new_->n, base->v, base->n, alpha, &lo, &hi);
+	if (lo >= -r->allowed && hi <= r->allowed) {
+		r->verdict = CLI_SAME;
+		snprintf(r->why, sizeof(r->why),
+			 "%s within the limit (minimum %+.1f%%; U test p=%.3g; shift %.3g to %.3g "
+			 "at %.0f%%, inside +-%.3g)",
+			 med_down ? "median below, minimum" : "median", min_pct(r), r->p, lo, hi,
+			 100 * (1 - 2 * alpha), r->allowed);
+		return;
+	}
+	r->verdict = CLI_UNSURE;
+	snprintf(r->why, sizeof(r->why),
+		 "%s within the limit, but a change of the limit's size cannot be ruled out "
+		 "(shift %.3g to %.3g at %.0f%%, limit +-%.3g): too noisy to judge; rerun with "
+		 "more repetitions, the sides alternating",
+		 med_down ? "median below, minimum" : "median", lo, hi, 100 * (1 - 2 * alpha),
+		 r->allowed);
+}
+
 static void judge_noisy(struct cli_result *r, const struct cli_series *base,
 			const struct cli_series *new_, double alpha)
 {
@@ -277,10 +352,7 @@ static void judge_noisy(struct cli_result *r, const struct cli_series *base,
 			 "judge; rerun with more repetitions, the two sides alternating",
 			 up || down ? "median and minimum" : "median", r->p, alpha);
 	} else {
-		r->verdict = CLI_SAME;
-		snprintf(r->why, sizeof(r->why),
-			 "%s within the limit (minimum %+.1f%%; U test p=%.3g)",
-			 med_down ? "median below, minimum" : "median", min_pct(r), r->p);
+		judge_within(r, base, new_, alpha, med_down);
 	}
 }
 

@@ -5,6 +5,8 @@
  * "same". It is "inconclusive", with its own exit status (3), a JUnit
  * <failure type="inconclusive">, a LAVA fail and a row of its own in the table.
  */
+#include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,6 +107,77 @@ static void an_insignificant_rise_beyond_the_limit_is_unsure_not_same(void **sta
 	assert_int_equal(r.verdict, CLI_UNSURE);
 	assert_non_null(strstr(r.why, "median beyond the limit but not significant"));
 	assert_non_null(strstr(r.why, "too noisy to judge"));
+}
+
+/*
+ * Medians within the limit from repetitions spread over many times the
+ * limit (a loaded runner): a change of the limit's size cannot be ruled
+ * out, so the row is unsure, never "same".
+ */
+static void a_median_within_the_limit_from_data_too_noisy_to_rule_out_a_change_is_unsure(
+	void **state)
+{
+	static const double b[15] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+	static const double m[15] = { 1.1, 2, 3, 4, 5, 6, 7, 8.2, 9, 10, 11, 12, 13, 14, 15.5 };
+	struct cli_series base = series("time", b, 15), n = series("time", m, 15);
+	struct cli_limit ten = { "time", 10, true };
+	struct cli_result r;
+
+	(void)state;
+	cli_compare_judge(&base, &n, &ten, 0.05, &r);
+	assert_true(r.rel > 0 && r.rel < 0.1);
+	assert_int_equal(r.verdict, CLI_UNSURE);
+	assert_non_null(strstr(r.why, "cannot be ruled out"));
+}
+
+/* The shift's interval: a constant shift of tight data is that shift; it holds the true shift. */
+static void the_shift_interval_holds_the_shift(void **state)
+{
+	double b[9], n[9], lo, hi;
+
+	(void)state;
+	for (int i = 0; i < 9; i++) {
+		b[i] = 10 + 0.01 * i;
+		n[i] = b[i] + 2;
+	}
+	assert_int_equal(cli_shift_ci(n, 9, b, 9, 0.05, &lo, &hi), 0);
+	assert_true(lo <= 2 + 1e-9 && hi >= 2 - 1e-9);
+	assert_true(lo > 1.9 && hi < 2.1);
+	assert_int_equal(cli_shift_ci(n, 0, b, 9, 0.05, &lo, &hi), -EINVAL);
+}
+
+/* A deterministic generator: the same trials on every machine. */
+static double uniform(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+	return ((double)(*x >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/*
+ * 200 trials of a 1.5x slowdown under load that adds, to every repetition
+ * on both sides, an exponential delay of mean 3x the true time (two busy
+ * loops on two cores): whatever else each is called, none is "same".
+ */
+static void a_1_5x_slowdown_under_heavy_load_is_never_same_in_200_trials(void **state)
+{
+	struct cli_limit ten = { "time", 10, true };
+	uint64_t x = 42;
+	int same = 0;
+
+	(void)state;
+	for (int t = 0; t < 200; t++) {
+		double b[15], m[15];
+		struct cli_series base = series("time", b, 15), n = series("time", m, 15);
+		struct cli_result r;
+
+		for (int i = 0; i < 15; i++) {
+			b[i] = 1.0 - 3 * log(uniform(&x));
+			m[i] = 1.5 - 3 * log(uniform(&x));
+		}
+		cli_compare_judge(&base, &n, &ten, 0.05, &r);
+		same += r.verdict == CLI_SAME;
+	}
+	assert_int_equal(same, 0);
 }
 
 /* Holm's correction applies to an inconclusive rise as to a regression: no longer significant, unsure. */
@@ -212,6 +285,9 @@ int main(void)
 		cmocka_unit_test(a_1_5x_slowdown_with_the_minimum_within_the_limit_is_inconclusive_never_same),
 		cmocka_unit_test(identical_distributions_are_the_same),
 		cmocka_unit_test(an_insignificant_rise_beyond_the_limit_is_unsure_not_same),
+		cmocka_unit_test(a_median_within_the_limit_from_data_too_noisy_to_rule_out_a_change_is_unsure),
+		cmocka_unit_test(the_shift_interval_holds_the_shift),
+		cmocka_unit_test(a_1_5x_slowdown_under_heavy_load_is_never_same_in_200_trials),
 		cmocka_unit_test(holm_that_no_longer_rejects_makes_an_inconclusive_rise_unsure),
 		cmocka_unit_test(an_inconclusive_rise_exits_3_with_its_verdict_in_every_output),
 	};
