@@ -47,6 +47,37 @@ int cli_close_stdout(const char *who);
  */
 const char *cli_errmsg(int err);
 
+/* ---- cli_opts.c: the subcommands' command lines ---- */
+
+struct option;
+
+/*
+ * getopt_long(3) over @argv with the long options @opts (ending in a zeroed
+ * entry; an option whose val is a letter has that short form too) and the
+ * CLI's messages. Set optind = 0 before the first call: a process may parse
+ * several command lines (the tests do). "--opt=value" and "--opt value" are
+ * one; a unique abbreviation names its option; "--" ends the options, the
+ * arguments after it start at argv[optind].
+ *
+ * Return: an option's val (its value in optarg); 1 for an argument that is
+ * no option (in optarg); -1 at the end; '?' with the complaint in @err for
+ * an unknown or ambiguous option, a missing value or a value given to an
+ * option that takes none, each naming the option. Where the command takes
+ * no arguments (!@args), an argument, before "--" or after it, is '?' too.
+ */
+int cli_getopt(int argc, char **argv, const struct option *opts, bool args, char *err,
+	       size_t errsz);
+
+/* Format a complaint about the command line into @err. Return: -EINVAL. */
+int cli_complain(char *err, size_t errsz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Say "selfmon @cmd: @err" on stderr, and where the options are listed
+ * ('selfmon @cmd --help'). Return: EXIT_USAGE.
+ */
+int cli_usage_error(const char *cmd, const char *err);
+
 /* Close @f (a file of --out) and report a write error. Return: 0 or -EIO. */
 int cli_fclose(FILE *f, const char *who, const char *name);
 /*

@@ -5,6 +5,7 @@
  * --json for programs.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,24 +281,31 @@ static void usage(FILE *f)
 		"selfmon takes events (--events, SELFMON_EVENTS); metric and group names in bench --metrics.\n");
 }
 
+enum { LIST_JSON = 256 };
+
+static const struct option list_options[] = {
+	{ "json", no_argument, NULL, LIST_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
 int cmd_list(int argc, char **argv)
 {
 	struct selfmon_machine *m;
 	struct selfmon_cluster_info info;
 	struct cluster c = { 0, "0", "-", NULL };
 	struct opens o;
-	int json = 0, err = 0, nr;
+	int json = 0, err = 0, nr, opt;
+	char msg[128];
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	optind = 0;
+	while ((opt = cli_getopt(argc, argv, list_options, false, msg, sizeof(msg))) != -1) {
+		if (opt == 'h') {
 			usage(stdout);
 			return 0;
 		}
-		if (strcmp(argv[i], "--json")) {
-			fprintf(stderr, "selfmon list: unknown option '%s' (try --help)\n",
-				cli_text(argv[i]));
-			return EXIT_USAGE;
-		}
+		if (opt != LIST_JSON)
+			return cli_usage_error("list", msg);
 		json = 1;
 	}
 	m = selfmon_machine__open(NULL);

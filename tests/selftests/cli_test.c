@@ -321,6 +321,57 @@ TEST(record_rejects_bad_options_with_a_message_quoting_them)
 	}
 }
 
+TEST(every_command_names_a_bad_option_and_its_help_and_exits_2)
+{
+	static const char *const cases[][2] = {
+		{ "probe --bogus", "selfmon probe: unknown option '--bogus'" },
+		{ "probe --json=yes", "selfmon probe: --json takes no value" },
+		{ "probe -- stray", "selfmon probe: unexpected argument 'stray'" },
+		{ "list --bogus=1", "selfmon list: unknown option '--bogus'" },
+		{ "list stray", "selfmon list: unexpected argument 'stray'" },
+		{ "bench --warmup", "selfmon bench: --warmup needs a value" },
+		{ "record --freq=", "selfmon record: --freq '': a number" },
+		{ "compare --limit", "selfmon compare: --limit needs a value" },
+		{ "compare --nosuch a b", "selfmon compare: unknown option '--nosuch'" },
+	};
+	int status = -1;
+	char *out, *cmd, help[64];
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		out = cli(_metadata, "", cases[i][0], &status);
+		ASSERT_NE(NULL, out);
+		EXPECT_EQ(2, WEXITSTATUS(status)) TH_LOG("%s", cases[i][0]);
+		EXPECT_NE(NULL, strstr(out, cases[i][1])) TH_LOG("%s: '%s' not in: %s", cases[i][0],
+								   cases[i][1], out);
+		/* The fix: where the command's options are listed. */
+		cmd = strchr(cases[i][1], ' ') + 1;
+		snprintf(help, sizeof(help), "'selfmon %.*s --help'", (int)strcspn(cmd, ":"), cmd);
+		EXPECT_NE(NULL, strstr(out, help)) TH_LOG("%s: no %s in: %s", cases[i][0], help, out);
+		free(out);
+	}
+}
+
+TEST(the_json_flag_of_probe_and_list_takes_the_same_spelling_before_and_after_double_dash)
+{
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	out = cli(_metadata, "", "list --json --", &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ('{', out[strspn(out, " \n")]) TH_LOG("%.200s", out);
+	free(out);
+	out = cli(_metadata, "", "list -- --json", &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(2, WEXITSTATUS(status));
+	EXPECT_NE(NULL, strstr(out, "unexpected argument '--json'"));
+	free(out);
+}
+
 TEST(a_bench_filter_that_matches_no_benchmark_is_bad_input_naming_it)
 {
 	static const char *const args[] = {

@@ -328,6 +328,50 @@ static void bad_options_are_einval_with_a_message_naming_them(void **state)
 	}
 }
 
+static void double_dash_ends_the_options_and_bench_takes_no_arguments(void **state)
+{
+	struct cli_bench cli;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("--list --", &cli, err), 0);
+	assert_true(cli.list);
+	assert_int_equal(parse("-- --list", &cli, err), -EINVAL);
+	assert_non_null(strstr(err, "unexpected argument '--list'"));
+}
+
+static void a_unique_abbreviation_names_its_option_an_ambiguous_one_is_refused(void **state)
+{
+	struct cli_bench cli;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("--rep=4 --warm 0", &cli, err), 0);
+	assert_int_equal(cli.repetitions, 4);
+	assert_int_equal(cli.warmup, 0);
+	/* --cpu, --cluster, --calibration */
+	assert_int_equal(parse("--c 3", &cli, err), -EINVAL);
+	assert_non_null(strstr(err, "ambiguous option '--c'"));
+	assert_int_equal(parse("-x", &cli, err), -EINVAL);
+	assert_non_null(strstr(err, "unknown option '-x'"));
+	assert_int_equal(parse("--bogus=1", &cli, err), -EINVAL);
+	assert_non_null(strstr(err, "unknown option '--bogus'"));
+}
+
+/* A test program parses many command lines: each starts afresh (getopt's optind). */
+static void each_parse_starts_afresh(void **state)
+{
+	struct cli_bench cli;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("--bogus", &cli, err), -EINVAL);
+	assert_int_equal(parse("--repetitions 7", &cli, err), 0);
+	assert_int_equal(cli.repetitions, 7);
+	assert_int_equal(parse("--repetitions 8", &cli, err), 0);
+	assert_int_equal(cli.repetitions, 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +388,9 @@ int main(void)
 		cmocka_unit_test(options_parse_with_space_or_equals),
 		cmocka_unit_test(defaults_are_ten_repetitions_one_warmup_a_table_and_two_length),
 		cmocka_unit_test(bad_options_are_einval_with_a_message_naming_them),
+		cmocka_unit_test(double_dash_ends_the_options_and_bench_takes_no_arguments),
+		cmocka_unit_test(a_unique_abbreviation_names_its_option_an_ambiguous_one_is_refused),
+		cmocka_unit_test(each_parse_starts_afresh),
 	};
 
 	return cmocka_run_group_tests_name("bench_report", tests, NULL, NULL);
