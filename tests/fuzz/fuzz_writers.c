@@ -203,7 +203,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct selfmon_bench_result res[2];
 	double samples[2][SELFMON_BENCH_MAX_COLS * 4];
 	struct selfmon_report_col cols[2][SELFMON_BENCH_MAX_COLS];
-	struct jval root;
+	struct util_json root;
 	char err[160];
 	char *out;
 
@@ -221,7 +221,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (out) {
 		if (json_parse(out, &root, err, sizeof(err)))
 			abort();
-		json_free(&root);
+		util_json_free(&root);
 		free(out);
 	}
 	out = write_all(1, &ctx, e, 2);

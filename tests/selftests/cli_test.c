@@ -65,7 +65,7 @@ static void make_tree(char *dir)
 TEST(probe_shows_a_missing_paranoid_file_as_absent_never_as_minus_one)
 {
 	char dir[] = "/tmp/selfmon-cli-XXXXXX", env[128];
-	struct jval root;
+	struct util_json root;
 	char err[160];
 	int status = -1;
 	char *out;
@@ -87,10 +87,10 @@ TEST(probe_shows_a_missing_paranoid_file_as_absent_never_as_minus_one)
 	out = cli(_metadata, env, "probe --json", &status);
 	ASSERT_NE(NULL, out);
 	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s: %s", err, out);
-	ASSERT_NE(NULL, json_get(&root, "gates"));
-	ASSERT_NE(NULL, json_get(json_get(&root, "gates"), "perf_event_paranoid"));
-	EXPECT_EQ(J_NULL, json_get(json_get(&root, "gates"), "perf_event_paranoid")->t);
-	json_free(&root);
+	ASSERT_NE(NULL, util_json_get(&root, "gates"));
+	ASSERT_NE(NULL, util_json_get(util_json_get(&root, "gates"), "perf_event_paranoid"));
+	EXPECT_EQ(UTIL_JSON_NULL, util_json_get(util_json_get(&root, "gates"), "perf_event_paranoid")->type);
+	util_json_free(&root);
 	free(out);
 	snprintf(env, sizeof(env), "rm -rf '%s'", dir);
 	EXPECT_EQ(0, system(env));
@@ -99,8 +99,8 @@ TEST(probe_shows_a_missing_paranoid_file_as_absent_never_as_minus_one)
 TEST(probe_json_escapes_every_string_it_prints)
 {
 	char dir[] = "/tmp/selfmon-cli-XXXXXX", env[256];
-	const struct jval *pmus, *pin;
-	struct jval root;
+	const struct util_json *pmus, *pin;
+	struct util_json root;
 	char err[160];
 	int status = -1, found = 0;
 	char *out;
@@ -114,21 +114,21 @@ TEST(probe_json_escapes_every_string_it_prints)
 	out = cli(_metadata, env, "probe --json", &status);
 	ASSERT_NE(NULL, out);
 	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s: %s", err, out);
-	pin = json_get(&root, "pinning");
+	pin = util_json_get(&root, "pinning");
 	ASSERT_NE(NULL, pin);
-	EXPECT_STREQ("a\"b\\c\td", json_str(pin, "policy"));
-	pmus = json_get(&root, "pmus");
+	EXPECT_STREQ("a\"b\\c\td", util_json_str(pin, "policy"));
+	pmus = util_json_get(&root, "pmus");
 	ASSERT_NE(NULL, pmus);
-	for (int i = 0; i < pmus->n; i++) {
-		const char *name = json_str(&pmus->kids[i], "name");
+	for (int i = 0; i < pmus->nr; i++) {
+		const char *name = util_json_str(&pmus->kid[i], "name");
 
 		if (name && !strcmp(name, "we\"ird\\pmu")) {
 			found = 1;
-			EXPECT_NE(NULL, json_get(json_get(&pmus->kids[i], "format"), "ev\"nt"));
+			EXPECT_NE(NULL, util_json_get(util_json_get(&pmus->kid[i], "format"), "ev\"nt"));
 		}
 	}
 	EXPECT_TRUE(found) TH_LOG("the PMU we\"ird\\pmu is not in: %s", out);
-	json_free(&root);
+	util_json_free(&root);
 	free(out);
 	snprintf(env, sizeof(env), "rm -rf '%s'", dir);
 	EXPECT_EQ(0, system(env));

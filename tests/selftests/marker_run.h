@@ -114,11 +114,11 @@ static void work(int n)
 	for (int i = 0; i < n; i++)
 		sink += (unsigned long)i;
 }
-static double num(const struct jval *o, const char *key)
+static double num(const struct util_json *o, const char *key)
 {
-	const struct jval *v = json_get(o, key);
+	const struct util_json *v = util_json_get(o, key);
 
-	return v && v->t == J_NUM ? v->num : -1;
+	return v && v->type == UTIL_JSON_NUMBER ? v->num : -1;
 }
 
 #endif

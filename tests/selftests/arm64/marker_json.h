@@ -20,7 +20,7 @@ static inline void marker_json_unused(void)
 }
 
 /* The report now, through a file of this process's, parsed into @root. Return: 0 or -1 (@err says). */
-static inline int report_json(struct jval *root, char *err, size_t errsz)
+static inline int report_json(struct util_json *root, char *err, size_t errsz)
 {
 	char path[64], *text = NULL;
 	long n;
