@@ -94,23 +94,7 @@ FILE *cli_outfile_open(const char *who, const char *path, char **tmp);
  */
 int cli_outfile_close(FILE *f, const char *who, const char *path, char *tmp, bool ok);
 
-/* ---- markup.c: untrusted text in the XML and JSON the CLI writes ---- */
-
-/*
- * Write @s (NULL: "") as XML 1.0 character data or the value of an attribute
- * in double quotes: the five markup characters as entities, tab, LF and CR
- * as character references, a character XML 1.0 cannot carry at all (a C0
- * control, U+FFFE, U+FFFF) as the visible text \uXXXX, a byte that is not
- * UTF-8 as U+FFFD. Well formed for any bytes.
- */
-void cli_xml_text(FILE *f, const char *s);
-
-/*
- * Write @s (NULL: "") as a JSON string with its quotes (RFC 8259): quote,
- * backslash and controls escaped, U+FFFE, U+FFFF, U+2028, U+2029 as \uXXXX,
- * a byte that is not UTF-8 as \ufffd. Valid JSON for any bytes.
- */
-void cli_json_string(FILE *f, const char *s);
+/* Untrusted text in XML and JSON: util/text.h. */
 
 int cmd_bench(int argc, char **argv);
 int cmd_record(int argc, char **argv);

@@ -13,6 +13,7 @@
 #include <selfmon/machine.h>
 #include <selfmon/metric.h>
 #include <selfmon/selfmon.h>
+#include "../util/text.h"
 #include "cli.h"
 
 struct cluster {
@@ -31,9 +32,9 @@ struct opens {
 static void json_field(FILE *f, const char *key, const char *val, int comma)
 {
 	fprintf(f, "%s", comma ? ", " : "");
-	cli_json_string(f, key);
+	util_json_string(f, key);
 	fputs(": ", f);
-	cli_json_string(f, val);
+	util_json_string(f, val);
 }
 
 static void entry_json(FILE *f, const struct selfmon_pmu_event_info *in, int first)
@@ -194,7 +195,7 @@ static void fallback_head(const struct cluster *c, const char *core, int json)
 		fputs(", \"generic_events\": [", stdout);
 		for (int i = 0; (ev = selfmon_events__standard(i)); i++) {
 			fputs(i ? ", " : "", stdout);
-			cli_json_string(stdout, ev);
+			util_json_string(stdout, ev);
 		}
 		fputs("]", stdout);
 		return;

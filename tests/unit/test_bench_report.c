@@ -30,6 +30,17 @@ static void json_strings_escape_quotes_backslashes_and_control_characters(void *
 	free(s);
 }
 
+/* A name from the user need not be UTF-8: the report stays JSON that a strict reader takes. */
+static void json_strings_are_valid_json_whatever_the_bytes(void **state)
+{
+	char *s = NULL;
+
+	(void)state;
+	CAPTURE(s, selfmon_report__json_string(f, "a\xff\xc3(\x7f\xe2\x80\xa8"));
+	assert_string_equal(s, "\"a\\ufffd\\ufffd(\\u007f\\u2028\"");
+	free(s);
+}
+
 static void json_numbers_are_exact_integers_or_null_when_not_finite(void **state)
 {
 	char *s = NULL;
@@ -376,6 +387,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_strings_escape_quotes_backslashes_and_control_characters),
+		cmocka_unit_test(json_strings_are_valid_json_whatever_the_bytes),
 		cmocka_unit_test(json_numbers_are_exact_integers_or_null_when_not_finite),
 		cmocka_unit_test(json_numbers_beyond_long_long_are_written_without_an_undefined_cast),
 		cmocka_unit_test(csv_fields_are_quoted_only_when_they_must_be),
