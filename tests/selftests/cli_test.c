@@ -70,7 +70,6 @@ TEST(probe_shows_a_missing_paranoid_file_as_absent_never_as_minus_one)
 	int status = -1;
 	char *out;
 
-	(void)json_bench;
 	if (!selfmon_cli())
 		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
 	ASSERT_NE(NULL, mkdtemp(dir));

@@ -3,7 +3,9 @@
  * JSON for the tests, in C because the emulated board has no python3: the
  * CLI's own strict parser (util/json.h, linked from libselfmon-util.a)
  * builds a tree the tests query, objects by key, arrays by index; and the
- * helpers that run the CLI and find a benchmark in its report.
+ * helpers that run the CLI and find a benchmark in its report. Marked
+ * unused, so that a test that needs only some of them need not mention the
+ * rest.
  */
 #ifndef SELFMON_TESTS_JSON_CHECK_H
 #define SELFMON_TESTS_JSON_CHECK_H
@@ -18,13 +20,15 @@
  * Parse the whole of @text into @v (util/json.h: the CLI's strict reader);
  * 0, or -EINVAL or -ENOMEM with the complaint in @err.
  */
-static int json_parse(const char *text, struct util_json *v, char *err, size_t errsz)
+static __attribute__((unused)) int json_parse(const char *text, struct util_json *v, char *err,
+					      size_t errsz)
 {
 	return util_json_parse(text, strlen(text), v, err, errsz);
 }
 
 /* The benchmarks[] entry named @name (e.g. "add_chain_median"), or NULL. */
-static const struct util_json *json_bench(const struct util_json *root, const char *name)
+static __attribute__((unused)) const struct util_json *json_bench(const struct util_json *root,
+								   const char *name)
 {
 	const struct util_json *b = util_json_get(root, "benchmarks");
 
@@ -38,7 +42,7 @@ static const struct util_json *json_bench(const struct util_json *root, const ch
 }
 
 /* Read all of a command's stdout; NULL on failure. Sets *status to its exit status. */
-static char *run_capture(const char *cmd, int *status)
+static __attribute__((unused)) char *run_capture(const char *cmd, int *status)
 {
 	size_t len = 0, cap = 1 << 16;
 	char *buf = malloc(cap);
@@ -71,7 +75,7 @@ static char *run_capture(const char *cmd, int *status)
  * (O/tests/selftests[/arm64]/x -> O/selfmon) or the bundle (bundle/bin/x ->
  * bundle/selfmon).
  */
-static const char *selfmon_cli(void)
+static __attribute__((unused)) const char *selfmon_cli(void)
 {
 	static char path[1024];
 	static const char *const up[] = { "/../selfmon", "/../../selfmon", "/../../../selfmon" };

@@ -48,7 +48,6 @@ FIXTURE_SETUP(list)
 	char err[160];
 	int status = -1;
 
-	(void)json_bench;
 	memset(&self->root, 0, sizeof(self->root));
 	self->out = NULL;
 	self->skip = 1;

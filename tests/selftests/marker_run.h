@@ -85,13 +85,6 @@ static void run_child(int (*fn)(void), const char *events, const char *out, stru
 	rmdir(dir);
 }
 
-/* json_check.h's helpers for tests that run the CLI: not needed here. */
-static void __attribute__((unused)) json_check_unused(void)
-{
-	(void)run_capture;
-	(void)selfmon_cli;
-}
-
 static void run_free(struct run *r)
 {
 	free(r->err);

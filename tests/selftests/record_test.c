@@ -291,7 +291,6 @@ TEST(perf_script_lists_the_same_samples_tids_ips_and_functions_as_selfmon_record
 	char *out;
 	int status = -1;
 
-	(void)json_bench; (void)json_parse; (void)util_json_free; (void)util_json_str;
 	if (!selfmon_cli())
 		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
 	if (!perf)

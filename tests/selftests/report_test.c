@@ -37,7 +37,6 @@ TEST(a_users_benchmark_writes_the_bench_json_that_compare_reads)
 	struct selfmon_bench *bench;
 	FILE *f;
 
-	(void)json_bench;
 	bench = selfmon_bench__open(&o);
 	ASSERT_NE(NULL, bench) TH_LOG("%s", selfmon_errmsg());
 	ASSERT_EQ(0, selfmon_bench__run(bench, "users/sum", body, &x, &res));

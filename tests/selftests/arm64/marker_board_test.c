@@ -96,7 +96,6 @@ TEST(a_region_of_3n_instructions_reports_exactly_3n_per_call_in_either_form)
 	char err[160];
 
 	EXACT_USER_OR_SKIP();
-	marker_json_unused();
 	unsetenv("SELFMON_EVENTS");
 	for (int i = 0; i < 20; i++) {
 		region_cached_300();

@@ -138,7 +138,6 @@ static void check_every_build(struct __test_metadata *_metadata, const char *eve
 	int builds_run = 0;
 
 	EXACT_USER_OR_SKIP();
-	marker_json_unused();
 	setenv("SELFMON_EVENTS", events, 1);
 	run_every_build(_metadata);
 	ASSERT_EQ(0, report_json(&root, err, sizeof(err))) TH_LOG("%s", err);

@@ -12,13 +12,6 @@
 #include <selfmon/marker.h>
 #include "../json_check.h"
 
-/* json_check.h's helpers for the CLI, which the marker suites do not run. */
-static inline void marker_json_unused(void)
-{
-	(void)run_capture;
-	(void)selfmon_cli;
-}
-
 /* The report now, through a file of this process's, parsed into @root. Return: 0 or -1 (@err says). */
 static inline int report_json(struct util_json *root, char *err, size_t errsz)
 {

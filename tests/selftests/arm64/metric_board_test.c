@@ -67,7 +67,6 @@ TEST(each_clusters_core_is_told_by_its_midr)
 	int status = -1;
 	char *out;
 
-	(void)json_bench;
 	if (!selfmon_cli())
 		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
 	out = cli(_metadata, "list --json", &status);
