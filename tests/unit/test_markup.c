@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The CLI's XML and JSON writers of untrusted text (tools/markup.c): any
+ * The XML and JSON writers of untrusted text (util/text.c): any
  * bytes give well-formed XML 1.0 and valid JSON, and what can be kept is
  * kept. tests/check_compare.py parses the same kind of names with Python's
  * xml.etree and json, end to end.

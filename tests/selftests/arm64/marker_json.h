@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The markers' report of the running process, as JSON, parsed: what the
- * arm64 marker suites read their regions from (json_check.h's parser).
+ * arm64 marker suites read their regions from (util/json.h's reader, through json_check.h).
  */
 #ifndef SELFMON_TESTS_ARM64_MARKER_JSON_H
 #define SELFMON_TESTS_ARM64_MARKER_JSON_H
