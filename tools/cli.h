@@ -10,6 +10,7 @@
 #ifndef SELFMON_TOOLS_CLI_H
 #define SELFMON_TOOLS_CLI_H
 
+#include <getopt.h>
 #include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,8 +50,6 @@ const char *cli_errmsg(int err);
 
 /* ---- cli_opts.c: the subcommands' command lines ---- */
 
-struct option;
-
 /*
  * getopt_long(3) over @argv with the long options @opts (ending in a zeroed
  * entry; an option whose val is a letter has that short form too) and the
@@ -67,6 +66,10 @@ struct option;
  */
 int cli_getopt(int argc, char **argv, const struct option *opts, bool args, char *err,
 	       size_t errsz);
+
+/* The options of a command that takes only --json and --help (probe, list). */
+#define CLI_OPT_JSON 256
+extern const struct option cli_json_options[];
 
 /* Format a complaint about the command line into @err. Return: -EINVAL. */
 int cli_complain(char *err, size_t errsz, const char *fmt, ...)

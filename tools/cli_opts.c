@@ -67,6 +67,12 @@ static void say_unknown(const struct option *opts, const char *arg, char *err, s
 		snprintf(err, errsz, "unknown option '%.*s'", len, arg);
 }
 
+const struct option cli_json_options[] = {
+	{ "json", no_argument, NULL, CLI_OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
 int cli_getopt(int argc, char **argv, const struct option *opts, bool args, char *err, size_t errsz)
 {
 	char shorts[64];

@@ -282,14 +282,6 @@ static void usage(FILE *f)
 		"selfmon takes events (--events, SELFMON_EVENTS); metric and group names in bench --metrics.\n");
 }
 
-enum { LIST_JSON = 256 };
-
-static const struct option list_options[] = {
-	{ "json", no_argument, NULL, LIST_JSON },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
-};
-
 int cmd_list(int argc, char **argv)
 {
 	struct selfmon_machine *m;
@@ -300,12 +292,12 @@ int cmd_list(int argc, char **argv)
 	char msg[128];
 
 	optind = 0;
-	while ((opt = cli_getopt(argc, argv, list_options, false, msg, sizeof(msg))) != -1) {
+	while ((opt = cli_getopt(argc, argv, cli_json_options, false, msg, sizeof(msg))) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			return 0;
 		}
-		if (opt != LIST_JSON)
+		if (opt != CLI_OPT_JSON)
 			return cli_usage_error("list", msg);
 		json = 1;
 	}

@@ -417,14 +417,6 @@ static void print_json(const struct probe *p)
 	printf("\n  ],\n  \"user_read\": %s\n}\n", p->nr_user ? "true" : "false");
 }
 
-enum { PROBE_JSON = 256 };
-
-static const struct option probe_options[] = {
-	{ "json", no_argument, NULL, PROBE_JSON },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
-};
-
 int cmd_probe(int argc, char **argv)
 {
 	struct probe p = { 0 };
@@ -433,8 +425,8 @@ int cmd_probe(int argc, char **argv)
 	int ret, c;
 
 	optind = 0;
-	while ((c = cli_getopt(argc, argv, probe_options, false, err, sizeof(err))) != -1) {
-		if (c == PROBE_JSON) {
+	while ((c = cli_getopt(argc, argv, cli_json_options, false, err, sizeof(err))) != -1) {
+		if (c == CLI_OPT_JSON) {
 			json = true;
 		} else if (c == 'h') {
 			printf("usage: selfmon probe [--json]\n"
