@@ -61,8 +61,8 @@ static void say_unknown(const struct option *opts, const char *arg, char *err, s
 		}
 	}
 	if (nr > 1)
-		snprintf(err, errsz, "ambiguous option '%.*s' (--%s, --%s, ...)", len, arg, first,
-			 second);
+		snprintf(err, errsz, "ambiguous option '%.*s' (--%s, --%s%s)", len, arg, first,
+			 second, nr > 2 ? ", ..." : "");
 	else
 		snprintf(err, errsz, "unknown option '%.*s'", len, arg);
 }
