@@ -51,7 +51,8 @@ const char *cli_errmsg(int err);
 /* ---- cli_opts.c: the subcommands' command lines ---- */
 
 /*
- * getopt_long(3) over @argv with the long options @opts (ending in a zeroed
+ * getopt_long(3) over @argv (argv[@argc] NULL, as main()'s: musl looks
+ * there for a missing value) with the long options @opts (ending in a zeroed
  * entry; an option whose val is a letter has that short form too) and the
  * CLI's messages. Set optind = 0 before the first call: a process may parse
  * several command lines (the tests do). "--opt=value" and "--opt value" are

@@ -267,12 +267,14 @@ static void derived_metrics_need_both_events_and_a_nonzero_denominator(void **st
 
 static int parse(const char *line, struct cli_bench *cli, char *err)
 {
-	char buf[256], *argv[16];
+	char buf[256], *argv[17];
 	int argc = 0;
 
 	snprintf(buf, sizeof(buf), "bench %s", line);
 	for (char *t = strtok(buf, " "); t && argc < 16; t = strtok(NULL, " "))
 		argv[argc++] = t;
+	/* As main()'s: musl's getopt looks for a missing value at argv[argc]. */
+	argv[argc] = NULL;
 	return cli_bench__parse(argc, argv, cli, err, 256);
 }
 
