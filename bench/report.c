@@ -16,42 +16,12 @@
 #include <unistd.h>
 
 #include <selfmon/report.h>
+#include "../util/text.h"
 #include "report_view.h"
-
-/* The inside of a JSON string. */
-static void json_chars(FILE *f, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-}
 
 void selfmon_report__json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	json_chars(f, s);
-	fputc('"', f);
+	util_json_string(f, s);
 }
 
 void selfmon_report__json_number(FILE *f, double v)
@@ -442,10 +412,10 @@ static void json_entry(FILE *f, const struct json_row *r, bool *first)
 	fputs(*first ? "\n    {\n" : ",\n    {\n", f);
 	*first = false;
 	fprintf(f, "%s\"name\": \"", in);
-	json_chars(f, v->name);
+	util_json_chars(f, v->name);
 	if (r->aggregate) {
 		fputc('_', f);
-		json_chars(f, r->aggregate);
+		util_json_chars(f, r->aggregate);
 	}
 	fputs("\",\n", f);
 	json_kv_num(f, in, "family_index", r->family, true);

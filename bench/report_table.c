@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <selfmon/report.h>
+#include "../util/text.h"
 #include "report_view.h"
 
 #define TEXT_BUFS 8
@@ -30,24 +31,8 @@ static const char *text(const char *s)
 {
 	static _Thread_local char bufs[TEXT_BUFS][TEXT_MAX];
 	static _Thread_local unsigned int next;
-	char *buf = bufs[next++ % TEXT_BUFS];
-	size_t len = 0;
 
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		/* Room for the longest escape, "...", and the NUL. */
-		if (len + 8 >= TEXT_MAX) {
-			memcpy(buf + len, "...", 4);
-			return buf;
-		}
-		if (*p < 0x20 || *p == 0x7f)
-			len += (size_t)snprintf(buf + len, TEXT_MAX - len, "\\x%02x", *p);
-		else if (*p == '\\')
-			len += (size_t)snprintf(buf + len, TEXT_MAX - len, "\\\\");
-		else
-			buf[len++] = (char)*p;
-	}
-	buf[len] = '\0';
-	return buf;
+	return util_text_escape(bufs[next++ % TEXT_BUFS], TEXT_MAX, s);
 }
 
 void selfmon_report__table_header(FILE *f, const struct selfmon_report_context *ctx)

@@ -396,11 +396,8 @@ int cmd_bench(int argc, char **argv)
 	char err[256];
 	int ret = EXIT_USAGE;
 
-	if (cli_bench__parse(argc, argv, &r->cli, err, sizeof(err))) {
-		fprintf(stderr, "selfmon bench: %s\n'selfmon bench --help' lists the options.\n",
-			cli_text(err));
-		return EXIT_USAGE;
-	}
+	if (cli_bench__parse(argc, argv, &r->cli, err, sizeof(err)))
+		return cli_usage_error("bench", err);
 	if (r->cli.help) {
 		usage(stdout);
 		return 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <selfmon/selfmon.h>
+#include "../util/text.h"
 #include "cli.h"
 
 #define CLI_TEXT_BUFS 8
@@ -14,26 +15,8 @@ const char *cli_text(const char *s)
 {
 	static char bufs[CLI_TEXT_BUFS][CLI_TEXT_MAX];
 	static unsigned int next;
-	char *buf = bufs[next++ % CLI_TEXT_BUFS];
-	size_t len = 0;
 
-	if (!s)
-		return "(null)";
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		/* Room for the longest escape, "...", and the NUL. */
-		if (len + 8 >= CLI_TEXT_MAX) {
-			memcpy(buf + len, "...", 4);
-			return buf;
-		}
-		if (*p < 0x20 || *p == 0x7f)
-			len += (size_t)snprintf(buf + len, CLI_TEXT_MAX - len, "\\x%02x", *p);
-		else if (*p == '\\')
-			len += (size_t)snprintf(buf + len, CLI_TEXT_MAX - len, "\\\\");
-		else
-			buf[len++] = (char)*p;
-	}
-	buf[len] = '\0';
-	return buf;
+	return s ? util_text_escape(bufs[next++ % CLI_TEXT_BUFS], CLI_TEXT_MAX, s) : "(null)";
 }
 
 const char *cli_errmsg(int err)

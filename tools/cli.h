@@ -10,6 +10,7 @@
 #ifndef SELFMON_TOOLS_CLI_H
 #define SELFMON_TOOLS_CLI_H
 
+#include <getopt.h>
 #include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -47,6 +48,40 @@ int cli_close_stdout(const char *who);
  */
 const char *cli_errmsg(int err);
 
+/* ---- cli_opts.c: the subcommands' command lines ---- */
+
+/*
+ * getopt_long(3) over @argv (argv[@argc] NULL, as main()'s: musl looks
+ * there for a missing value) with the long options @opts (ending in a zeroed
+ * entry; an option whose val is a letter has that short form too) and the
+ * CLI's messages. Set optind = 0 before the first call: a process may parse
+ * several command lines (the tests do). "--opt=value" and "--opt value" are
+ * one; a unique abbreviation names its option; "--" ends the options, the
+ * arguments after it start at argv[optind].
+ *
+ * Return: an option's val (its value in optarg); 1 for an argument that is
+ * no option (in optarg); -1 at the end; '?' with the complaint in @err for
+ * an unknown or ambiguous option, a missing value or a value given to an
+ * option that takes none, each naming the option. Where the command takes
+ * no arguments (!@args), an argument, before "--" or after it, is '?' too.
+ */
+int cli_getopt(int argc, char **argv, const struct option *opts, bool args, char *err,
+	       size_t errsz);
+
+/* The options of a command that takes only --json and --help (probe, list). */
+#define CLI_OPT_JSON 256
+extern const struct option cli_json_options[];
+
+/* Format a complaint about the command line into @err. Return: -EINVAL. */
+int cli_complain(char *err, size_t errsz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Say "selfmon @cmd: @err" on stderr, and where the options are listed
+ * ('selfmon @cmd --help'). Return: EXIT_USAGE.
+ */
+int cli_usage_error(const char *cmd, const char *err);
+
 /* Close @f (a file of --out) and report a write error. Return: 0 or -EIO. */
 int cli_fclose(FILE *f, const char *who, const char *name);
 /*
@@ -63,23 +98,7 @@ FILE *cli_outfile_open(const char *who, const char *path, char **tmp);
  */
 int cli_outfile_close(FILE *f, const char *who, const char *path, char *tmp, bool ok);
 
-/* ---- markup.c: untrusted text in the XML and JSON the CLI writes ---- */
-
-/*
- * Write @s (NULL: "") as XML 1.0 character data or the value of an attribute
- * in double quotes: the five markup characters as entities, tab, LF and CR
- * as character references, a character XML 1.0 cannot carry at all (a C0
- * control, U+FFFE, U+FFFF) as the visible text \uXXXX, a byte that is not
- * UTF-8 as U+FFFD. Well formed for any bytes.
- */
-void cli_xml_text(FILE *f, const char *s);
-
-/*
- * Write @s (NULL: "") as a JSON string with its quotes (RFC 8259): quote,
- * backslash and controls escaped, U+FFFE, U+FFFF, U+2028, U+2029 as \uXXXX,
- * a byte that is not UTF-8 as \ufffd. Valid JSON for any bytes.
- */
-void cli_json_string(FILE *f, const char *s);
+/* Untrusted text in XML and JSON: util/text.h. */
 
 int cmd_bench(int argc, char **argv);
 int cmd_record(int argc, char **argv);

@@ -14,24 +14,6 @@
 #include "cli.h"
 #include "compare.h"
 
-#define MAX_LIMITS 32
-#define MAX_METRICS 32
-#define MAX_RUNS 64 /* reports per side */
-
-struct compare_cli {
-	bool help, allow_missing;
-	const char *paths[2][MAX_RUNS]; /* BASE's reports, NEW's: their repetitions pooled */
-	int nr_paths[2], nr_positional;
-	char label[2][160]; /* a side's name in the output */
-	struct cli_limit limits[MAX_LIMITS];
-	int nr_limits;
-	const char *metrics[MAX_METRICS];
-	int nr_metrics;
-	const char *filter, *out;
-	double alpha;
-	enum cli_compare_format format;
-};
-
 /* The last complaint about the input, for the JUnit that says what went wrong. */
 static char complaint[768];
 
@@ -44,148 +26,6 @@ static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
 	vsnprintf(complaint, sizeof(complaint), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "selfmon compare: %s\n", complaint);
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: selfmon compare [options] BASE.json NEW.json\n"
-		"       selfmon compare [options] --base B1.json --base B2.json ... --new N1.json ...\n"
-		"Compare two reports of `selfmon bench --format json` (or of <selfmon/report.h>, or Google\n"
-		"Benchmark's JSON): every benchmark and every metric, the medians per iteration.\n\n"
-		"  --base FILE, --new FILE  a report of one side (repeatable): the repetitions of a side's\n"
-		"                         reports are pooled. On a noisy machine run the two sides\n"
-		"                         alternately, for instance 15 runs of --repetitions 1 each in the\n"
-		"                         order B N N B B N ...: a change in the machine's load then hits\n"
-		"                         both alike (docs/compare.md; two sequential runs drift apart)\n"
-		"  --limit METRIC=+N%%     allowed increase, in %% of the base median (repeatable)\n"
-		"  --limit METRIC=+N      the same, absolute, in the metric's unit (time: ns, or +2us, +1ms)\n"
-		"                         METRIC is time, cpu_time or a counter (instructions matches\n"
-		"                         instructions:u). Defaults: time=+10%% cpu_time=+10%%\n"
-		"                         instructions=+0.5%% cycles=+5%% any other counter +5%%\n"
-		"  --metric NAME          compare only this metric (repeatable; default: all of them)\n"
-		"  --filter REGEX         compare only the benchmarks whose name matches (extended regex)\n"
-		"  --alpha A              significance of the U test on noisy metrics (default 0.05): the\n"
-		"                         family-wise rate over all noisy metrics compared (Holm's correction)\n"
-		"  --format table|json|junit|lava  (default table; junit: JUnit XML; lava: lava-test-case lines)\n"
-		"  --out FILE             write the --format there; a json, junit or lava file has\n"
-		"                         the table on stdout beside it (one run for a file and a log)\n"
-		"  --allow-missing        list benchmarks or metrics on one side only, but do not fail on them\n\n"
-		"A metric whose repetitions are all equal on both sides (exact counts on the board) is\n"
-		"compared exactly. A noisy one is a regression when its median and its minimum rise beyond\n"
-		"the limit and a two-sided Mann-Whitney U test at --alpha says the change is significant\n"
-		"(the minimum: load on a busy machine mostly adds time, a real change moves both; a value\n"
-		"below both sides' far-out fence, Q1 - 3 IQR, is a disturbed measurement and not the\n"
-		"minimum); that needs %d repetitions on each side (selfmon bench --repetitions %d or more,\n"
-		"or as many runs), else it is reported 'unsure' and not judged; so is a change beyond\n"
-		"the limit that the U test does not call significant, and a median within the limit\n"
-		"whose shift's 1 - 2 alpha interval reaches beyond it (too noisy to judge): 'same' is\n"
-		"only what the data shows within the limit. A median that rises\n"
-		"beyond the limit, significantly, while the minimum stays within it is 'inconclusive'\n"
-		"(a slowdown, or load on one run: rerun the sides alternately). Decreases beyond the\n"
-		"limit are reported as improvements.\n\n"
-		"A repetition that failed (Google Benchmark's error_occurred) or was skipped is no\n"
-		"measurement: a benchmark that failed on NEW fails the gate, with its message; one that\n"
-		"failed on BASE, or was skipped on one side, cannot be compared (as one-sided);\n"
-		"aggregates (mean, median, stddev, cv) are left out, the repetitions are what counts.\n\n"
-		"Exit status: 0 no regression, 1 a regression or a benchmark that failed on NEW, 2 bad\n"
-		"input (a file that cannot be read, malformed JSON, a value out of range, an unknown\n"
-		"metric, benchmarks or metrics on one side only, a benchmark that failed on BASE or was\n"
-		"skipped on one side; --allow-missing excuses these last three), 3 no regression but an\n"
-		"inconclusive rise.\n",
-		CLI_COMPARE_MIN_REPS, CLI_COMPARE_MIN_REPS);
-}
-
-static int parse_value(struct compare_cli *cli, const char *opt, const char *v, char *err,
-		       size_t errsz)
-{
-	char *end;
-
-	if (!strcmp(opt, "--limit")) {
-		if (cli->nr_limits == MAX_LIMITS)
-			return snprintf(err, errsz, "more than %d --limit", MAX_LIMITS), -EINVAL;
-		return cli_limit_parse(v, &cli->limits[cli->nr_limits++], err, errsz);
-	}
-	if (!strcmp(opt, "--base") || !strcmp(opt, "--new")) {
-		int side = opt[2] == 'n';
-
-		if (cli->nr_paths[side] == MAX_RUNS)
-			return snprintf(err, errsz, "more than %d reports a side", MAX_RUNS), -EINVAL;
-		cli->paths[side][cli->nr_paths[side]++] = v;
-	} else if (!strcmp(opt, "--metric")) {
-		if (cli->nr_metrics == MAX_METRICS)
-			return snprintf(err, errsz, "more than %d --metric", MAX_METRICS), -EINVAL;
-		cli->metrics[cli->nr_metrics++] = v;
-	} else if (!strcmp(opt, "--filter")) {
-		cli->filter = v;
-	} else if (!strcmp(opt, "--out")) {
-		cli->out = v;
-	} else if (!strcmp(opt, "--alpha")) {
-		cli->alpha = strtod(v, &end);
-		if (end == v || *end || !(cli->alpha > 0 && cli->alpha < 1))
-			return snprintf(err, errsz,
-					"--alpha '%.40s': a number between 0 and 1, such as 0.05",
-					v),
-			       -EINVAL;
-	} else {
-		static const char *const names[] = { "table", "json", "junit", "lava" };
-
-		for (int i = 0; i < 4; i++)
-			if (!strcmp(v, names[i]))
-				return cli->format = (enum cli_compare_format)i, 0;
-		return snprintf(err, errsz, "--format '%.40s': table, json, junit or lava", v),
-		       -EINVAL;
-	}
-	return 0;
-}
-
-static int parse(int argc, char **argv, struct compare_cli *cli, char *err, size_t errsz)
-{
-	static const char *const with_value[] = { "--limit", "--metric", "--filter", "--alpha",
-						  "--format", "--out",	  "--base",   "--new" };
-
-	memset(cli, 0, sizeof(*cli));
-	cli->alpha = 0.05;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq = strchr(a, '=');
-		size_t n = eq && !strncmp(a, "--", 2) ? (size_t)(eq - a) : strlen(a);
-		bool done = false;
-
-		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]) && !done; k++) {
-			if (strlen(with_value[k]) != n || strncmp(a, with_value[k], n))
-				continue;
-			if (!eq && i + 1 >= argc)
-				return snprintf(err, errsz, "%s needs a value", with_value[k]),
-				       -EINVAL;
-			if (parse_value(cli, with_value[k], eq ? eq + 1 : argv[++i], err, errsz))
-				return -EINVAL;
-			done = true;
-		}
-		if (done)
-			continue;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-			cli->help = true;
-		else if (!strcmp(a, "--allow-missing"))
-			cli->allow_missing = true;
-		else if (a[0] == '-' && a[1])
-			return snprintf(err, errsz, "unknown option '%.60s'", a), -EINVAL;
-		else if (cli->nr_positional < 2 && cli->nr_paths[cli->nr_positional] < MAX_RUNS) {
-			int side = cli->nr_positional++;
-
-			cli->paths[side][cli->nr_paths[side]++] = a;
-		} else
-			return snprintf(err, errsz,
-					"one BASE and one NEW report, not '%.60s' as well "
-					"(several runs a side: --base FILE and --new FILE)",
-					a),
-			       -EINVAL;
-	}
-	if (!cli->help && (!cli->nr_paths[0] || !cli->nr_paths[1] || cli->nr_positional == 1))
-		return snprintf(err, errsz,
-				"two reports are needed: selfmon compare BASE.json NEW.json "
-				"(or --base FILE ... --new FILE ...)"),
-		       -EINVAL;
-	return 0;
 }
 
 static bool metric_known(const struct cli_report *r, const char *name)
@@ -219,7 +59,7 @@ static int check_metric(const struct cli_report r[2], const char *name, const ch
 	return -EINVAL;
 }
 
-static bool wanted_metric(const struct compare_cli *cli, const char *name)
+static bool wanted_metric(const struct cli_compare_args *cli, const char *name)
 {
 	if (!cli->nr_metrics)
 		return true;
@@ -265,7 +105,7 @@ static void hint_iterations(struct cli_result *r, const struct cli_cmp_bench *b,
 }
 
 /* One benchmark present on both sides: each metric of the base that NEW has too. */
-static int compare_bench(const struct compare_cli *cli, struct cli_compare *c,
+static int compare_bench(const struct cli_compare_args *cli, struct cli_compare *c,
 			 const struct cli_cmp_bench *b, const struct cli_cmp_bench *nb)
 {
 	for (int side = 0; side < 2; side++) {
@@ -349,7 +189,7 @@ static int compare_unmeasured(struct cli_compare *c, const struct cli_cmp_bench 
 }
 
 /* One benchmark of side @side, @o its namesake on the other side (NULL: none). */
-static int compare_one(const struct compare_cli *cli, struct cli_compare *c, int side,
+static int compare_one(const struct cli_compare_args *cli, struct cli_compare *c, int side,
 		       const struct cli_cmp_bench *b, const struct cli_cmp_bench *o)
 {
 	int rc;
@@ -366,7 +206,7 @@ static int compare_one(const struct compare_cli *cli, struct cli_compare *c, int
 	return rc ? (rc < 0 ? rc : 0) : compare_bench(cli, c, b, o);
 }
 
-static int compare_all(const struct compare_cli *cli, const struct cli_report r[2],
+static int compare_all(const struct cli_compare_args *cli, const struct cli_report r[2],
 		       struct cli_compare *c)
 {
 	int total = 0, matched = 0, err = 0;
@@ -415,7 +255,7 @@ static int compare_all(const struct compare_cli *cli, const struct cli_report r[
 	return err;
 }
 
-static int write_out(const struct compare_cli *cli, const struct cli_compare *c)
+static int write_out(const struct cli_compare_args *cli, const struct cli_compare *c)
 {
 	static int (*const writers[])(FILE *, const struct cli_compare *) = {
 		cli_compare_table,
@@ -455,7 +295,7 @@ static void free_compare(struct cli_compare *c)
 }
 
 /* One side: its first report, then the repetitions of the others added. */
-static int load_side(struct compare_cli *cli, int side, struct cli_report *r)
+static int load_side(struct cli_compare_args *cli, int side, struct cli_report *r)
 {
 	char err[512];
 	int rc = 0, k;
@@ -480,7 +320,7 @@ static int load_side(struct compare_cli *cli, int side, struct cli_report *r)
 	return 0;
 }
 
-static int load_both(struct compare_cli *cli, struct cli_report r[2])
+static int load_both(struct cli_compare_args *cli, struct cli_report r[2])
 {
 	if (load_side(cli, 0, &r[0]))
 		return -EINVAL;
@@ -540,7 +380,7 @@ static void report_incomplete(const struct cli_compare *c)
  * complaint as an <error>, for a CI that publishes the JUnit (a missing file
  * would hide what went wrong). The exit status stays 2.
  */
-static void junit_bad_input(const struct compare_cli *cli)
+static void junit_bad_input(const struct cli_compare_args *cli)
 {
 	struct cli_compare c = { .base_path = cli->paths[0][0],
 				 .new_path = cli->paths[1][0],
@@ -554,19 +394,15 @@ static void junit_bad_input(const struct compare_cli *cli)
 int cmd_compare(int argc, char **argv)
 {
 	struct cli_compare c = { 0 };
-	struct compare_cli cli;
+	struct cli_compare_args cli;
 	struct cli_report r[2];
 	char err[256];
 	int ret = EXIT_USAGE;
 
-	if (parse(argc, argv, &cli, err, sizeof(err))) {
-		fprintf(stderr,
-			"selfmon compare: %s\n'selfmon compare --help' lists the options.\n",
-			cli_text(err));
-		return EXIT_USAGE;
-	}
+	if (cli_compare_parse(argc, argv, &cli, err, sizeof(err)))
+		return cli_usage_error("compare", err);
 	if (cli.help) {
-		usage(stdout);
+		cli_compare_usage(stdout);
 		return 0;
 	}
 	complaint[0] = '\0';

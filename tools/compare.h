@@ -211,4 +211,35 @@ const char *cli_verdict_str(enum cli_verdict v);
 void cli_unmeasured_str(char *buf, size_t size, const struct cli_compare *c,
 			const struct cli_unmeasured *u);
 
+/* ---- compare_opts.c: the command line ---- */
+
+/* What one command line may give. */
+#define CLI_COMPARE_MAX_LIMITS 32
+#define CLI_COMPARE_MAX_METRICS 32
+#define CLI_COMPARE_MAX_RUNS 64 /* reports per side */
+
+struct cli_compare_args {
+	bool help, allow_missing;
+	/* BASE's reports, NEW's: their repetitions pooled */
+	const char *paths[2][CLI_COMPARE_MAX_RUNS];
+	int nr_paths[2], nr_positional;
+	char label[2][160]; /* a side's name in the output */
+	struct cli_limit limits[CLI_COMPARE_MAX_LIMITS];
+	int nr_limits;
+	const char *metrics[CLI_COMPARE_MAX_METRICS];
+	int nr_metrics;
+	const char *filter, *out;
+	double alpha;
+	enum cli_compare_format format;
+};
+
+/* Write `selfmon compare --help` to @f. */
+void cli_compare_usage(FILE *f);
+
+/*
+ * Parse `selfmon compare` options and reports (argv[0] is "compare") into
+ * @cli. Return: 0, or -EINVAL with the complaint in @err.
+ */
+int cli_compare_parse(int argc, char **argv, struct cli_compare_args *cli, char *err, size_t errsz);
+
 #endif

@@ -13,7 +13,7 @@
 
 #include <selfmon/report.h>
 #include "compare.h"
-#include "json.h"
+#include "../util/json.h"
 
 /* Members of an iteration object that are not measurements. */
 static const char *const not_counters[] = {
@@ -127,15 +127,15 @@ static int check_range(double v, const char *key, const char *bench, int i, doub
 	return -EINVAL;
 }
 
-static int need_number(const struct cli_json *o, const char *key, const char *bench, int i,
+static int need_number(const struct util_json *o, const char *key, const char *bench, int i,
 		       double *v, char *err, size_t errsz)
 {
-	const struct cli_json *n = cli_json_get(o, key);
+	const struct util_json *n = util_json_get(o, key);
 
-	if (!n || n->type != CLI_JSON_NUMBER) {
+	if (!n || n->type != UTIL_JSON_NUMBER) {
 		snprintf(err, errsz, "benchmarks[%d] (\"%.80s\"): \"%s\" %s", i, bench, key,
 			 !n			  ? "is missing" :
-			 n->type == CLI_JSON_NULL ? "is null (not a finite number)" :
+			 n->type == UTIL_JSON_NULL ? "is null (not a finite number)" :
 						    "is not a number");
 		return -EINVAL;
 	}
@@ -143,9 +143,9 @@ static int need_number(const struct cli_json *o, const char *key, const char *be
 	return 0;
 }
 
-static void note_iterations(struct cli_cmp_bench *b, const struct cli_json *it)
+static void note_iterations(struct cli_cmp_bench *b, const struct util_json *it)
 {
-	double n = it && it->type == CLI_JSON_NUMBER ? it->num : 0;
+	double n = it && it->type == UTIL_JSON_NUMBER ? it->num : 0;
 
 	if (b->nr_m && b->m[0].n == 1)
 		b->iterations = n;
@@ -154,11 +154,11 @@ static void note_iterations(struct cli_cmp_bench *b, const struct cli_json *it)
 }
 
 /* A row's benchmark: its "run_name" (Google Benchmark's name of the repetitions), else its "name". */
-static const char *row_name(const struct cli_json *o, int i, char *err, size_t errsz)
+static const char *row_name(const struct util_json *o, int i, char *err, size_t errsz)
 {
-	const char *name = cli_json_str(o, "run_name");
+	const char *name = util_json_str(o, "run_name");
 
-	name = name ? name : cli_json_str(o, "name");
+	name = name ? name : util_json_str(o, "name");
 	if (!name)
 		snprintf(err, errsz, "benchmarks[%d]: no \"run_name\" or \"name\" string", i);
 	return name;
@@ -167,13 +167,13 @@ static const char *row_name(const struct cli_json *o, int i, char *err, size_t e
 enum row_kind { ROW_ITERATION, ROW_AGGREGATE, ROW_ERROR, ROW_SKIPPED };
 
 /* Whether the flag @key of @o is true: absent is false, anything but true or false is bad input. */
-static int row_flag(const struct cli_json *o, const char *key, int i, bool *on, char *err,
+static int row_flag(const struct util_json *o, const char *key, int i, bool *on, char *err,
 		    size_t errsz)
 {
-	const struct cli_json *v = cli_json_get(o, key);
+	const struct util_json *v = util_json_get(o, key);
 
-	*on = v && v->type == CLI_JSON_TRUE;
-	if (!v || v->type == CLI_JSON_TRUE || v->type == CLI_JSON_FALSE)
+	*on = v && v->type == UTIL_JSON_TRUE;
+	if (!v || v->type == UTIL_JSON_TRUE || v->type == UTIL_JSON_FALSE)
 		return 0;
 	snprintf(err, errsz, "benchmarks[%d]: \"%s\" is neither true nor false", i, key);
 	return -EINVAL;
@@ -189,12 +189,12 @@ static int row_flag(const struct cli_json *o, const char *key, int i, bool *on, 
  * and stddev. A row without "run_type" (older writers) is a repetition
  * unless it names its aggregate.
  */
-static int row_kind(const struct cli_json *o, int i, enum row_kind *kind, char *err, size_t errsz)
+static int row_kind(const struct util_json *o, int i, enum row_kind *kind, char *err, size_t errsz)
 {
-	const char *type = cli_json_str(o, "run_type");
+	const char *type = util_json_str(o, "run_type");
 	bool error, skipped;
 
-	if ((type && strcmp(type, "iteration")) || cli_json_get(o, "aggregate_name")) {
+	if ((type && strcmp(type, "iteration")) || util_json_get(o, "aggregate_name")) {
 		*kind = ROW_AGGREGATE;
 		return 0;
 	}
@@ -206,11 +206,11 @@ static int row_kind(const struct cli_json *o, int i, enum row_kind *kind, char *
 }
 
 /* A repetition that failed or was skipped: counted on its benchmark, its first message kept. */
-static int load_unmeasured(struct cli_report *r, const struct cli_json *o, int i, bool error,
+static int load_unmeasured(struct cli_report *r, const struct util_json *o, int i, bool error,
 			   char *err, size_t errsz)
 {
 	const char *name = row_name(o, i, err, errsz),
-		   *msg = cli_json_str(o, error ? "error_message" : "skip_message");
+		   *msg = util_json_str(o, error ? "error_message" : "skip_message");
 	struct cli_cmp_bench *b;
 	char **first;
 
@@ -230,10 +230,10 @@ static int load_unmeasured(struct cli_report *r, const struct cli_json *o, int i
 }
 
 /* One iteration object: its times and counters go to its benchmark's series. */
-static int load_iteration(struct cli_report *r, const struct cli_json *o, int i, char *err,
+static int load_iteration(struct cli_report *r, const struct util_json *o, int i, char *err,
 			  size_t errsz)
 {
-	const char *name = row_name(o, i, err, errsz), *unit = cli_json_str(o, "time_unit");
+	const char *name = row_name(o, i, err, errsz), *unit = util_json_str(o, "time_unit");
 	double real, cpu, f = to_ns(unit);
 	struct cli_cmp_bench *b;
 	int rc;
@@ -255,13 +255,13 @@ static int load_iteration(struct cli_report *r, const struct cli_json *o, int i,
 	b = add_bench(r, name);
 	if (!b || add_value(b, "time", real * f) || add_value(b, "cpu_time", cpu * f))
 		return -ENOMEM;
-	note_iterations(b, cli_json_get(o, "iterations"));
+	note_iterations(b, util_json_get(o, "iterations"));
 	for (int k = 0; k < o->nr; k++) {
-		const struct cli_json *m = &o->kid[k];
+		const struct util_json *m = &o->kid[k];
 
 		if (!counter_member(m->key))
 			continue;
-		if (m->type == CLI_JSON_NULL) {
+		if (m->type == UTIL_JSON_NULL) {
 			snprintf(
 				err, errsz,
 				"benchmarks[%d] (\"%.80s\"): counter \"%.80s\" is null (not a finite "
@@ -269,7 +269,7 @@ static int load_iteration(struct cli_report *r, const struct cli_json *o, int i,
 				i, name, m->key);
 			return -EINVAL;
 		}
-		if (m->type != CLI_JSON_NUMBER)
+		if (m->type != UTIL_JSON_NUMBER)
 			continue;
 		rc = check_range(m->num, m->key, name, i, m->num, "", err, errsz);
 		rc = rc ? rc : add_value(b, m->key, m->num);
@@ -279,24 +279,24 @@ static int load_iteration(struct cli_report *r, const struct cli_json *o, int i,
 	return 0;
 }
 
-static int check_schema(const struct cli_json *root, char *err, size_t errsz)
+static int check_schema(const struct util_json *root, char *err, size_t errsz)
 {
-	const struct cli_json *s = cli_json_get(root, "schema"),
-			      *v = cli_json_get(root, "schema_version");
+	const struct util_json *s = util_json_get(root, "schema"),
+			      *v = util_json_get(root, "schema_version");
 
-	if (root->type != CLI_JSON_OBJECT) {
+	if (root->type != UTIL_JSON_OBJECT) {
 		snprintf(err, errsz, "not a benchmark report: the top level is not an object");
 		return -EINVAL;
 	}
 	/* No tag: Google Benchmark's own output, which has the same layout. */
 	if (!s)
 		return 0;
-	if (s->type != CLI_JSON_STRING || strcmp(s->str, SELFMON_REPORT_SCHEMA)) {
+	if (s->type != UTIL_JSON_STRING || strcmp(s->str, SELFMON_REPORT_SCHEMA)) {
 		snprintf(err, errsz, "not a benchmark report: \"schema\" is not \"%s\"",
 			 SELFMON_REPORT_SCHEMA);
 		return -EINVAL;
 	}
-	if (!v || v->type != CLI_JSON_NUMBER || v->num < 1 ||
+	if (!v || v->type != UTIL_JSON_NUMBER || v->num < 1 ||
 	    v->num > SELFMON_REPORT_SCHEMA_VERSION) {
 		snprintf(err, errsz,
 			 "\"schema_version\" is missing or newer than this selfmon reads (%d): "
@@ -307,22 +307,22 @@ static int check_schema(const struct cli_json *root, char *err, size_t errsz)
 	return 0;
 }
 
-static int load_tree(struct cli_report *r, const struct cli_json *root, char *err, size_t errsz)
+static int load_tree(struct cli_report *r, const struct util_json *root, char *err, size_t errsz)
 {
-	const struct cli_json *bs = cli_json_get(root, "benchmarks");
+	const struct util_json *bs = util_json_get(root, "benchmarks");
 	int rc = check_schema(root, err, errsz), loaded = 0;
 
 	if (rc)
 		return rc;
-	if (!bs || bs->type != CLI_JSON_ARRAY) {
+	if (!bs || bs->type != UTIL_JSON_ARRAY) {
 		snprintf(err, errsz, "not a benchmark report: no \"benchmarks\" array");
 		return -EINVAL;
 	}
 	for (int i = 0; i < bs->nr; i++) {
-		const struct cli_json *o = &bs->kid[i];
+		const struct util_json *o = &bs->kid[i];
 		enum row_kind kind;
 
-		if (o->type != CLI_JSON_OBJECT) {
+		if (o->type != UTIL_JSON_OBJECT) {
 			snprintf(err, errsz, "benchmarks[%d] is not an object", i);
 			return -EINVAL;
 		}
@@ -348,16 +348,16 @@ static int load_tree(struct cli_report *r, const struct cli_json *root, char *er
 
 int cli_report_add(const char *path, struct cli_report *r, char *err, size_t errsz)
 {
-	struct cli_json root;
+	struct util_json root;
 	int rc;
 
-	rc = cli_json_load(path, &root, err, errsz);
+	rc = util_json_load(path, &root, err, errsz);
 	if (rc)
 		return rc;
 	rc = load_tree(r, &root, err, errsz);
 	if (rc == -ENOMEM)
 		snprintf(err, errsz, "out of memory");
-	cli_json_free(&root);
+	util_json_free(&root);
 	return rc;
 }
 

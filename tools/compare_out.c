@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <selfmon/report.h>
+#include "../util/text.h"
 #include "cli.h"
 #include "compare.h"
 
@@ -100,7 +101,7 @@ static void json_names(FILE *f, const char *key, char **names, int nr)
 	fprintf(f, "  \"%s\": [", key);
 	for (int i = 0; i < nr; i++) {
 		fputs(i ? ", " : "", f);
-		cli_json_string(f, names[i]);
+		util_json_string(f, names[i]);
 	}
 	fputs("],\n", f);
 }
@@ -110,9 +111,9 @@ static void json_result(FILE *f, const struct cli_result *r)
 	char lim[32];
 
 	fputs("    {\"benchmark\": ", f);
-	cli_json_string(f, r->bench);
+	util_json_string(f, r->bench);
 	fputs(", \"metric\": ", f);
-	cli_json_string(f, r->metric);
+	util_json_string(f, r->metric);
 	fprintf(f, ", \"unit\": \"%s\", \"base\": ", unit_of(r->metric));
 	selfmon_report__json_number(f, r->base);
 	fputs(", \"new\": ", f);
@@ -130,7 +131,7 @@ static void json_result(FILE *f, const struct cli_result *r)
 	selfmon_report__json_number(f, r->p >= 0 ? r->p : 0.0 / 0.0);
 	fprintf(f, ", \"verdict\": \"%s\", \"why\": ",
 		r->verdict == CLI_REGRESSION ? "regression" : cli_verdict_str(r->verdict));
-	cli_json_string(f, r->why);
+	util_json_string(f, r->why);
 	fputc('}', f);
 }
 
@@ -154,12 +155,12 @@ static void json_unmeasured(FILE *f, const struct cli_compare *c)
 		cli_unmeasured_str(what, sizeof(what), c, u);
 		fputs(i ? ",\n" : "\n", f);
 		fputs("    {\"benchmark\": ", f);
-		cli_json_string(f, u->bench);
+		util_json_string(f, u->bench);
 		fprintf(f, ", \"verdict\": \"%s\", \"side\": \"%s\", \"kind\": \"%s\", \"message\": ",
 			unmeasured_verdict[u->kind], sides[u->side], u->error ? "error" : "skipped");
-		cli_json_string(f, u->message);
+		util_json_string(f, u->message);
 		fputs(", \"why\": ", f);
-		cli_json_string(f, what);
+		util_json_string(f, what);
 		fputc('}', f);
 	}
 	fputs(c->nr_un ? "\n  ],\n" : "],\n", f);
@@ -168,9 +169,9 @@ static void json_unmeasured(FILE *f, const struct cli_compare *c)
 int cli_compare_json(FILE *f, const struct cli_compare *c)
 {
 	fputs("{\n  \"schema\": \"selfmon-compare\",\n  \"schema_version\": 1,\n  \"base\": ", f);
-	cli_json_string(f, c->base_path);
+	util_json_string(f, c->base_path);
 	fputs(",\n  \"new\": ", f);
-	cli_json_string(f, c->new_path);
+	util_json_string(f, c->new_path);
 	fputs(",\n  \"alpha\": ", f);
 	selfmon_report__json_number(f, c->alpha);
 	fprintf(f,
@@ -198,9 +199,9 @@ static void junit_case(FILE *f, const struct cli_result *r)
 	fmt_change(ch, sizeof(ch), r);
 	fmt_limit(lim, sizeof(lim), r->limit);
 	fputs("    <testcase classname=\"", f);
-	cli_xml_text(f, r->bench);
+	util_xml_text(f, r->bench);
 	fputs("\" name=\"", f);
-	cli_xml_text(f, r->metric);
+	util_xml_text(f, r->metric);
 	fputs("\" time=\"0\">\n", f);
 	if (r->verdict == CLI_REGRESSION || r->verdict == CLI_UNSURE ||
 	    r->verdict == CLI_INCONCLUSIVE) {
@@ -212,12 +213,12 @@ static void junit_case(FILE *f, const struct cli_result *r)
 		      f);
 		fprintf(f, "%s: %s -> %s %s (%s, limit %s): ", cli_verdict_str(r->verdict), b, n,
 			unit_of(r->metric), ch, lim);
-		cli_xml_text(f, r->why);
+		util_xml_text(f, r->why);
 		fputs("\"/>\n", f);
 	}
 	fprintf(f, "      <system-out>base %s, new %s %s, change %s, limit %s: %s: ", b, n,
 		unit_of(r->metric), ch, lim, cli_verdict_str(r->verdict));
-	cli_xml_text(f, r->why);
+	util_xml_text(f, r->why);
 	fputs("</system-out>\n    </testcase>\n", f);
 }
 
@@ -233,11 +234,11 @@ static void junit_unmeasured(FILE *f, const struct cli_compare *c, const struct 
 
 	cli_unmeasured_str(what, sizeof(what), c, u);
 	fputs("    <testcase classname=\"", f);
-	cli_xml_text(f, u->bench);
+	util_xml_text(f, u->bench);
 	fprintf(f, "\" name=\"run\" time=\"0\">\n      <%s message=\"", tag[u->kind]);
-	cli_xml_text(f, what);
+	util_xml_text(f, what);
 	fputs(": '", f);
-	cli_xml_text(f, u->message);
+	util_xml_text(f, u->message);
 	fputs("'\"/>\n    </testcase>\n", f);
 }
 
@@ -265,7 +266,7 @@ int cli_compare_junit(FILE *f, const struct cli_compare *c)
 		fputs("    <testcase classname=\"selfmon compare\" name=\"input\" time=\"0\">\n"
 		      "      <error type=\"bad input\" message=\"",
 		      f);
-		cli_xml_text(f, c->error);
+		util_xml_text(f, c->error);
 		fputs("\"/>\n    </testcase>\n", f);
 	}
 	for (int side = 0; side < 2; side++) {
@@ -273,10 +274,10 @@ int cli_compare_junit(FILE *f, const struct cli_compare *c)
 
 		for (int i = 0; i < (side ? c->nr_only_new : c->nr_only_base); i++) {
 			fputs("    <testcase classname=\"", f);
-			cli_xml_text(f, names[i]);
+			util_xml_text(f, names[i]);
 			fputs("\" name=\"present\" time=\"0\">\n      <error type=\"missing\" message=\"only in ",
 			      f);
-			cli_xml_text(f, side ? c->new_path : c->base_path);
+			util_xml_text(f, side ? c->new_path : c->base_path);
 			fputs("\"/>\n    </testcase>\n", f);
 		}
 	}

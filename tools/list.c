@@ -5,6 +5,7 @@
  * --json for programs.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <selfmon/machine.h>
 #include <selfmon/metric.h>
 #include <selfmon/selfmon.h>
+#include "../util/text.h"
 #include "cli.h"
 
 struct cluster {
@@ -30,9 +32,9 @@ struct opens {
 static void json_field(FILE *f, const char *key, const char *val, int comma)
 {
 	fprintf(f, "%s", comma ? ", " : "");
-	cli_json_string(f, key);
+	util_json_string(f, key);
 	fputs(": ", f);
-	cli_json_string(f, val);
+	util_json_string(f, val);
 }
 
 static void entry_json(FILE *f, const struct selfmon_pmu_event_info *in, int first)
@@ -193,7 +195,7 @@ static void fallback_head(const struct cluster *c, const char *core, int json)
 		fputs(", \"generic_events\": [", stdout);
 		for (int i = 0; (ev = selfmon_events__standard(i)); i++) {
 			fputs(i ? ", " : "", stdout);
-			cli_json_string(stdout, ev);
+			util_json_string(stdout, ev);
 		}
 		fputs("]", stdout);
 		return;
@@ -286,18 +288,17 @@ int cmd_list(int argc, char **argv)
 	struct selfmon_cluster_info info;
 	struct cluster c = { 0, "0", "-", NULL };
 	struct opens o;
-	int json = 0, err = 0, nr;
+	int json = 0, err = 0, nr, opt;
+	char msg[128];
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	optind = 0;
+	while ((opt = cli_getopt(argc, argv, cli_json_options, false, msg, sizeof(msg))) != -1) {
+		if (opt == 'h') {
 			usage(stdout);
 			return 0;
 		}
-		if (strcmp(argv[i], "--json")) {
-			fprintf(stderr, "selfmon list: unknown option '%s' (try --help)\n",
-				cli_text(argv[i]));
-			return EXIT_USAGE;
-		}
+		if (opt != CLI_OPT_JSON)
+			return cli_usage_error("list", msg);
 		json = 1;
 	}
 	m = selfmon_machine__open(NULL);

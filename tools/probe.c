@@ -5,6 +5,7 @@
  * each standard event for real and reports the read path it gets.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -420,22 +421,21 @@ int cmd_probe(int argc, char **argv)
 {
 	struct probe p = { 0 };
 	bool json = false;
-	int ret;
+	char err[128];
+	int ret, c;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
+	optind = 0;
+	while ((c = cli_getopt(argc, argv, cli_json_options, false, err, sizeof(err))) != -1) {
+		if (c == CLI_OPT_JSON) {
 			json = true;
-			continue;
-		}
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		} else if (c == 'h') {
 			printf("usage: selfmon probe [--json]\n"
 			       "Exit status: 0 if user-space counter reads work here, 1 if not, 2 on error.\n"
 			       "SELFMON_SYSFS_ROOT=<dir> reads sys/ and proc/ from <dir> instead.\n");
 			return cli_close_stdout("selfmon probe") ? EXIT_USAGE : 0;
+		} else {
+			return cli_usage_error("probe", err);
 		}
-		fprintf(stderr, "selfmon probe: unknown option '%s' (try --help)\n",
-			cli_text(argv[i]));
-		return EXIT_USAGE;
 	}
 	ret = gather(&p);
 	if (ret) {

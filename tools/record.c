@@ -6,6 +6,7 @@
  * function (<selfmon/symbols.h>) ends with "N samples, N lost, N throttled".
  */
 #include <errno.h>
+#include <getopt.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -68,83 +69,80 @@ static int parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
 	return errno || *end || *v < lo || *v > hi ? -EINVAL : 0;
 }
 
-static int parse_value(struct record_cli *c, const char *name, const char *val, char *err, size_t n)
+/* The long-only options' vals: past any character. */
+enum {
+	OPT_EVENTS = 256,
+	OPT_PERIOD,
+	OPT_FREQ,
+	OPT_FILTER,
+	OPT_REPETITIONS,
+	OPT_OUTPUT,
+	OPT_DUMP_SAMPLES,
+};
+
+static const struct option record_options[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "events", required_argument, NULL, OPT_EVENTS },
+	{ "period", required_argument, NULL, OPT_PERIOD },
+	{ "freq", required_argument, NULL, OPT_FREQ },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "repetitions", required_argument, NULL, OPT_REPETITIONS },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "dump-samples", no_argument, NULL, OPT_DUMP_SAMPLES },
+	{ 0 },
+};
+
+/* Option @opt with its value @val (optarg) into @c. Return: 0 or -EINVAL with @err. */
+static int parse_value(struct record_cli *c, int opt, const char *val, char *err, size_t n)
 {
 	uint64_t v;
 
-	if (!strcmp(name, "--events") || !strcmp(name, "--output")) {
+	switch (opt) {
+	case 'h':
+		c->help = true;
+		return 0;
+	case OPT_DUMP_SAMPLES:
+		c->dump = true;
+		return 0;
+	case OPT_EVENTS:
+	case OPT_OUTPUT:
 		if (!*val)
-			goto empty;
-		*(!strcmp(name, "--events") ? &c->events : &c->output) = val;
-	} else if (!strcmp(name, "--filter")) {
+			return cli_complain(err, n, "--%s: empty value",
+					    opt == OPT_EVENTS ? "events" : "output");
+		*(opt == OPT_EVENTS ? &c->events : &c->output) = val;
+		return 0;
+	case OPT_FILTER:
 		c->filter = val;
-	} else if (!strcmp(name, "--period")) {
-		if (parse_num(val, 1, (1ull << 63) - 1, &c->period))
-			goto number;
-	} else if (!strcmp(name, "--freq")) {
-		if (parse_num(val, 1, 1000000, &c->freq))
-			goto number;
-	} else if (!strcmp(name, "--repetitions")) {
+		return 0;
+	case OPT_PERIOD:
+		if (!parse_num(val, 1, (1ull << 63) - 1, &c->period))
+			return 0;
+		return cli_complain(err, n, "--period '%s': a number from 1 to 2^63-1", val);
+	case OPT_FREQ:
+		if (!parse_num(val, 1, 1000000, &c->freq))
+			return 0;
+		return cli_complain(err, n, "--freq '%s': a number of Hz from 1 to 1000000", val);
+	case OPT_REPETITIONS:
 		if (parse_num(val, 1, 100000, &v))
-			goto number;
+			return cli_complain(err, n, "--repetitions '%s': a number from 1 to 100000",
+					    val);
 		c->repetitions = (int)v;
+		return 0;
 	}
-	return 0;
-number:
-	snprintf(err, n, "%s '%s': %s", name, val,
-		 !strcmp(name, "--period") ? "a number from 1 to 2^63-1" :
-		 !strcmp(name, "--freq")   ? "a number of Hz from 1 to 1000000" :
-					     "a number from 1 to 100000");
-	return -EINVAL;
-empty:
-	snprintf(err, n, "%s: empty value", name);
-	return -EINVAL;
+	return -EINVAL; /* '?': cli_getopt() said why */
 }
 
 static int parse(int argc, char **argv, struct record_cli *c, char *err, size_t n)
 {
-	static const char *const with_value[] = {
-		"--events", "--period", "--freq", "--filter", "--repetitions", "--output", NULL,
-	};
+	int opt;
 
 	*c = (struct record_cli){ .output = "perf.data", .repetitions = 10 };
-	for (int i = 1; i < argc; i++) {
-		const char *opt = argv[i], *eq = strchr(opt, '='), *val = NULL;
-		char name[32];
-		bool takes = false;
-
-		if (strncmp(opt, "--", 2) && strcmp(opt, "-h")) {
-			snprintf(err, n, "unexpected argument '%s' (options start with --)", opt);
+	optind = 0;
+	while ((opt = cli_getopt(argc, argv, record_options, false, err, n)) != -1)
+		if (parse_value(c, opt, optarg, err, n))
 			return -EINVAL;
-		}
-		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - opt) : (int)strlen(opt), opt);
-		for (int k = 0; with_value[k]; k++)
-			takes |= !strcmp(name, with_value[k]);
-		if (takes && !eq && i + 1 == argc) {
-			snprintf(err, n, "%s needs a value", name);
-			return -EINVAL;
-		}
-		if (takes)
-			val = eq ? eq + 1 : argv[++i];
-		if (!takes && eq) {
-			snprintf(err, n, "%s takes no value", name);
-			return -EINVAL;
-		}
-		if (takes && parse_value(c, name, val, err, n))
-			return -EINVAL;
-		else if (!strcmp(name, "--help") || !strcmp(name, "-h"))
-			c->help = true;
-		else if (!strcmp(name, "--dump-samples"))
-			c->dump = true;
-		else if (!takes) {
-			snprintf(err, n, "unknown option '%s'", opt);
-			return -EINVAL;
-		}
-	}
-	if (c->period && c->freq) {
-		snprintf(err, n, "--period and --freq both set the rate: give one");
-		return -EINVAL;
-	}
+	if (c->period && c->freq)
+		return cli_complain(err, n, "--period and --freq both set the rate: give one");
 	return 0;
 }
 
@@ -495,9 +493,7 @@ int cmd_record(int argc, char **argv)
 
 	if (parse(argc, argv, &run.cli, err, sizeof(err)) ||
 	    cli_kernel_filter__init(&run.filter, run.cli.filter, err, sizeof(err))) {
-		fprintf(stderr, "selfmon record: %s\n'selfmon record --help' lists the options.\n",
-			cli_text(err));
-		return EXIT_USAGE;
+		return cli_usage_error("record", err);
 	}
 	if (run.cli.help) {
 		usage(stdout);

@@ -134,7 +134,8 @@ void selfmon_report__context_fill(struct selfmon_report_context *ctx);
 
 /**
  * selfmon_report__json_string() - write @s as a JSON string: quotes,
- * backslash and control characters escaped (\uXXXX); NULL as "".
+ * backslash and control characters escaped (\uXXXX), a byte that is not
+ * UTF-8 as \ufffd (valid JSON for any bytes); NULL as "".
  */
 void selfmon_report__json_string(FILE *f, const char *s);
 

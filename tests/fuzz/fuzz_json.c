@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer harness: the CLI's strict JSON reader (tools/json.c) and
+ * libFuzzer harness: the strict JSON reader (util/json.c) and
  * selfmon compare's report loader on top of it. Any bytes: no crash, no
  * read past the input (ASan), no leak. A document that parses is printed
  * back as JSON; that text must parse, and from there printing is a fixed
@@ -16,35 +16,35 @@
 #include <string.h>
 
 #include <selfmon/report.h>
-#include "../../tools/json.c"
+#include "../../util/json.c"
 #include "../../tools/compare_load.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void print(FILE *f, const struct cli_json *v)
+static void print(FILE *f, const struct util_json *v)
 {
 	switch (v->type) {
-	case CLI_JSON_NULL: fputs("null", f); break;
-	case CLI_JSON_FALSE: fputs("false", f); break;
-	case CLI_JSON_TRUE: fputs("true", f); break;
-	case CLI_JSON_NUMBER: selfmon_report__json_number(f, v->num); break;
-	case CLI_JSON_STRING: selfmon_report__json_string(f, v->str); break;
+	case UTIL_JSON_NULL: fputs("null", f); break;
+	case UTIL_JSON_FALSE: fputs("false", f); break;
+	case UTIL_JSON_TRUE: fputs("true", f); break;
+	case UTIL_JSON_NUMBER: selfmon_report__json_number(f, v->num); break;
+	case UTIL_JSON_STRING: selfmon_report__json_string(f, v->str); break;
 	default:
-		fputc(v->type == CLI_JSON_ARRAY ? '[' : '{', f);
+		fputc(v->type == UTIL_JSON_ARRAY ? '[' : '{', f);
 		for (int i = 0; i < v->nr; i++) {
 			if (i)
 				fputc(',', f);
-			if (v->type == CLI_JSON_OBJECT) {
+			if (v->type == UTIL_JSON_OBJECT) {
 				selfmon_report__json_string(f, v->kid[i].key);
 				fputc(':', f);
 			}
 			print(f, &v->kid[i]);
 		}
-		fputc(v->type == CLI_JSON_ARRAY ? ']' : '}', f);
+		fputc(v->type == UTIL_JSON_ARRAY ? ']' : '}', f);
 	}
 }
 
-static char *printed(const struct cli_json *v, size_t *len)
+static char *printed(const struct util_json *v, size_t *len)
 {
 	char *out = NULL;
 	FILE *f = open_memstream(&out, len);
@@ -58,7 +58,7 @@ static char *printed(const struct cli_json *v, size_t *len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct cli_json v, again;
+	struct util_json v, again;
 	struct cli_report r;
 	char err[256], *one, *two;
 	size_t n1, n2;
@@ -69,21 +69,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!buf)
 		return 0;
 	memcpy(buf, data, size);
-	if (cli_json_parse(buf, size, &v, err, sizeof(err))) {
+	if (util_json_parse(buf, size, &v, err, sizeof(err))) {
 		if (strncmp(err, "line ", 5) && strcmp(err, "out of memory"))
 			abort();
 		free(buf);
 		return 0;
 	}
 	one = printed(&v, &n1);
-	if (cli_json_parse(one, n1, &again, err, sizeof(err))) {
+	if (util_json_parse(one, n1, &again, err, sizeof(err))) {
 		fprintf(stderr, "printed text does not parse: %s\n%s\n", err, one);
 		abort();
 	}
 	two = printed(&again, &n2);
-	cli_json_free(&again);
+	util_json_free(&again);
 	free(one);
-	if (cli_json_parse(two, n2, &again, err, sizeof(err)))
+	if (util_json_parse(two, n2, &again, err, sizeof(err)))
 		abort();
 	one = printed(&again, &n1);
 	if (n1 != n2 || memcmp(one, two, n1)) {
@@ -102,8 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						abort();
 		}
 	cli_report_free(&r);
-	cli_json_free(&again);
-	cli_json_free(&v);
+	util_json_free(&again);
+	util_json_free(&v);
 	free(one);
 	free(two);
 	free(buf);

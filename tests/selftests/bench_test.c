@@ -60,8 +60,8 @@ TEST(bench_json_parses_and_has_google_benchmark_fields)
 						"cpu_scaling_enabled", "caches", "library_build_type" };
 	static const char *const keys[] = { "name", "run_name", "run_type", "repetitions", "threads",
 					    "iterations", "real_time", "cpu_time", "time_unit" };
-	const struct jval *b, *ctx;
-	struct jval root;
+	const struct util_json *b, *ctx;
+	struct util_json root;
 	char err[160];
 	int status = -1;
 	char *out;
@@ -72,25 +72,25 @@ TEST(bench_json_parses_and_has_google_benchmark_fields)
 	ASSERT_NE(NULL, out);
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s", err);
-	ctx = json_get(&root, "context");
+	ctx = util_json_get(&root, "context");
 	ASSERT_NE(NULL, ctx);
 	for (size_t i = 0; i < sizeof(ctx_keys) / sizeof(ctx_keys[0]); i++) {
-		EXPECT_NE(NULL, json_get(ctx, ctx_keys[i])) TH_LOG("context.%s missing", ctx_keys[i]);
+		EXPECT_NE(NULL, util_json_get(ctx, ctx_keys[i])) TH_LOG("context.%s missing", ctx_keys[i]);
 	}
-	b = json_get(&root, "benchmarks");
+	b = util_json_get(&root, "benchmarks");
 	ASSERT_NE(NULL, b);
 	/* 3 repetitions + mean, median, stddev for each of the two */
-	EXPECT_EQ(12, b->n);
-	for (int i = 0; i < b->n; i++) {
+	EXPECT_EQ(12, b->nr);
+	for (int i = 0; i < b->nr; i++) {
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-			EXPECT_NE(NULL, json_get(&b->kids[i], keys[k])) TH_LOG("benchmarks[%d].%s missing", i, keys[k]);
+			EXPECT_NE(NULL, util_json_get(&b->kid[i], keys[k])) TH_LOG("benchmarks[%d].%s missing", i, keys[k]);
 		}
 	}
 	ASSERT_NE(NULL, json_bench(&root, "add_chain_median"));
-	EXPECT_STREQ("aggregate", json_str(json_bench(&root, "add_chain_median"), "run_type"));
-	EXPECT_STREQ("median", json_str(json_bench(&root, "add_chain_median"), "aggregate_name"));
-	EXPECT_STREQ("iteration", json_str(json_bench(&root, "add_chain"), "run_type"));
-	json_free(&root);
+	EXPECT_STREQ("aggregate", util_json_str(json_bench(&root, "add_chain_median"), "run_type"));
+	EXPECT_STREQ("median", util_json_str(json_bench(&root, "add_chain_median"), "aggregate_name"));
+	EXPECT_STREQ("iteration", util_json_str(json_bench(&root, "add_chain"), "run_type"));
+	util_json_free(&root);
 
 	/* A real JSON parser too, where the machine has one. */
 	if (!access("/usr/bin/python3", X_OK)) {
@@ -151,8 +151,8 @@ TEST(bench_json_loads_in_google_benchmarks_compare_py)
 
 TEST(without_hardware_counters_bench_measures_time_and_says_why)
 {
-	const struct jval *ctx, *m;
-	struct jval root;
+	const struct util_json *ctx, *m;
+	struct util_json root;
 	char err[160];
 	int status = -1;
 	char *out;
@@ -165,18 +165,18 @@ TEST(without_hardware_counters_bench_measures_time_and_says_why)
 	ASSERT_NE(NULL, out);
 	ASSERT_EQ(0, status) TH_LOG("a machine without a PMU is not an error");
 	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s", err);
-	ctx = json_get(&root, "context");
-	ASSERT_NE(NULL, json_get(ctx, "selfmon_hardware_counters"));
-	EXPECT_EQ(0, json_get(ctx, "selfmon_hardware_counters")->num);
-	ASSERT_NE(NULL, json_str(ctx, "selfmon_note"));
-	EXPECT_NE(NULL, strstr(json_str(ctx, "selfmon_note"), "instructions:u"));
-	TH_LOG("note: %s", json_str(ctx, "selfmon_note"));
+	ctx = util_json_get(&root, "context");
+	ASSERT_NE(NULL, util_json_get(ctx, "selfmon_hardware_counters"));
+	EXPECT_EQ(0, util_json_get(ctx, "selfmon_hardware_counters")->num);
+	ASSERT_NE(NULL, util_json_str(ctx, "selfmon_note"));
+	EXPECT_NE(NULL, strstr(util_json_str(ctx, "selfmon_note"), "instructions:u"));
+	TH_LOG("note: %s", util_json_str(ctx, "selfmon_note"));
 	m = json_bench(&root, "add_chain_median");
 	ASSERT_NE(NULL, m);
-	EXPECT_GT(json_get(m, "real_time")->num, 0);
-	EXPECT_GT(json_get(m, "cpu_time")->num, 0) TH_LOG("task-clock is cpu_time: %.400s", out);
-	EXPECT_EQ(NULL, json_get(m, "instructions:u"));
-	json_free(&root);
+	EXPECT_GT(util_json_get(m, "real_time")->num, 0);
+	EXPECT_GT(util_json_get(m, "cpu_time")->num, 0) TH_LOG("task-clock is cpu_time: %.400s", out);
+	EXPECT_EQ(NULL, util_json_get(m, "instructions:u"));
+	util_json_free(&root);
 	free(out);
 
 	out = bench(_metadata, "--filter '^add_chain$' " QUICK, &status);
@@ -188,8 +188,8 @@ TEST(without_hardware_counters_bench_measures_time_and_says_why)
 /* The call's cost next to read(2)'s, even where the inline read is not measured. */
 TEST(readcost_measures_selfmon_set_read_on_every_machine_with_its_ratio_to_read2)
 {
-	const struct jval *m, *ratio;
-	struct jval root;
+	const struct util_json *m, *ratio;
+	struct util_json root;
 	char err[160];
 	int status = -1;
 	char *out;
@@ -208,20 +208,20 @@ TEST(readcost_measures_selfmon_set_read_on_every_machine_with_its_ratio_to_read2
 	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s", err);
 	m = json_bench(&root, "readcost/set_read_median");
 	ASSERT_NE(NULL, m) TH_LOG("no readcost/set_read row: %.400s", out);
-	EXPECT_GT(json_get(m, "real_time")->num, 0);
+	EXPECT_GT(util_json_get(m, "real_time")->num, 0);
 	ASSERT_NE(NULL, json_bench(&root, "readcost/read(2)_median"));
-	ratio = json_get(m, "time_vs_read2");
+	ratio = util_json_get(m, "time_vs_read2");
 	ASSERT_NE(NULL, ratio) TH_LOG("the set_read row has no ratio to read(2)");
 	/* The same event, read(2) underneath or a page read: never free, never 100x. */
 	EXPECT_GT(ratio->num, 0.0);
 	EXPECT_LT(ratio->num, 100.0);
 	TH_LOG("selfmon_set__read / read(2), time: %.3f (medians), %.3f (minimums)", ratio->num,
-	       json_get(m, "time_min_vs_read2") ? json_get(m, "time_min_vs_read2")->num : -1);
-	if (json_get(m, "instructions:u"))
+	       util_json_get(m, "time_min_vs_read2") ? util_json_get(m, "time_min_vs_read2")->num : -1);
+	if (util_json_get(m, "instructions:u"))
 		TH_LOG("selfmon_set__read: %.0f user instructions, read(2): %.0f",
-		       json_get(m, "instructions:u")->num,
-		       json_get(json_bench(&root, "readcost/read(2)_median"), "instructions:u")->num);
-	json_free(&root);
+		       util_json_get(m, "instructions:u")->num,
+		       util_json_get(json_bench(&root, "readcost/read(2)_median"), "instructions:u")->num);
+	util_json_free(&root);
 	free(out);
 }
 
@@ -232,8 +232,8 @@ TEST(readcost_measures_selfmon_set_read_on_every_machine_with_its_ratio_to_read2
  */
 TEST(samplecost_reads_one_ring_by_selfmons_drain_and_libperfs_loop_with_their_ratio)
 {
-	const struct jval *m, *l, *ratio;
-	struct jval root;
+	const struct util_json *m, *l, *ratio;
+	struct util_json root;
 	char err[160];
 	int status = -1;
 	char *out;
@@ -254,13 +254,13 @@ TEST(samplecost_reads_one_ring_by_selfmons_drain_and_libperfs_loop_with_their_ra
 	l = json_bench(&root, "samplecost/libperf_median");
 	ASSERT_NE(NULL, m) TH_LOG("no samplecost/selfmon row: %.400s", out);
 	ASSERT_NE(NULL, l) TH_LOG("no samplecost/libperf row: %.400s", out);
-	EXPECT_GT(json_get(m, "real_time")->num, 0);
-	EXPECT_GT(json_get(l, "real_time")->num, 0);
-	ratio = json_get(m, "time_vs_libperf");
+	EXPECT_GT(util_json_get(m, "real_time")->num, 0);
+	EXPECT_GT(util_json_get(l, "real_time")->num, 0);
+	ratio = util_json_get(m, "time_vs_libperf");
 	ASSERT_NE(NULL, ratio) TH_LOG("the selfmon row has no ratio to libperf's");
 	TH_LOG("per sample: selfmon %.2f ns, libperf %.2f ns, ratio %.2f",
-	       json_get(m, "real_time")->num, json_get(l, "real_time")->num, ratio->num);
-	json_free(&root);
+	       util_json_get(m, "real_time")->num, util_json_get(l, "real_time")->num, ratio->num);
+	util_json_free(&root);
 	free(out);
 }
 

@@ -65,12 +65,11 @@ static void make_tree(char *dir)
 TEST(probe_shows_a_missing_paranoid_file_as_absent_never_as_minus_one)
 {
 	char dir[] = "/tmp/selfmon-cli-XXXXXX", env[128];
-	struct jval root;
+	struct util_json root;
 	char err[160];
 	int status = -1;
 	char *out;
 
-	(void)json_bench;
 	if (!selfmon_cli())
 		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
 	ASSERT_NE(NULL, mkdtemp(dir));
@@ -87,10 +86,10 @@ TEST(probe_shows_a_missing_paranoid_file_as_absent_never_as_minus_one)
 	out = cli(_metadata, env, "probe --json", &status);
 	ASSERT_NE(NULL, out);
 	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s: %s", err, out);
-	ASSERT_NE(NULL, json_get(&root, "gates"));
-	ASSERT_NE(NULL, json_get(json_get(&root, "gates"), "perf_event_paranoid"));
-	EXPECT_EQ(J_NULL, json_get(json_get(&root, "gates"), "perf_event_paranoid")->t);
-	json_free(&root);
+	ASSERT_NE(NULL, util_json_get(&root, "gates"));
+	ASSERT_NE(NULL, util_json_get(util_json_get(&root, "gates"), "perf_event_paranoid"));
+	EXPECT_EQ(UTIL_JSON_NULL, util_json_get(util_json_get(&root, "gates"), "perf_event_paranoid")->type);
+	util_json_free(&root);
 	free(out);
 	snprintf(env, sizeof(env), "rm -rf '%s'", dir);
 	EXPECT_EQ(0, system(env));
@@ -99,8 +98,8 @@ TEST(probe_shows_a_missing_paranoid_file_as_absent_never_as_minus_one)
 TEST(probe_json_escapes_every_string_it_prints)
 {
 	char dir[] = "/tmp/selfmon-cli-XXXXXX", env[256];
-	const struct jval *pmus, *pin;
-	struct jval root;
+	const struct util_json *pmus, *pin;
+	struct util_json root;
 	char err[160];
 	int status = -1, found = 0;
 	char *out;
@@ -114,21 +113,21 @@ TEST(probe_json_escapes_every_string_it_prints)
 	out = cli(_metadata, env, "probe --json", &status);
 	ASSERT_NE(NULL, out);
 	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s: %s", err, out);
-	pin = json_get(&root, "pinning");
+	pin = util_json_get(&root, "pinning");
 	ASSERT_NE(NULL, pin);
-	EXPECT_STREQ("a\"b\\c\td", json_str(pin, "policy"));
-	pmus = json_get(&root, "pmus");
+	EXPECT_STREQ("a\"b\\c\td", util_json_str(pin, "policy"));
+	pmus = util_json_get(&root, "pmus");
 	ASSERT_NE(NULL, pmus);
-	for (int i = 0; i < pmus->n; i++) {
-		const char *name = json_str(&pmus->kids[i], "name");
+	for (int i = 0; i < pmus->nr; i++) {
+		const char *name = util_json_str(&pmus->kid[i], "name");
 
 		if (name && !strcmp(name, "we\"ird\\pmu")) {
 			found = 1;
-			EXPECT_NE(NULL, json_get(json_get(&pmus->kids[i], "format"), "ev\"nt"));
+			EXPECT_NE(NULL, util_json_get(util_json_get(&pmus->kid[i], "format"), "ev\"nt"));
 		}
 	}
 	EXPECT_TRUE(found) TH_LOG("the PMU we\"ird\\pmu is not in: %s", out);
-	json_free(&root);
+	util_json_free(&root);
 	free(out);
 	snprintf(env, sizeof(env), "rm -rf '%s'", dir);
 	EXPECT_EQ(0, system(env));
@@ -319,6 +318,57 @@ TEST(record_rejects_bad_options_with_a_message_quoting_them)
 								   cases[i][1], out);
 		free(out);
 	}
+}
+
+TEST(every_command_names_a_bad_option_and_its_help_and_exits_2)
+{
+	static const char *const cases[][2] = {
+		{ "probe --bogus", "selfmon probe: unknown option '--bogus'" },
+		{ "probe --json=yes", "selfmon probe: --json takes no value" },
+		{ "probe -- stray", "selfmon probe: unexpected argument 'stray'" },
+		{ "list --bogus=1", "selfmon list: unknown option '--bogus'" },
+		{ "list stray", "selfmon list: unexpected argument 'stray'" },
+		{ "bench --warmup", "selfmon bench: --warmup needs a value" },
+		{ "record --freq=", "selfmon record: --freq '': a number" },
+		{ "compare --limit", "selfmon compare: --limit needs a value" },
+		{ "compare --nosuch a b", "selfmon compare: unknown option '--nosuch'" },
+	};
+	int status = -1;
+	char *out, *cmd, help[64];
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		out = cli(_metadata, "", cases[i][0], &status);
+		ASSERT_NE(NULL, out);
+		EXPECT_EQ(2, WEXITSTATUS(status)) TH_LOG("%s", cases[i][0]);
+		EXPECT_NE(NULL, strstr(out, cases[i][1])) TH_LOG("%s: '%s' not in: %s", cases[i][0],
+								   cases[i][1], out);
+		/* The fix: where the command's options are listed. */
+		cmd = strchr(cases[i][1], ' ') + 1;
+		snprintf(help, sizeof(help), "'selfmon %.*s --help'", (int)strcspn(cmd, ":"), cmd);
+		EXPECT_NE(NULL, strstr(out, help)) TH_LOG("%s: no %s in: %s", cases[i][0], help, out);
+		free(out);
+	}
+}
+
+TEST(the_json_flag_of_probe_and_list_takes_the_same_spelling_before_and_after_double_dash)
+{
+	int status = -1;
+	char *out;
+
+	if (!selfmon_cli())
+		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
+	out = cli(_metadata, "", "list --json --", &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ('{', out[strspn(out, " \n")]) TH_LOG("%.200s", out);
+	free(out);
+	out = cli(_metadata, "", "list -- --json", &status);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(2, WEXITSTATUS(status));
+	EXPECT_NE(NULL, strstr(out, "unexpected argument '--json'"));
+	free(out);
 }
 
 TEST(a_bench_filter_that_matches_no_benchmark_is_bad_input_naming_it)

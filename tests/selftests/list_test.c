@@ -34,9 +34,9 @@ static char *run(struct __test_metadata *_metadata, const char *args, int *statu
 }
 
 FIXTURE(list) {
-	struct jval root;
+	struct util_json root;
 	char *out;
-	const struct jval *first;	/* the first cluster */
+	const struct util_json *first;	/* the first cluster */
 	int skip;			/* set up to skip: each test skips too */
 };
 
@@ -48,7 +48,6 @@ FIXTURE_SETUP(list)
 	char err[160];
 	int status = -1;
 
-	(void)json_bench;
 	memset(&self->root, 0, sizeof(self->root));
 	self->out = NULL;
 	self->skip = 1;
@@ -61,40 +60,40 @@ FIXTURE_SETUP(list)
 	self->skip = 0;
 	ASSERT_EQ(0, status) TH_LOG("%.400s", self->out);
 	ASSERT_EQ(0, json_parse(self->out, &self->root, err, sizeof(err))) TH_LOG("%s: %.300s", err, self->out);
-	ASSERT_NE(NULL, json_get(&self->root, "clusters"));
-	ASSERT_LT(0, json_get(&self->root, "clusters")->n);
-	self->first = &json_get(&self->root, "clusters")->kids[0];
+	ASSERT_NE(NULL, util_json_get(&self->root, "clusters"));
+	ASSERT_LT(0, util_json_get(&self->root, "clusters")->nr);
+	self->first = &util_json_get(&self->root, "clusters")->kid[0];
 }
 
 FIXTURE_TEARDOWN(list)
 {
-	json_free(&self->root);
+	util_json_free(&self->root);
 	free(self->out);
 }
 
 TEST_F(list, json_names_each_clusters_core_with_its_events_and_metrics)
 {
-	const struct jval *cl = json_get(&self->root, "clusters");
+	const struct util_json *cl = util_json_get(&self->root, "clusters");
 
 	SKIP_IF_SETUP_SKIPPED();
 
-	for (int c = 0; c < cl->n; c++) {
-		const struct jval *k = &cl->kids[c], *ev = json_get(k, "events"), *m = json_get(k, "metrics");
+	for (int c = 0; c < cl->nr; c++) {
+		const struct util_json *k = &cl->kid[c], *ev = util_json_get(k, "events"), *m = util_json_get(k, "metrics");
 
-		ASSERT_NE(NULL, json_str(k, "core"));
-		ASSERT_NE(NULL, json_str(k, "cpus"));
-		ASSERT_NE(NULL, json_get(k, "fallback"));
-		TH_LOG("CPUs %s: %s%s, %d events, %d metrics", json_str(k, "cpus"), json_str(k, "core"),
-		       json_get(k, "fallback")->num ? " (common set)" : "", ev ? ev->n : 0, m ? m->n : 0);
+		ASSERT_NE(NULL, util_json_str(k, "core"));
+		ASSERT_NE(NULL, util_json_str(k, "cpus"));
+		ASSERT_NE(NULL, util_json_get(k, "fallback"));
+		TH_LOG("CPUs %s: %s%s, %d events, %d metrics", util_json_str(k, "cpus"), util_json_str(k, "core"),
+		       util_json_get(k, "fallback")->num ? " (common set)" : "", ev ? ev->nr : 0, m ? m->nr : 0);
 		ASSERT_NE(NULL, ev);
-		ASSERT_LT(0, ev->n);
-		for (int i = 0; i < ev->n; i++) {
-			ASSERT_NE(NULL, json_str(&ev->kids[i], "name"));
-			ASSERT_NE(NULL, strstr(json_str(&ev->kids[i], "encoding"), "event="));
+		ASSERT_LT(0, ev->nr);
+		for (int i = 0; i < ev->nr; i++) {
+			ASSERT_NE(NULL, util_json_str(&ev->kid[i], "name"));
+			ASSERT_NE(NULL, strstr(util_json_str(&ev->kid[i], "encoding"), "event="));
 		}
-		for (int i = 0; m && i < m->n; i++) {
-			ASSERT_NE(NULL, json_str(&m->kids[i], "name"));
-			ASSERT_NE(NULL, json_str(&m->kids[i], "expr"));
+		for (int i = 0; m && i < m->nr; i++) {
+			ASSERT_NE(NULL, util_json_str(&m->kid[i], "name"));
+			ASSERT_NE(NULL, util_json_str(&m->kid[i], "expr"));
 		}
 	}
 }
@@ -109,22 +108,22 @@ TEST_F(list, the_text_form_names_the_same_core)
 
 	ASSERT_NE(NULL, out);
 	EXPECT_EQ(0, status);
-	EXPECT_NE(NULL, strstr(out, json_str(self->first, "core"))) TH_LOG("%.300s", out);
+	EXPECT_NE(NULL, strstr(out, util_json_str(self->first, "core"))) TH_LOG("%.300s", out);
 	free(out);
 }
 
 TEST_F(list, an_unknown_metric_is_refused_naming_the_closest)
 {
-	const struct jval *m = json_get(self->first, "metrics");
+	const struct util_json *m = util_json_get(self->first, "metrics");
 	char args[300], want[200], name[120];
 	int status = -1;
 	char *out;
 
 	SKIP_IF_SETUP_SKIPPED();
-	if (!m || !m->n)
+	if (!m || !m->nr)
 		SKIP(return, "this core's tables have no metric");
 	/* A metric's name with its last letter dropped: a typo. */
-	snprintf(name, sizeof(name), "%s", json_str(&m->kids[0], "name"));
+	snprintf(name, sizeof(name), "%s", util_json_str(&m->kid[0], "name"));
 	name[strlen(name) - 1] = '\0';
 	snprintf(args, sizeof(args), "bench --filter '^empty$' --repetitions 3 --metrics '%s'", name);
 	out = run(_metadata, args, &status);
@@ -132,7 +131,7 @@ TEST_F(list, an_unknown_metric_is_refused_naming_the_closest)
 	EXPECT_NE(0, status);
 	snprintf(want, sizeof(want), "no metric or metric group '%s'", name);
 	EXPECT_NE(NULL, strstr(out, want)) TH_LOG("%.400s", out);
-	snprintf(want, sizeof(want), "'%s'", json_str(&m->kids[0], "name"));
+	snprintf(want, sizeof(want), "'%s'", util_json_str(&m->kid[0], "name"));
 	EXPECT_NE(NULL, strstr(out, want)) TH_LOG("no close match named: %.400s", out);
 	free(out);
 }
@@ -158,15 +157,15 @@ static int has_core_pmu(void)
 
 TEST_F(list, the_head_says_what_this_machine_cannot_open)
 {
-	const struct jval *opens = json_get(&self->root, "opens");
+	const struct util_json *opens = util_json_get(&self->root, "opens");
 	int status = -1, can = hardware_opens();
 	char *out;
 
 	SKIP_IF_SETUP_SKIPPED();
 	ASSERT_NE(NULL, opens);
-	ASSERT_NE(NULL, json_get(opens, "hardware"));
-	EXPECT_EQ(can, json_get(opens, "hardware")->num);
-	EXPECT_EQ(!can, json_str(opens, "why") != NULL);
+	ASSERT_NE(NULL, util_json_get(opens, "hardware"));
+	EXPECT_EQ(can, util_json_get(opens, "hardware")->num);
+	EXPECT_EQ(!can, util_json_str(opens, "why") != NULL);
 	out = run(_metadata, "list", &status);
 	ASSERT_NE(NULL, out);
 	EXPECT_EQ(0, status);
@@ -311,8 +310,8 @@ TEST_F(list, a_core_the_tables_lack_is_named_by_its_part_id_and_gets_the_generic
 	const char *part = "GenuineIntel-99-FF-3";
 #endif
 	char dir[1000], tmp[] = "/tmp/selfmon-list-XXXXXX", want[200], err[160], cmd[1100];
-	struct jval root;
-	const struct jval *cl;
+	struct util_json root;
+	const struct util_json *cl;
 	int status = -1;
 	char *out;
 
@@ -336,12 +335,12 @@ TEST_F(list, a_core_the_tables_lack_is_named_by_its_part_id_and_gets_the_generic
 	EXPECT_EQ(0, status);
 	memset(&root, 0, sizeof(root));
 	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s: %.300s", err, out);
-	cl = &json_get(&root, "clusters")->kids[0];
-	ASSERT_NE(NULL, json_get(cl, "part"));
-	EXPECT_STREQ(part, json_get(cl, "part")->str);
-	ASSERT_NE(NULL, json_get(cl, "generic_events"));
-	EXPECT_LT(0, json_get(cl, "generic_events")->n);
-	json_free(&root);
+	cl = &util_json_get(&root, "clusters")->kid[0];
+	ASSERT_NE(NULL, util_json_get(cl, "part"));
+	EXPECT_STREQ(part, util_json_get(cl, "part")->str);
+	ASSERT_NE(NULL, util_json_get(cl, "generic_events"));
+	EXPECT_LT(0, util_json_get(cl, "generic_events")->nr);
+	util_json_free(&root);
 	free(out);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	EXPECT_EQ(0, system(cmd));

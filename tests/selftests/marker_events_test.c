@@ -61,8 +61,8 @@ TEST(explicit_events_that_cannot_open_turn_markers_off_and_are_never_replaced_by
 
 TEST(the_default_events_fall_back_to_task_clock_with_a_note_in_the_report)
 {
-	const struct jval *ctx;
-	struct jval root = { 0 };
+	const struct util_json *ctx;
+	struct util_json root = { 0 };
 	char err[128];
 	struct run r;
 
@@ -74,12 +74,12 @@ TEST(the_default_events_fall_back_to_task_clock_with_a_note_in_the_report)
 		TH_LOG("%s", r.err);
 	ASSERT_NE(NULL, r.report) TH_LOG("%s", r.err);
 	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err))) TH_LOG("%s", err);
-	ctx = json_get(&root, "context");
+	ctx = util_json_get(&root, "context");
 	ASSERT_NE(NULL, ctx);
-	EXPECT_STREQ("task-clock", json_str(ctx, "selfmon_events"));
-	EXPECT_NE(NULL, strstr(json_str(ctx, "selfmon_note"), "counting task-clock"));
+	EXPECT_STREQ("task-clock", util_json_str(ctx, "selfmon_events"));
+	EXPECT_NE(NULL, strstr(util_json_str(ctx, "selfmon_note"), "counting task-clock"));
 	EXPECT_EQ(10, num(json_bench(&root, "by name"), "iterations")) TH_LOG("%s", r.report);
-	json_free(&root);
+	util_json_free(&root);
 	run_free(&r);
 }
 

@@ -85,7 +85,7 @@ static int scenario_pairs(void)
 TEST_F(dir, the_report_replaces_a_regular_file_whole_and_leaves_no_part_file)
 {
 	char out[128], big[8192], err[128], *text;
-	struct jval root = { 0 };
+	struct util_json root = { 0 };
 	struct run r;
 
 	snprintf(out, sizeof(out), "%s/report.json", self->path);
@@ -102,7 +102,7 @@ TEST_F(dir, the_report_replaces_a_regular_file_whole_and_leaves_no_part_file)
 	EXPECT_EQ(1, num(json_bench(&root, "r"), "iterations"));
 	EXPECT_EQ(NULL, strstr(text, "xxxx"));
 	EXPECT_EQ(0, count_names(self->path, "report.json.part-", NULL, 0));
-	json_free(&root);
+	util_json_free(&root);
 	free(text);
 	run_free(&r);
 }
@@ -211,7 +211,7 @@ static int scenario_fork_both(void)
 TEST_F(dir, a_forked_child_and_its_parent_both_leave_whole_reports)
 {
 	char out[128], kidpath[160], err[128], *kid, *dot;
-	struct jval root = { 0 }, kroot = { 0 };
+	struct util_json root = { 0 }, kroot = { 0 };
 	struct run r;
 
 	snprintf(out, sizeof(out), "%s/report.json", self->path);
@@ -239,8 +239,8 @@ TEST_F(dir, a_forked_child_and_its_parent_both_leave_whole_reports)
 	EXPECT_EQ(3, num(json_bench(&kroot, "child"), "iterations"));
 	EXPECT_EQ(NULL, json_bench(&kroot, "parent"));
 	EXPECT_EQ(0, count_names(self->path, "report.json.part-", NULL, 0));
-	json_free(&root);
-	json_free(&kroot);
+	util_json_free(&root);
+	util_json_free(&kroot);
 	free(kid);
 	run_free(&r);
 }
@@ -248,14 +248,14 @@ TEST_F(dir, a_forked_child_and_its_parent_both_leave_whole_reports)
 /* The regions "parent" and "child" of report @path: 1 for each found with its count. */
 static int parent_or_child(const char *path)
 {
-	struct jval root = { 0 };
+	struct util_json root = { 0 };
 	char err[128], *text = slurp(path);
 	int found = 0;
 
 	if (text && !json_parse(text, &root, err, sizeof(err)))
 		found = (num(json_bench(&root, "parent"), "iterations") == 5) +
 			2 * (num(json_bench(&root, "child"), "iterations") == 3);
-	json_free(&root);
+	util_json_free(&root);
 	free(text);
 	return found;
 }

@@ -85,13 +85,6 @@ static void run_child(int (*fn)(void), const char *events, const char *out, stru
 	rmdir(dir);
 }
 
-/* json_check.h's helpers for tests that run the CLI: not needed here. */
-static void __attribute__((unused)) json_check_unused(void)
-{
-	(void)run_capture;
-	(void)selfmon_cli;
-}
-
 static void run_free(struct run *r)
 {
 	free(r->err);
@@ -114,11 +107,11 @@ static void work(int n)
 	for (int i = 0; i < n; i++)
 		sink += (unsigned long)i;
 }
-static double num(const struct jval *o, const char *key)
+static double num(const struct util_json *o, const char *key)
 {
-	const struct jval *v = json_get(o, key);
+	const struct util_json *v = util_json_get(o, key);
 
-	return v && v->t == J_NUM ? v->num : -1;
+	return v && v->type == UTIL_JSON_NUMBER ? v->num : -1;
 }
 
 #endif

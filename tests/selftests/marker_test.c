@@ -57,8 +57,8 @@ static int scenario_report(void)
 
 TEST(the_json_report_at_exit_has_every_region_totals_then_threads_and_the_exit_status_stays)
 {
-	const struct jval *b, *ctx;
-	struct jval root = { 0 };
+	const struct util_json *b, *ctx;
+	struct util_json root = { 0 };
 	struct run r;
 	char err[128];
 	int per_thread = 0;
@@ -68,16 +68,16 @@ TEST(the_json_report_at_exit_has_every_region_totals_then_threads_and_the_exit_s
 	EXPECT_EQ(42, WEXITSTATUS(r.status));
 	ASSERT_NE(NULL, r.report);
 	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err))) TH_LOG("%s", err);
-	ctx = json_get(&root, "context");
+	ctx = util_json_get(&root, "context");
 	ASSERT_NE(NULL, ctx);
-	EXPECT_STREQ("selfmon-report", json_str(&root, "schema"));
-	EXPECT_STREQ("task-clock", json_str(ctx, "selfmon_events"));
-	EXPECT_STREQ("empty", json_str(ctx, "selfmon_calibration"));
-	EXPECT_NE(NULL, strstr(json_str(ctx, "selfmon_note"), "empty pair subtracted per call: task-clock "));
+	EXPECT_STREQ("selfmon-report", util_json_str(&root, "schema"));
+	EXPECT_STREQ("task-clock", util_json_str(ctx, "selfmon_events"));
+	EXPECT_STREQ("empty", util_json_str(ctx, "selfmon_calibration"));
+	EXPECT_NE(NULL, strstr(util_json_str(ctx, "selfmon_note"), "empty pair subtracted per call: task-clock "));
 	b = json_bench(&root, "main");
 	ASSERT_NE(NULL, b);
 	EXPECT_EQ(10, num(b, "iterations"));
-	EXPECT_STREQ("iteration", json_str(b, "run_type"));
+	EXPECT_STREQ("iteration", util_json_str(b, "run_type"));
 	/* task-clock per call is the cpu_time (ns), as in selfmon bench. */
 	EXPECT_LE(0, num(b, "cpu_time"));
 	EXPECT_LE(num(b, "task-clock_min"), num(b, "task-clock_max"));
@@ -90,11 +90,11 @@ TEST(the_json_report_at_exit_has_every_region_totals_then_threads_and_the_exit_s
 	EXPECT_EQ(15, num(b, "iterations"));
 	EXPECT_EQ(3, num(json_bench(&root, "worker_median"), "region_threads"));
 	/* Each thread that exited still has its own entry. */
-	for (int i = 0; i < json_get(&root, "benchmarks")->n; i++) {
-		const struct jval *k = &json_get(&root, "benchmarks")->kids[i];
-		const char *n = json_str(k, "name");
+	for (int i = 0; i < util_json_get(&root, "benchmarks")->nr; i++) {
+		const struct util_json *k = &util_json_get(&root, "benchmarks")->kid[i];
+		const char *n = util_json_str(k, "name");
 
-		if (n && !strncmp(n, "worker/thread:", 14) && !strcmp(json_str(k, "run_type"), "iteration")) {
+		if (n && !strncmp(n, "worker/thread:", 14) && !strcmp(util_json_str(k, "run_type"), "iteration")) {
 			per_thread++;
 			EXPECT_EQ(5, num(k, "iterations"));
 		}
@@ -112,7 +112,7 @@ TEST(the_json_report_at_exit_has_every_region_totals_then_threads_and_the_exit_s
 	EXPECT_NE(NULL, json_bench(&root, "main/thread:1"));
 	/* The empty pairs the library measures are not a region of the program's. */
 	EXPECT_EQ(NULL, strstr(r.report, "selfmon:empty"));
-	json_free(&root);
+	util_json_free(&root);
 	run_free(&r);
 }
 
@@ -143,7 +143,7 @@ static int scenario_short_threads(void)
 
 TEST(a_thread_that_exits_closes_its_marker_counters_and_its_counts_stay_in_the_report)
 {
-	struct jval root = { 0 };
+	struct util_json root = { 0 };
 	struct run r;
 	char err[128];
 
@@ -154,7 +154,7 @@ TEST(a_thread_that_exits_closes_its_marker_counters_and_its_counts_stay_in_the_r
 	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(SHORT_THREADS, num(json_bench(&root, "short"), "iterations"));
 	EXPECT_EQ(SHORT_THREADS, num(json_bench(&root, "short_median"), "region_threads"));
-	json_free(&root);
+	util_json_free(&root);
 	run_free(&r);
 }
 
@@ -246,8 +246,8 @@ static int scenario_work(void)
 
 TEST(a_time_event_with_modifiers_gives_the_rows_real_and_cpu_time)
 {
-	struct jval root = { 0 };
-	const struct jval *b;
+	struct util_json root = { 0 };
+	const struct util_json *b;
 	char err[128];
 	struct run r;
 
@@ -261,7 +261,7 @@ TEST(a_time_event_with_modifiers_gives_the_rows_real_and_cpu_time)
 	EXPECT_LT(0, num(b, "real_time")) TH_LOG("%s", r.report);
 	EXPECT_EQ(num(b, "task-clock:u"), num(b, "real_time"));
 	EXPECT_EQ(num(b, "real_time"), num(b, "cpu_time"));
-	json_free(&root);
+	util_json_free(&root);
 	run_free(&r);
 }
 
@@ -283,7 +283,7 @@ TEST(an_event_named_twice_is_one_key_of_each_json_object)
 
 TEST(a_json_report_without_a_time_event_says_its_times_are_not_measured)
 {
-	struct jval root = { 0 };
+	struct util_json root = { 0 };
 	char err[128];
 	struct run r;
 
@@ -291,11 +291,11 @@ TEST(a_json_report_without_a_time_event_says_its_times_are_not_measured)
 	ASSERT_TRUE(WIFEXITED(r.status));
 	ASSERT_NE(NULL, r.report);
 	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err))) TH_LOG("%s", err);
-	EXPECT_NE(NULL, strstr(json_str(json_get(&root, "context"), "selfmon_note"),
+	EXPECT_NE(NULL, strstr(util_json_str(util_json_get(&root, "context"), "selfmon_note"),
 			       "no time event counted (task-clock or cpu-clock): real_time and "
 			       "cpu_time are 0, not measured"))
 		TH_LOG("%s", r.report);
-	json_free(&root);
+	util_json_free(&root);
 	run_free(&r);
 	/* With one, the note says nothing of the kind. */
 	run_child(scenario_work, "page-faults,task-clock", "-", &r);
@@ -338,7 +338,7 @@ static int scenario_fork(void)
 
 TEST(a_forked_child_starts_empty_and_reports_its_own_regions)
 {
-	struct jval root = { 0 }, kid = { 0 };
+	struct util_json root = { 0 }, kid = { 0 };
 	char err[128], *text;
 	struct run r;
 
@@ -359,8 +359,8 @@ TEST(a_forked_child_starts_empty_and_reports_its_own_regions)
 	EXPECT_EQ(NULL, json_bench(&kid, "parent"));
 	EXPECT_EQ(NULL, json_bench(&kid, "open across fork"));
 	EXPECT_NE(NULL, strstr(r.err, "end of region 'open across fork' without a begin")) TH_LOG("%s", r.err);
-	json_free(&root);
-	json_free(&kid);
+	util_json_free(&root);
+	util_json_free(&kid);
 	free(text);
 	run_free(&r);
 }
@@ -463,7 +463,7 @@ static int scenario_bad_names(void)
 
 TEST(a_null_or_too_long_name_is_said_once_and_other_regions_count_on)
 {
-	struct jval root = { 0 };
+	struct util_json root = { 0 };
 	char err[128];
 	struct run r;
 
@@ -475,7 +475,7 @@ TEST(a_null_or_too_long_name_is_said_once_and_other_regions_count_on)
 	ASSERT_NE(NULL, r.report);
 	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err)));
 	EXPECT_EQ(2, num(json_bench(&root, "fine"), "iterations"));
-	json_free(&root);
+	util_json_free(&root);
 	run_free(&r);
 }
 

@@ -161,7 +161,6 @@ TEST_F(dir, perf_data_of_an_attached_sampler_says_it_has_no_events_of_its_own)
 	struct selfmon_sampler *s;
 	char path[128];
 
-	(void)json_bench; (void)json_parse; (void)json_free; (void)json_str;
 	ASSERT_NE(MAP_FAILED, map);
 	s = selfmon_sampler__attach(map, len, &attr);
 	ASSERT_NE(NULL, s) TH_LOG("%s", selfmon_errmsg());

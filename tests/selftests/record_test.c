@@ -281,6 +281,17 @@ static void recorded_free(struct recorded *r)
 		return;
 }
 
+/* The CLI and perf(1) both here, else the test is skipped; then a record into @r. */
+#define RECORD_BESIDE_PERF_OR_SKIP(perf, r)                                                        \
+	do {                                                                                       \
+		if (!selfmon_cli())                                                                \
+			SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");        \
+		if (!(perf))                                                                       \
+			SKIP(return,                                                               \
+			     "no perf here (Debian: apt-get install linux-perf; or set SELFMON_PERF)"); \
+		ASSERT_EQ(0, record(_metadata, &(r))) TH_LOG("%s", (r).out ? (r).out : "");        \
+	} while (0)
+
 TEST(perf_script_lists_the_same_samples_tids_ips_and_functions_as_selfmon_record)
 {
 	static struct tip mine[MAX_SAMPLES], perfs[MAX_SAMPLES];
@@ -291,12 +302,7 @@ TEST(perf_script_lists_the_same_samples_tids_ips_and_functions_as_selfmon_record
 	char *out;
 	int status = -1;
 
-	(void)json_bench; (void)json_parse; (void)json_free; (void)json_str;
-	if (!selfmon_cli())
-		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
-	if (!perf)
-		SKIP(return, "no perf here (Debian: apt-get install linux-perf; or set SELFMON_PERF)");
-	ASSERT_EQ(0, record(_metadata, &r)) TH_LOG("%s", r.out ? r.out : "");
+	RECORD_BESIDE_PERF_OR_SKIP(perf, r);
 	n_mine = read_tips(r.out, "sample %u %llx %127s", mine, MAX_SAMPLES);
 	snprintf(cmd, sizeof(cmd), "%s script -i %s -F tid,ip,sym 2>&1", perf, r.file);
 	out = run_capture(cmd, &status);
@@ -324,11 +330,7 @@ TEST(perf_report_reads_the_file_and_names_the_top_function_of_the_summary)
 	char *out;
 	int status = -1;
 
-	if (!selfmon_cli())
-		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
-	if (!perf)
-		SKIP(return, "no perf here (Debian: apt-get install linux-perf; or set SELFMON_PERF)");
-	ASSERT_EQ(0, record(_metadata, &r)) TH_LOG("%s", r.out ? r.out : "");
+	RECORD_BESIDE_PERF_OR_SKIP(perf, r);
 	/* The summary's first row, under its header "samples % function file". */
 	row = strstr(r.out, "function");
 	ASSERT_NE(NULL, row);

@@ -30,14 +30,13 @@ TEST(a_users_benchmark_writes_the_bench_json_that_compare_reads)
 	struct selfmon_bench_result res;
 	struct selfmon_report_entry e = { .res = &res, .expected_insns = -1 };
 	char path[] = "/tmp/report_test.XXXXXX", cmd[2200], *text;
-	const struct jval *b;
-	struct jval root;
+	const struct util_json *b;
+	struct util_json root;
 	uint64_t x = 0;
 	int fd, status, reps = 0;
 	struct selfmon_bench *bench;
 	FILE *f;
 
-	(void)json_bench;
 	bench = selfmon_bench__open(&o);
 	ASSERT_NE(NULL, bench) TH_LOG("%s", selfmon_errmsg());
 	ASSERT_EQ(0, selfmon_bench__run(bench, "users/sum", body, &x, &res));
@@ -54,13 +53,13 @@ TEST(a_users_benchmark_writes_the_bench_json_that_compare_reads)
 	text = run_capture((snprintf(cmd, sizeof(cmd), "cat %s", path), cmd), &status);
 	ASSERT_NE(NULL, text);
 	ASSERT_EQ(0, json_parse(text, &root, cmd, sizeof(cmd))) TH_LOG("%s", cmd);
-	EXPECT_STREQ(SELFMON_REPORT_SCHEMA, json_str(&root, "schema"));
-	b = json_get(&root, "benchmarks");
+	EXPECT_STREQ(SELFMON_REPORT_SCHEMA, util_json_str(&root, "schema"));
+	b = util_json_get(&root, "benchmarks");
 	ASSERT_NE(NULL, b);
-	for (int i = 0; i < b->n; i++)
-		reps += json_str(&b->kids[i], "run_type") && !strcmp(json_str(&b->kids[i], "run_type"), "iteration");
+	for (int i = 0; i < b->nr; i++)
+		reps += util_json_str(&b->kid[i], "run_type") && !strcmp(util_json_str(&b->kid[i], "run_type"), "iteration");
 	EXPECT_EQ(res.kept, reps);
-	json_free(&root);
+	util_json_free(&root);
 	free(text);
 
 	if (selfmon_cli()) {

@@ -30,6 +30,17 @@ static void json_strings_escape_quotes_backslashes_and_control_characters(void *
 	free(s);
 }
 
+/* A name from the user need not be UTF-8: the report stays JSON that a strict reader takes. */
+static void json_strings_are_valid_json_whatever_the_bytes(void **state)
+{
+	char *s = NULL;
+
+	(void)state;
+	CAPTURE(s, selfmon_report__json_string(f, "a\xff\xc3(\x7f\xe2\x80\xa8"));
+	assert_string_equal(s, "\"a\\ufffd\\ufffd(\\u007f\\u2028\"");
+	free(s);
+}
+
 static void json_numbers_are_exact_integers_or_null_when_not_finite(void **state)
 {
 	char *s = NULL;
@@ -256,12 +267,14 @@ static void derived_metrics_need_both_events_and_a_nonzero_denominator(void **st
 
 static int parse(const char *line, struct cli_bench *cli, char *err)
 {
-	char buf[256], *argv[16];
+	char buf[256], *argv[17];
 	int argc = 0;
 
 	snprintf(buf, sizeof(buf), "bench %s", line);
 	for (char *t = strtok(buf, " "); t && argc < 16; t = strtok(NULL, " "))
 		argv[argc++] = t;
+	/* As main()'s: musl's getopt looks for a missing value at argv[argc]. */
+	argv[argc] = NULL;
 	return cli_bench__parse(argc, argv, cli, err, 256);
 }
 
@@ -328,10 +341,55 @@ static void bad_options_are_einval_with_a_message_naming_them(void **state)
 	}
 }
 
+static void double_dash_ends_the_options_and_bench_takes_no_arguments(void **state)
+{
+	struct cli_bench cli;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("--list --", &cli, err), 0);
+	assert_true(cli.list);
+	assert_int_equal(parse("-- --list", &cli, err), -EINVAL);
+	assert_non_null(strstr(err, "unexpected argument '--list'"));
+}
+
+static void a_unique_abbreviation_names_its_option_an_ambiguous_one_is_refused(void **state)
+{
+	struct cli_bench cli;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("--rep=4 --warm 0", &cli, err), 0);
+	assert_int_equal(cli.repetitions, 4);
+	assert_int_equal(cli.warmup, 0);
+	/* --cpu, --cluster, --calibration */
+	assert_int_equal(parse("--c 3", &cli, err), -EINVAL);
+	assert_non_null(strstr(err, "ambiguous option '--c'"));
+	assert_int_equal(parse("-x", &cli, err), -EINVAL);
+	assert_non_null(strstr(err, "unknown option '-x'"));
+	assert_int_equal(parse("--bogus=1", &cli, err), -EINVAL);
+	assert_non_null(strstr(err, "unknown option '--bogus'"));
+}
+
+/* A test program parses many command lines: each starts afresh (getopt's optind). */
+static void each_parse_starts_afresh(void **state)
+{
+	struct cli_bench cli;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("--bogus", &cli, err), -EINVAL);
+	assert_int_equal(parse("--repetitions 7", &cli, err), 0);
+	assert_int_equal(cli.repetitions, 7);
+	assert_int_equal(parse("--repetitions 8", &cli, err), 0);
+	assert_int_equal(cli.repetitions, 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_strings_escape_quotes_backslashes_and_control_characters),
+		cmocka_unit_test(json_strings_are_valid_json_whatever_the_bytes),
 		cmocka_unit_test(json_numbers_are_exact_integers_or_null_when_not_finite),
 		cmocka_unit_test(json_numbers_beyond_long_long_are_written_without_an_undefined_cast),
 		cmocka_unit_test(csv_fields_are_quoted_only_when_they_must_be),
@@ -344,6 +402,9 @@ int main(void)
 		cmocka_unit_test(options_parse_with_space_or_equals),
 		cmocka_unit_test(defaults_are_ten_repetitions_one_warmup_a_table_and_two_length),
 		cmocka_unit_test(bad_options_are_einval_with_a_message_naming_them),
+		cmocka_unit_test(double_dash_ends_the_options_and_bench_takes_no_arguments),
+		cmocka_unit_test(a_unique_abbreviation_names_its_option_an_ambiguous_one_is_refused),
+		cmocka_unit_test(each_parse_starts_afresh),
 	};
 
 	return cmocka_run_group_tests_name("bench_report", tests, NULL, NULL);

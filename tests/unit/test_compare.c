@@ -468,6 +468,45 @@ static void an_exact_change_between_runs_of_different_iterations_names_the_fix(v
 	assert_int_equal(compare("it0.json", "it0.json", "--limit", "instructions=+0%"), 0);
 }
 
+/* After "--" every argument is a report, even one whose name starts with '-'. */
+static void double_dash_ends_the_options_and_the_rest_are_reports(void **state)
+{
+	char pa[128], pb[128], out[128], text[4096] = "", cwd[512];
+	char *argv[] = { "compare", "--format=json", "--out", out, "--", pa, pb };
+	char *three[] = { "compare", "--out", out, "--", pa, pb, "--format" };
+
+	(void)state;
+	report("base.json", "m", 9, 10, 100, true);
+	report("same.json", "m", 9, 10, 100, true);
+	snprintf(pa, sizeof(pa), "-%s", "base.json");
+	snprintf(pb, sizeof(pb), "%s/same.json", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	/* "-base.json" relative to the test's directory */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(rename("base.json", "-base.json"), 0);
+	assert_int_equal(cmd_compare(sizeof(argv) / sizeof(argv[0]), argv), 0);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "\"benchmark\": \"k\""));
+	/* a third report after "--" is one too many, not an option */
+	assert_int_equal(cmd_compare(sizeof(three) / sizeof(three[0]), three), 2);
+	assert_int_equal(rename("-base.json", "base.json"), 0);
+	assert_int_equal(chdir(cwd), 0);
+}
+
+/* --opt=value and --opt value are one; a missing value or an unknown option is bad input. */
+static void options_take_their_value_after_equals_or_as_the_next_argument(void **state)
+{
+	(void)state;
+	report("base.json", "m", 9, 10, 100, true);
+	assert_int_equal(compare("base.json", "base.json", "--metric=time", NULL), 0);
+	assert_int_equal(compare("base.json", "base.json", "--metric", "time"), 0);
+	assert_int_equal(compare("base.json", "base.json", "--alpha=2", NULL), 2);
+	assert_int_equal(compare("base.json", "base.json", "--bogus", NULL), 2);
+	assert_int_equal(compare("base.json", "base.json", "--allow-missing=yes", NULL), 2);
+	assert_int_equal(compare("base.json", "base.json", "--limit", NULL), 2);
+}
+
 /* Reports of several runs a side (run alternately on a noisy machine) pool their repetitions. */
 static void several_runs_a_side_pool_their_repetitions(void **state)
 {
@@ -792,6 +831,8 @@ int main(void)
 		cmocka_unit_test(a_filter_that_matches_no_benchmark_is_bad_input),
 		cmocka_unit_test(an_exact_change_between_runs_of_different_iterations_names_the_fix),
 		cmocka_unit_test(several_runs_a_side_pool_their_repetitions),
+		cmocka_unit_test(double_dash_ends_the_options_and_the_rest_are_reports),
+		cmocka_unit_test(options_take_their_value_after_equals_or_as_the_next_argument),
 		cmocka_unit_test(an_out_through_a_symbolic_link_is_refused_and_the_linked_file_left_untouched),
 		cmocka_unit_test(a_benchmark_that_failed_on_new_fails_the_gate_with_its_message),
 		cmocka_unit_test(rows_that_are_not_measurements_are_never_compared),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The CLI's JSON reader (tools/json.c) is strict: what RFC 8259 allows
+ * The JSON reader of the CLI and the tests (util/json.c) is strict: what RFC 8259 allows
  * parses to the right values, anything else is refused with the line and
  * column, never read past the input's end.
  */
@@ -14,30 +14,59 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../tools/json.h"
+#include "../../util/json.h"
 
 static void valid_documents_parse_to_their_values(void **state)
 {
 	static const char doc[] = " {\"a\": [1, -0.5e2, 3E+1, true, false, null], \"s\": \"x\\\"\\\\\\/\\b\\f\\n\\r\\t"
 				  "\\u00e9\\ud83d\\ude00\u00e9\", \"o\": {}} ";
-	struct cli_json v;
-	const struct cli_json *a;
+	struct util_json v;
+	const struct util_json *a;
 	char err[128];
 
 	(void)state;
-	assert_int_equal(cli_json_parse(doc, strlen(doc), &v, err, sizeof(err)), 0);
-	a = cli_json_get(&v, "a");
+	assert_int_equal(util_json_parse(doc, strlen(doc), &v, err, sizeof(err)), 0);
+	a = util_json_get(&v, "a");
 	assert_non_null(a);
 	assert_int_equal(a->nr, 6);
 	assert_true(a->kid[0].num == 1 && a->kid[1].num == -50 && a->kid[2].num == 30);
-	assert_int_equal(a->kid[3].type, CLI_JSON_TRUE);
-	assert_int_equal(a->kid[4].type, CLI_JSON_FALSE);
-	assert_int_equal(a->kid[5].type, CLI_JSON_NULL);
-	assert_string_equal(cli_json_str(&v, "s"), "x\"\\/\b\f\n\r\t\xc3\xa9\xf0\x9f\x98\x80\xc3\xa9");
-	assert_int_equal(cli_json_get(&v, "o")->type, CLI_JSON_OBJECT);
-	assert_null(cli_json_get(&v, "missing"));
-	assert_null(cli_json_str(&v, "a"));
-	cli_json_free(&v);
+	assert_int_equal(a->kid[3].type, UTIL_JSON_TRUE);
+	assert_int_equal(a->kid[4].type, UTIL_JSON_FALSE);
+	assert_int_equal(a->kid[5].type, UTIL_JSON_NULL);
+	assert_string_equal(util_json_str(&v, "s"), "x\"\\/\b\f\n\r\t\xc3\xa9\xf0\x9f\x98\x80\xc3\xa9");
+	assert_int_equal(util_json_get(&v, "o")->type, UTIL_JSON_OBJECT);
+	assert_null(util_json_get(&v, "missing"));
+	assert_null(util_json_str(&v, "a"));
+	util_json_free(&v);
+}
+
+/* The tests read a flag as a number, as they read a count: true is 1, false 0. */
+static void true_and_false_read_as_one_and_zero(void **state)
+{
+	static const char doc[] = "[true, false]";
+	struct util_json v;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(util_json_parse(doc, strlen(doc), &v, err, sizeof(err)), 0);
+	assert_true(v.kid[0].num == 1 && v.kid[1].num == 0);
+	util_json_free(&v);
+}
+
+/* A refused document leaves nothing to free: a caller that frees it anyway is safe. */
+static void a_refused_document_leaves_an_empty_tree(void **state)
+{
+	static const char doc[] = "{\"a\": [1, 2, {\"b\": \"c\"}], \"a\": 3}";
+	struct util_json v;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(util_json_parse(doc, strlen(doc), &v, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "duplicate member name \"a\""));
+	assert_int_equal(v.type, UTIL_JSON_NULL);
+	assert_int_equal(v.nr, 0);
+	assert_null(v.kid);
+	util_json_free(&v);
 }
 
 static void malformed_documents_are_refused_with_line_and_column(void **state)
@@ -72,12 +101,12 @@ static void malformed_documents_are_refused_with_line_and_column(void **state)
 		{ "/* c */ 1", "unexpected '/'" },
 		{ "[1,\n  x]", "line 2, column 3" },
 	};
-	struct cli_json v;
+	struct util_json v;
 	char err[160];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int rc = cli_json_parse(bad[i].doc, strlen(bad[i].doc), &v, err, sizeof(err));
+		int rc = util_json_parse(bad[i].doc, strlen(bad[i].doc), &v, err, sizeof(err));
 
 		if (rc != -EINVAL || !strstr(err, bad[i].why) || strncmp(err, "line ", 5))
 			fail_msg("'%s': rc %d, '%s' (wanted '%s')", bad[i].doc, rc, err, bad[i].why);
@@ -86,19 +115,19 @@ static void malformed_documents_are_refused_with_line_and_column(void **state)
 
 static void nesting_is_bounded(void **state)
 {
-	char doc[2 * (CLI_JSON_MAX_DEPTH + 2)];
-	struct cli_json v;
+	char doc[2 * (UTIL_JSON_MAX_DEPTH + 2)];
+	struct util_json v;
 	char err[160];
-	int n = CLI_JSON_MAX_DEPTH;
+	int n = UTIL_JSON_MAX_DEPTH;
 
 	(void)state;
 	memset(doc, '[', (size_t)n);
 	memset(doc + n, ']', (size_t)n);
-	assert_int_equal(cli_json_parse(doc, 2 * (size_t)n, &v, err, sizeof(err)), 0);
-	cli_json_free(&v);
+	assert_int_equal(util_json_parse(doc, 2 * (size_t)n, &v, err, sizeof(err)), 0);
+	util_json_free(&v);
 	memset(doc, '[', (size_t)n + 1);
 	memset(doc + n + 1, ']', (size_t)n + 1);
-	assert_int_equal(cli_json_parse(doc, 2 * (size_t)n + 2, &v, err, sizeof(err)), -EINVAL);
+	assert_int_equal(util_json_parse(doc, 2 * (size_t)n + 2, &v, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "nested deeper than"));
 }
 
@@ -106,33 +135,33 @@ static void nesting_is_bounded(void **state)
 static void the_input_length_bounds_every_read(void **state)
 {
 	static const char with_nul[] = "[1, \0 2]", cut[] = "[123456";
-	struct cli_json v;
+	struct util_json v;
 	char err[160];
 	char *exact = malloc(3);
 
 	(void)state;
-	assert_int_equal(cli_json_parse(with_nul, sizeof(with_nul) - 1, &v, err, sizeof(err)), -EINVAL);
+	assert_int_equal(util_json_parse(with_nul, sizeof(with_nul) - 1, &v, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "byte 0x00"));
 	/* "[12" then "3456" outside the length: the number ends where the input does */
-	assert_int_equal(cli_json_parse(cut, 3, &v, err, sizeof(err)), -EINVAL);
+	assert_int_equal(util_json_parse(cut, 3, &v, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "the end of the input"));
 	/* a buffer of exactly the document's bytes, no NUL after it (ASan would see a read past it) */
 	memcpy(exact, "4.5", 3);
-	assert_int_equal(cli_json_parse(exact, 3, &v, err, sizeof(err)), 0);
+	assert_int_equal(util_json_parse(exact, 3, &v, err, sizeof(err)), 0);
 	assert_true(v.num == 4.5);
-	cli_json_free(&v);
+	util_json_free(&v);
 	free(exact);
 }
 
 static void a_missing_file_says_so(void **state)
 {
-	struct cli_json v;
+	struct util_json v;
 	char err[160];
 
 	(void)state;
-	assert_int_equal(cli_json_load("/nonexistent/report.json", &v, err, sizeof(err)), -ENOENT);
+	assert_int_equal(util_json_load("/nonexistent/report.json", &v, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "No such file or directory");
-	assert_int_equal(cli_json_load("/", &v, err, sizeof(err)), -EINVAL);
+	assert_int_equal(util_json_load("/", &v, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "not a regular file");
 }
 
@@ -140,6 +169,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(valid_documents_parse_to_their_values),
+		cmocka_unit_test(true_and_false_read_as_one_and_zero),
+		cmocka_unit_test(a_refused_document_leaves_an_empty_tree),
 		cmocka_unit_test(malformed_documents_are_refused_with_line_and_column),
 		cmocka_unit_test(nesting_is_bounded),
 		cmocka_unit_test(the_input_length_bounds_every_read),

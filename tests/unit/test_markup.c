@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The CLI's XML and JSON writers of untrusted text (tools/markup.c): any
+ * The XML and JSON writers of untrusted text (util/text.c): any
  * bytes give well-formed XML 1.0 and valid JSON, and what can be kept is
  * kept. tests/check_compare.py parses the same kind of names with Python's
  * xml.etree and json, end to end.
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../tools/cli.h"
+#include "../../util/text.h"
 
 /* What @write makes of @in, as a string (a static buffer). */
 static const char *written(void (*write)(FILE *, const char *), const char *in)
@@ -56,7 +56,7 @@ static void xml_text_replaces_what_xml_1_0_cannot_carry_and_keeps_the_rest(void 
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		assert_string_equal(written(cli_xml_text, cases[i].in), cases[i].out);
+		assert_string_equal(written(util_xml_text, cases[i].in), cases[i].out);
 }
 
 static void json_string_escapes_controls_and_noncharacters_and_replaces_what_is_not_utf8(void **state)
@@ -76,7 +76,7 @@ static void json_string_escapes_controls_and_noncharacters_and_replaces_what_is_
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		assert_string_equal(written(cli_json_string, cases[i].in), cases[i].out);
+		assert_string_equal(written(util_json_string, cases[i].in), cases[i].out);
 }
 
 int main(void)

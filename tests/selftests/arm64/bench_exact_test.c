@@ -66,9 +66,9 @@ TEST(every_fixed_count_kernel_measures_its_stated_instructions_exactly_by_mrs)
 
 TEST(bench_json_carries_exact_counts_and_the_read_cost_within_budget)
 {
-	const struct jval *m, *v;
+	const struct util_json *m, *v;
 	const char *cli = selfmon_cli();
-	struct jval root;
+	struct util_json root;
 	char cmd[1200], err[160];
 	double self, libperf, sys, sys_all;
 	int status = -1;
@@ -86,24 +86,24 @@ TEST(bench_json_carries_exact_counts_and_the_read_cost_within_budget)
 
 	m = json_bench(&root, "add_chain_median");
 	ASSERT_NE(NULL, m);
-	v = json_get(m, "instructions:u");
+	v = util_json_get(m, "instructions:u");
 	ASSERT_NE(NULL, v) TH_LOG("no instructions:u counter in the JSON");
 	EXPECT_EQ(10, v->num);
-	v = json_get(m, "cycles:u");
+	v = util_json_get(m, "cycles:u");
 	ASSERT_NE(NULL, v);
 	EXPECT_EQ(10, v->num);
-	EXPECT_EQ(10, json_get(json_bench(&root, "add_chain"), "instructions:u")->num);
+	EXPECT_EQ(10, util_json_get(json_bench(&root, "add_chain"), "instructions:u")->num);
 
 	m = json_bench(&root, "readcost/selfmon_median");
 	ASSERT_NE(NULL, m) TH_LOG("readcost/selfmon missing: %.400s", out);
-	self = json_get(m, "instructions:u")->num;
+	self = util_json_get(m, "instructions:u")->num;
 	m = json_bench(&root, "readcost/libperf_median");
 	ASSERT_NE(NULL, m);
-	libperf = json_get(m, "instructions:u")->num;
+	libperf = util_json_get(m, "instructions:u")->num;
 	m = json_bench(&root, "readcost/read(2)_median");
 	ASSERT_NE(NULL, m);
-	sys = json_get(m, "instructions:u")->num;
-	v = json_get(m, "instructions");
+	sys = util_json_get(m, "instructions:u")->num;
+	v = util_json_get(m, "instructions");
 	sys_all = v ? v->num : -1;
 	TH_LOG("readcost per read: selfmon %.0f, libperf %.0f, read(2) %.0f user / %.0f user+kernel "
 	       "instructions; libperf/selfmon %.1fx, read(2)/selfmon %.1fx (user+kernel)",
@@ -112,7 +112,7 @@ TEST(bench_json_carries_exact_counts_and_the_read_cost_within_budget)
 	EXPECT_GT(self, 0);
 	EXPECT_GT(libperf, self);
 	EXPECT_GT(sys_all, libperf);
-	json_free(&root);
+	util_json_free(&root);
 	free(out);
 }
 
@@ -123,9 +123,9 @@ TEST(bench_json_carries_exact_counts_and_the_read_cost_within_budget)
  */
 TEST(bench_samplecost_reads_a_sample_within_1_2_times_libperfs_loop)
 {
-	const struct jval *m;
+	const struct util_json *m;
 	const char *cli = selfmon_cli();
-	struct jval root;
+	struct util_json root;
 	char cmd[1200], err[160];
 	double self, libperf;
 	int status = -1;
@@ -142,17 +142,17 @@ TEST(bench_samplecost_reads_a_sample_within_1_2_times_libperfs_loop)
 	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s: %.300s", err, out);
 	m = json_bench(&root, "samplecost/selfmon_median");
 	ASSERT_NE(NULL, m) TH_LOG("samplecost/selfmon missing: %.400s", out);
-	ASSERT_NE(NULL, json_get(m, "instructions:u"));
-	self = json_get(m, "instructions:u")->num;
+	ASSERT_NE(NULL, util_json_get(m, "instructions:u"));
+	self = util_json_get(m, "instructions:u")->num;
 	m = json_bench(&root, "samplecost/libperf_median");
 	ASSERT_NE(NULL, m);
-	libperf = json_get(m, "instructions:u")->num;
+	libperf = util_json_get(m, "instructions:u")->num;
 	TH_LOG("samplecost per 64-byte sample: selfmon %.3f, libperf %.3f user instructions; "
 	       "ratio %.2f", self, libperf, self / libperf);
 	EXPECT_GT(libperf, 0);
 	EXPECT_GT(self, 0);
 	EXPECT_LE(self, 1.2 * libperf);
-	json_free(&root);
+	util_json_free(&root);
 	free(out);
 }
 

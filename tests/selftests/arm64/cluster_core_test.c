@@ -193,10 +193,10 @@ static char *cli(struct __test_metadata *_metadata, const char *args, const char
 	return out;
 }
 
-static int has_entry(const struct jval *arr, const char *name)
+static int has_entry(const struct util_json *arr, const char *name)
 {
-	for (int i = 0; arr && i < arr->n; i++) {
-		const char *n = json_str(&arr->kids[i], "name");
+	for (int i = 0; arr && i < arr->nr; i++) {
+		const char *n = util_json_str(&arr->kid[i], "name");
 
 		if (n && !strcasecmp(n, name))
 			return 1;
@@ -212,8 +212,8 @@ TEST_F(cluster_core, list_names_each_clusters_core_with_its_own_events_and_metri
 	} want[2] = { { "0-1", LITTLE_PMU, "arm/cortex-a53", 1 },
 		      { "2-3", BIG_PMU, "arm/cortex-a57-a72", 0 } };
 	char errf[96], err[160], line[160];
-	struct jval root;
-	const struct jval *cl;
+	struct util_json root;
+	const struct util_json *cl;
 	int status = -1;
 	char *out;
 
@@ -223,20 +223,20 @@ TEST_F(cluster_core, list_names_each_clusters_core_with_its_own_events_and_metri
 	ASSERT_NE(NULL, out);
 	ASSERT_EQ(0, status) TH_LOG("%.300s", out);
 	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s", err);
-	cl = json_get(&root, "clusters");
+	cl = util_json_get(&root, "clusters");
 	ASSERT_NE(NULL, cl);
-	ASSERT_EQ(2, cl->n);
+	ASSERT_EQ(2, cl->nr);
 	for (int c = 0; c < 2; c++) {
-		const struct jval *k = &cl->kids[c], *ev = json_get(k, "events"),
-				  *me = json_get(k, "metrics");
+		const struct util_json *k = &cl->kid[c], *ev = util_json_get(k, "events"),
+				  *me = util_json_get(k, "metrics");
 
-		TH_LOG("cluster %s (%s): %s, %d events, %d metrics", json_str(k, "cpus"),
-		       json_str(k, "pmu"), json_str(k, "core"), ev ? ev->n : -1, me ? me->n : -1);
-		EXPECT_STREQ(want[c].cpus, json_str(k, "cpus"));
-		EXPECT_STREQ(want[c].pmu, json_str(k, "pmu"));
-		EXPECT_STREQ(want[c].core, json_str(k, "core"));
-		ASSERT_NE(NULL, json_get(k, "fallback"));
-		EXPECT_EQ(0, json_get(k, "fallback")->num);
+		TH_LOG("cluster %s (%s): %s, %d events, %d metrics", util_json_str(k, "cpus"),
+		       util_json_str(k, "pmu"), util_json_str(k, "core"), ev ? ev->nr : -1, me ? me->nr : -1);
+		EXPECT_STREQ(want[c].cpus, util_json_str(k, "cpus"));
+		EXPECT_STREQ(want[c].pmu, util_json_str(k, "pmu"));
+		EXPECT_STREQ(want[c].core, util_json_str(k, "core"));
+		ASSERT_NE(NULL, util_json_get(k, "fallback"));
+		EXPECT_EQ(0, util_json_get(k, "fallback")->num);
 		ASSERT_NE(NULL, ev);
 		ASSERT_NE(NULL, me);
 		/* The core's own implementation events are its own; the standard ones both have. */
@@ -245,7 +245,7 @@ TEST_F(cluster_core, list_names_each_clusters_core_with_its_own_events_and_metri
 		EXPECT_TRUE(has_entry(ev, "INST_RETIRED"));
 		EXPECT_TRUE(has_entry(me, "ipc"));
 	}
-	json_free(&root);
+	util_json_free(&root);
 	free(out);
 
 	out = cli(_metadata, "list", errf, &status);
@@ -330,9 +330,9 @@ static double ipc_on(struct __test_metadata *_metadata, const char *cl, const ch
 			       "--repetitions", "3", "--warmup", "1", "--iterations", "1000", NULL };
 	size_t len = 0, cap = 1 << 16;
 	char *out = malloc(cap), err[160];
-	const struct jval *b, *v;
+	const struct util_json *b, *v;
 	cpu_set_t all, cpu0;
-	struct jval root;
+	struct util_json root;
 	int fd[2], status = -1;
 	double ipc = -1;
 	ssize_t n;
@@ -367,10 +367,10 @@ static double ipc_on(struct __test_metadata *_metadata, const char *cl, const ch
 	TH_LOG("selfmon bench --cluster %s --metrics ipc (from CPU 0): exit status %d", cl, status);
 	if (!status && !json_parse(out, &root, err, sizeof(err))) {
 		b = json_bench(&root, "add_chain_median");
-		v = b ? json_get(b, "ipc") : NULL;
+		v = b ? util_json_get(b, "ipc") : NULL;
 		if (v)
 			ipc = v->num;
-		json_free(&root);
+		util_json_free(&root);
 	}
 	if (ipc < 0) {
 		char msg[1024] = "";

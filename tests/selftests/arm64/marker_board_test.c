@@ -25,15 +25,15 @@
 /* Exactly @N3 instructions, no operand for the compiler to set up: N3 nops. */
 #define NOPS(N3) __asm__ __volatile__(".rept " #N3 "\n\tnop\n\t.endr")
 
-static double num(const struct jval *o, const char *key)
+static double num(const struct util_json *o, const char *key)
 {
-	const struct jval *v = json_get(o, key);
+	const struct util_json *v = util_json_get(o, key);
 
-	return v && v->t == J_NUM ? v->num : -1;
+	return v && v->type == UTIL_JSON_NUMBER ? v->num : -1;
 }
 
 /* The median aggregate of region @name, which holds its extras. */
-static const struct jval *median(const struct jval *root, const char *name)
+static const struct util_json *median(const struct util_json *root, const char *name)
 {
 	char m[128];
 
@@ -54,7 +54,7 @@ enum { REREAD_MAX = 2 * 24 };
 /* The region of @name: every call exactly @insns instructions (up to one re-read over), none by read(2). */
 #define EXPECT_EXACT(root, name, insns, calls)						\
 	do {										\
-		const struct jval *b_ = json_bench(&(root), name);			\
+		const struct util_json *b_ = json_bench(&(root), name);			\
 		double min_, max_, mean_;						\
 		ASSERT_NE(NULL, b_) TH_LOG("no region %s", name);			\
 		min_ = num(b_, "instructions:u_min");					\
@@ -92,11 +92,10 @@ static __attribute__((noinline)) void region_named_3000(void)
 
 TEST(a_region_of_3n_instructions_reports_exactly_3n_per_call_in_either_form)
 {
-	struct jval root = { 0 };
+	struct util_json root = { 0 };
 	char err[160];
 
 	EXACT_USER_OR_SKIP();
-	marker_json_unused();
 	unsetenv("SELFMON_EVENTS");
 	for (int i = 0; i < 20; i++) {
 		region_cached_300();
@@ -104,13 +103,13 @@ TEST(a_region_of_3n_instructions_reports_exactly_3n_per_call_in_either_form)
 		region_named_3000();
 	}
 	ASSERT_EQ(0, report_json(&root, err, sizeof(err))) TH_LOG("%s", err);
-	EXPECT_STREQ("{instructions:u,cycles:u}", json_str(json_get(&root, "context"), "selfmon_events"));
-	EXPECT_STREQ("inline", json_str(json_get(&root, "context"), "selfmon_read_path"));
-	TH_LOG("%s", json_str(json_get(&root, "context"), "selfmon_note"));
+	EXPECT_STREQ("{instructions:u,cycles:u}", util_json_str(util_json_get(&root, "context"), "selfmon_events"));
+	EXPECT_STREQ("inline", util_json_str(util_json_get(&root, "context"), "selfmon_read_path"));
+	TH_LOG("%s", util_json_str(util_json_get(&root, "context"), "selfmon_note"));
 	EXPECT_EXACT(root, "cached 300", 300, 20);
 	EXPECT_EXACT(root, "cached 3000", 3000, 20);
 	EXPECT_EXACT(root, "by name 3000", 3000, 20);
-	json_free(&root);
+	util_json_free(&root);
 }
 
 static void *thread_regions(void *arg)
@@ -123,8 +122,8 @@ static void *thread_regions(void *arg)
 
 TEST(eight_threads_each_count_their_own_region_exactly)
 {
-	const struct jval *b;
-	struct jval root = { 0 };
+	const struct util_json *b;
+	struct util_json root = { 0 };
 	pthread_t t[8];
 	char err[160];
 	int seen = 0;
@@ -138,20 +137,20 @@ TEST(eight_threads_each_count_their_own_region_exactly)
 	ASSERT_EQ(0, report_json(&root, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EXACT(root, "cached 3000", 3000, 80);
 	EXPECT_EQ(8, num(median(&root, "cached 3000"), "region_threads"));
-	b = json_get(&root, "benchmarks");
-	for (int i = 0; b && i < b->n; i++) {
-		const char *name = json_str(&b->kids[i], "name");
+	b = util_json_get(&root, "benchmarks");
+	for (int i = 0; b && i < b->nr; i++) {
+		const char *name = util_json_str(&b->kid[i], "name");
 
 		if (!name || strncmp(name, "cached 3000/thread:", 19) ||
-		    strcmp(json_str(&b->kids[i], "run_type"), "iteration"))
+		    strcmp(util_json_str(&b->kid[i], "run_type"), "iteration"))
 			continue;
 		seen++;
-		EXPECT_EQ(10, num(&b->kids[i], "iterations")) TH_LOG("%s", name);
-		EXPECT_EQ(3000, num(&b->kids[i], "instructions:u_min")) TH_LOG("%s", name);
-		EXPECT_LE(num(&b->kids[i], "instructions:u_max"), 3000 + REREAD_MAX) TH_LOG("%s", name);
+		EXPECT_EQ(10, num(&b->kid[i], "iterations")) TH_LOG("%s", name);
+		EXPECT_EQ(3000, num(&b->kid[i], "instructions:u_min")) TH_LOG("%s", name);
+		EXPECT_LE(num(&b->kid[i], "instructions:u_max"), 3000 + REREAD_MAX) TH_LOG("%s", name);
 	}
 	EXPECT_EQ(8, seen);
-	json_free(&root);
+	util_json_free(&root);
 }
 
 /* ---- what a pair costs: loops of n and 2n, less the empty loop ---- */
@@ -304,7 +303,7 @@ TEST(a_marker_pair_costs_at_most_125_instructions_cached_and_1_5x_by_name_with_n
 	struct loops named_buffer = { loop_named_buffer, loop_empty, buffer };
 	struct loops bare = { loop_inline4, loop_inline4_empty, pg };
 	struct selfmon_set *set;
-	struct jval root = { 0 };
+	struct util_json root = { 0 };
 	int64_t c, nm, nl, nb, r, r32;
 	char err[160];
 
@@ -349,7 +348,7 @@ TEST(a_marker_pair_costs_at_most_125_instructions_cached_and_1_5x_by_name_with_n
 	EXPECT_EQ(0, num(json_bench(&root, "pair"), "instructions:u_min"));
 	EXPECT_LE(num(json_bench(&root, "pair"), "instructions:u_max"), REREAD_MAX)
 		TH_LOG("the empty region's max per call: %.0f", num(json_bench(&root, "pair"), "instructions:u_max"));
-	json_free(&root);
+	util_json_free(&root);
 }
 
 /*
@@ -425,8 +424,8 @@ static __attribute__((noinline)) void region_nested_empty(void)
 
 TEST(nested_regions_are_exact_the_outer_holds_the_inner_pair_whole)
 {
-	const struct jval *outer, *pair;
-	struct jval root = { 0 };
+	const struct util_json *outer, *pair;
+	struct util_json root = { 0 };
 	char err[160];
 
 	EXACT_USER_OR_SKIP();
@@ -445,7 +444,7 @@ TEST(nested_regions_are_exact_the_outer_holds_the_inner_pair_whole)
 	TH_LOG("outer: %.0f instructions a call: 900 of its own and the inner's, and an inner pair of %.0f",
 	       num(outer, "instructions:u_min"), num(pair, "instructions:u_min"));
 	EXPECT_EQ(900 + num(pair, "instructions:u_min"), num(outer, "instructions:u_min"));
-	json_free(&root);
+	util_json_free(&root);
 }
 
 /*
@@ -455,8 +454,8 @@ TEST(nested_regions_are_exact_the_outer_holds_the_inner_pair_whole)
  */
 TEST(a_multiplexed_region_reports_its_counters_running_less_than_enabled)
 {
-	const struct jval *m;
-	struct jval root = { 0 };
+	const struct util_json *m;
+	struct util_json root = { 0 };
 	char err[160];
 
 	EXACT_USER_OR_SKIP();
@@ -475,7 +474,7 @@ TEST(a_multiplexed_region_reports_its_counters_running_less_than_enabled)
 	EXPECT_GT(num(m, "time_running"), 0);
 	EXPECT_LT(num(m, "time_running"), num(m, "time_enabled"));
 	EXPECT_EQ(20, num(json_bench(&root, "multiplexed"), "iterations"));
-	json_free(&root);
+	util_json_free(&root);
 }
 
 /*
@@ -486,8 +485,8 @@ TEST(a_multiplexed_region_reports_its_counters_running_less_than_enabled)
  */
 TEST(a_metric_in_selfmon_events_is_reported_per_region_and_nops_run_at_ipc_1)
 {
-	const struct jval *b;
-	struct jval root = { 0 };
+	const struct util_json *b;
+	struct util_json root = { 0 };
 	char err[160];
 
 	EXACT_USER_OR_SKIP();
@@ -495,13 +494,13 @@ TEST(a_metric_in_selfmon_events_is_reported_per_region_and_nops_run_at_ipc_1)
 	for (int i = 0; i < 10; i++)
 		region_cached_3000();
 	ASSERT_EQ(0, report_json(&root, err, sizeof(err))) TH_LOG("%s", err);
-	TH_LOG("events %s, read %s", json_str(json_get(&root, "context"), "selfmon_events"),
-	       json_str(json_get(&root, "context"), "selfmon_read_path"));
+	TH_LOG("events %s, read %s", util_json_str(util_json_get(&root, "context"), "selfmon_events"),
+	       util_json_str(util_json_get(&root, "context"), "selfmon_read_path"));
 	b = json_bench(&root, "cached 3000");
 	ASSERT_NE(NULL, b);
 	EXPECT_EQ(10, num(b, "iterations"));
 	EXPECT_EQ(1, num(b, "ipc")) TH_LOG("ipc %.6f", num(b, "ipc"));
-	json_free(&root);
+	util_json_free(&root);
 }
 
 /* ---- the set's own reads ---- */

@@ -55,15 +55,15 @@ static const struct {
  */
 enum { REREAD_MAX = 2 * 24 };
 
-static double field(const struct jval *root, const char *tag, const char *shape, const char *key)
+static double field(const struct util_json *root, const char *tag, const char *shape, const char *key)
 {
 	char name[128];
-	const struct jval *b, *v;
+	const struct util_json *b, *v;
 
 	snprintf(name, sizeof(name), "%s/%s", tag, shape);
 	b = json_bench(root, name);
-	v = b ? json_get(b, key) : NULL;
-	return v && v->t == J_NUM ? v->num : -1;
+	v = b ? util_json_get(b, key) : NULL;
+	return v && v->type == UTIL_JSON_NUMBER ? v->num : -1;
 }
 
 /* A thread's first begin is the outer's: the inner site's first call is inside the outer region. */
@@ -115,7 +115,7 @@ static void run_every_build(struct __test_metadata *_metadata)
  * pair: the pair's cost, which must be the same in every build and on the
  * inner site's first call (min = max). Return it, or -1.
  */
-static double check_nested(struct __test_metadata *_metadata, const struct jval *root,
+static double check_nested(struct __test_metadata *_metadata, const struct util_json *root,
 			   const char *tag, double pair)
 {
 	double min = field(root, tag, "outer", "instructions:u_min");
@@ -132,17 +132,16 @@ static double check_nested(struct __test_metadata *_metadata, const struct jval 
 
 static void check_every_build(struct __test_metadata *_metadata, const char *events)
 {
-	struct jval root = { 0 };
+	struct util_json root = { 0 };
 	double pair = -1;
 	char err[160];
 	int builds_run = 0;
 
 	EXACT_USER_OR_SKIP();
-	marker_json_unused();
 	setenv("SELFMON_EVENTS", events, 1);
 	run_every_build(_metadata);
 	ASSERT_EQ(0, report_json(&root, err, sizeof(err))) TH_LOG("%s", err);
-	ASSERT_STREQ("inline", json_str(json_get(&root, "context"), "selfmon_read_path"));
+	ASSERT_STREQ("inline", util_json_str(util_json_get(&root, "context"), "selfmon_read_path"));
 	for (size_t b = 0; b < NR_BUILDS; b++) {
 		const char *tag = builds[b] ? builds[b]->tag : NULL;
 
@@ -158,7 +157,7 @@ static void check_every_build(struct __test_metadata *_metadata, const char *eve
 	       events, builds_run, pair);
 	/* gcc always; clang where the bundle was built beside it (glibc trees). */
 	EXPECT_LE(4, builds_run);
-	json_free(&root);
+	util_json_free(&root);
 }
 
 TEST(every_call_site_shape_reports_its_known_count_exactly_with_two_events)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The markers' report of the running process, as JSON, parsed: what the
- * arm64 marker suites read their regions from (json_check.h's parser).
+ * arm64 marker suites read their regions from (util/json.h's reader, through json_check.h).
  */
 #ifndef SELFMON_TESTS_ARM64_MARKER_JSON_H
 #define SELFMON_TESTS_ARM64_MARKER_JSON_H
@@ -12,15 +12,8 @@
 #include <selfmon/marker.h>
 #include "../json_check.h"
 
-/* json_check.h's helpers for the CLI, which the marker suites do not run. */
-static inline void marker_json_unused(void)
-{
-	(void)run_capture;
-	(void)selfmon_cli;
-}
-
 /* The report now, through a file of this process's, parsed into @root. Return: 0 or -1 (@err says). */
-static inline int report_json(struct jval *root, char *err, size_t errsz)
+static inline int report_json(struct util_json *root, char *err, size_t errsz)
 {
 	char path[64], *text = NULL;
 	long n;

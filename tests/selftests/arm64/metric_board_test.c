@@ -61,13 +61,12 @@ static unsigned long long midr_part(int cpu)
 
 TEST(each_clusters_core_is_told_by_its_midr)
 {
-	struct jval root;
-	const struct jval *cl;
+	struct util_json root;
+	const struct util_json *cl;
 	char err[160];
 	int status = -1;
 	char *out;
 
-	(void)json_bench;
 	if (!selfmon_cli())
 		SKIP(return, "no selfmon CLI next to this test (set SELFMON_BIN)");
 	out = cli(_metadata, "list --json", &status);
@@ -76,20 +75,20 @@ TEST(each_clusters_core_is_told_by_its_midr)
 		SKIP(return, "built without pmu-events tables");
 	ASSERT_EQ(0, status) TH_LOG("%.300s", out);
 	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s", err);
-	cl = json_get(&root, "clusters");
+	cl = util_json_get(&root, "clusters");
 	ASSERT_NE(NULL, cl);
-	for (int c = 0; c < cl->n; c++) {
-		const char *core = json_str(&cl->kids[c], "core"), *cpus = json_str(&cl->kids[c], "cpus");
+	for (int c = 0; c < cl->nr; c++) {
+		const char *core = util_json_str(&cl->kid[c], "core"), *cpus = util_json_str(&cl->kid[c], "cpus");
 		unsigned long long part = midr_part(atoi(cpus));
 
-		TH_LOG("cluster %s (%s): MIDR part 0x%llx -> %s%s", cpus, json_str(&cl->kids[c], "pmu"), part, core,
-		       json_get(&cl->kids[c], "fallback")->num ? " (common set)" : "");
+		TH_LOG("cluster %s (%s): MIDR part 0x%llx -> %s%s", cpus, util_json_str(&cl->kid[c], "pmu"), part, core,
+		       util_json_get(&cl->kid[c], "fallback")->num ? " (common set)" : "");
 		ASSERT_NE(0, part) TH_LOG("no midr_el1 for CPU %s", cpus);
 		if (part == 0x000f0510) {	/* QEMU -cpu max */
-			EXPECT_EQ(1, json_get(&cl->kids[c], "fallback")->num);
+			EXPECT_EQ(1, util_json_get(&cl->kid[c], "fallback")->num);
 			EXPECT_EQ(0, strcmp(core, "arm64 common (sbsa)"));
 		} else if (part == 0x410fd080 || part == 0x410fd070) {
-			EXPECT_EQ(0, json_get(&cl->kids[c], "fallback")->num);
+			EXPECT_EQ(0, util_json_get(&cl->kid[c], "fallback")->num);
 			EXPECT_EQ(0, strcmp(core, "arm/cortex-a57-a72"));
 		} else if (part == 0x410fd030) {
 			EXPECT_EQ(0, strcmp(core, "arm/cortex-a53"));
@@ -97,15 +96,15 @@ TEST(each_clusters_core_is_told_by_its_midr)
 	}
 	/* The big.LITTLE boot (two core PMUs): one block per cluster, each its own CPUs. */
 	if (getenv("SELFMON_BOARD") && !strcmp(getenv("SELFMON_BOARD"), "biglittle"))
-		EXPECT_EQ(2, cl->n);
-	json_free(&root);
+		EXPECT_EQ(2, cl->nr);
+	util_json_free(&root);
 	free(out);
 }
 
 TEST(ipc_of_the_dependent_add_chain_is_exactly_one)
 {
-	const struct jval *b, *v;
-	struct jval root;
+	const struct util_json *b, *v;
+	struct util_json root;
 	char err[160];
 	int status = -1;
 	char *out;
@@ -125,11 +124,11 @@ TEST(ipc_of_the_dependent_add_chain_is_exactly_one)
 	ASSERT_EQ(0, json_parse(out, &root, err, sizeof(err))) TH_LOG("%s: %.300s", err, out);
 	b = json_bench(&root, "add_chain_median");
 	ASSERT_NE(NULL, b) TH_LOG("%.400s", out);
-	v = json_get(b, "ipc");
+	v = util_json_get(b, "ipc");
 	ASSERT_NE(NULL, v) TH_LOG("no ipc column: %s", err_text());
 	TH_LOG("ipc of add_chain: %.17g", v->num);
 	EXPECT_EQ(1.0, v->num);
-	json_free(&root);
+	util_json_free(&root);
 	free(out);
 }
 

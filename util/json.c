@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The CLI's strict JSON reader (json.h says what it accepts). Recursive
+ * The strict JSON reader (json.h says what it accepts). Recursive
  * descent over a buffer of known length: every byte read is checked against
  * the end first, so the input needs no terminating NUL and may hold one
  * (which is then an error, not the end).
@@ -77,7 +77,7 @@ static bool is_digit(const struct parser *ps, const char *q)
 	return q < ps->end && *q >= '0' && *q <= '9';
 }
 
-static int parse_number(struct parser *ps, struct cli_json *v)
+static int parse_number(struct parser *ps, struct util_json *v)
 {
 	const char *q = ps->p, *s = ps->p;
 	char *buf, *endp;
@@ -111,7 +111,7 @@ static int parse_number(struct parser *ps, struct cli_json *v)
 		return ps->rc = -ENOMEM;
 	memcpy(buf, s, (size_t)(q - s));
 	buf[q - s] = '\0';
-	v->type = CLI_JSON_NUMBER;
+	v->type = UTIL_JSON_NUMBER;
 	v->num = strtod(buf, &endp);
 	free(buf);
 	/* Beyond DBL_MAX strtod gives HUGE_VAL; the grammar above let no NaN through. */
@@ -282,14 +282,14 @@ static int parse_string(struct parser *ps, char **out)
 	return 0;
 }
 
-static int parse_value(struct parser *ps, struct cli_json *v, int depth);
+static int parse_value(struct parser *ps, struct util_json *v, int depth);
 
 /* Append a zeroed child to @v, growing its array by doubling. */
-static struct cli_json *add_kid(struct parser *ps, struct cli_json *v, int *cap)
+static struct util_json *add_kid(struct parser *ps, struct util_json *v, int *cap)
 {
 	if (v->nr == *cap) {
 		int ncap = *cap ? *cap * 2 : 4;
-		struct cli_json *k = realloc(v->kid, (size_t)ncap * sizeof(*k));
+		struct util_json *k = realloc(v->kid, (size_t)ncap * sizeof(*k));
 
 		if (!k) {
 			ps->rc = -ENOMEM;
@@ -304,24 +304,24 @@ static struct cli_json *add_kid(struct parser *ps, struct cli_json *v, int *cap)
 
 static int cmp_key(const void *a, const void *b)
 {
-	return strcmp((*(const struct cli_json *const *)a)->key,
-		      (*(const struct cli_json *const *)b)->key);
+	return strcmp((*(const struct util_json *const *)a)->key,
+		      (*(const struct util_json *const *)b)->key);
 }
 
 /* Duplicate names: sorted pointers, so a large object costs n log n, not n². */
-static int check_duplicates(struct parser *ps, const struct cli_json *o)
+static int check_duplicates(struct parser *ps, const struct util_json *o)
 {
-	const struct cli_json **s;
+	const struct util_json **s;
 	int rc = 0;
 
 	if (o->nr < 2)
 		return 0;
-	s = malloc((size_t)o->nr * sizeof(const struct cli_json *));
+	s = malloc((size_t)o->nr * sizeof(const struct util_json *));
 	if (!s)
 		return ps->rc = -ENOMEM;
 	for (int i = 0; i < o->nr; i++)
 		s[i] = &o->kid[i];
-	qsort(s, (size_t)o->nr, sizeof(const struct cli_json *), cmp_key);
+	qsort(s, (size_t)o->nr, sizeof(const struct util_json *), cmp_key);
 	for (int i = 1; i < o->nr && !rc; i++)
 		if (!strcmp(s[i - 1]->key, s[i]->key))
 			rc = fail(ps, "duplicate member name \"%.80s\" in an object", s[i]->key);
@@ -329,7 +329,7 @@ static int check_duplicates(struct parser *ps, const struct cli_json *o)
 	return rc;
 }
 
-static int parse_members(struct parser *ps, struct cli_json *v, int depth, bool object)
+static int parse_members(struct parser *ps, struct util_json *v, int depth, bool object)
 {
 	char close = object ? '}' : ']', buf[16];
 	int cap = 0;
@@ -341,7 +341,7 @@ static int parse_members(struct parser *ps, struct cli_json *v, int depth, bool 
 		return 0;
 	}
 	for (;;) {
-		struct cli_json *k = add_kid(ps, v, &cap);
+		struct util_json *k = add_kid(ps, v, &cap);
 
 		if (!k)
 			return ps->rc;
@@ -374,7 +374,7 @@ static int parse_members(struct parser *ps, struct cli_json *v, int depth, bool 
 	return object ? check_duplicates(ps, v) : 0;
 }
 
-static int literal(struct parser *ps, struct cli_json *v, const char *word, enum cli_json_type t)
+static int literal(struct parser *ps, struct util_json *v, const char *word, enum util_json_type t)
 {
 	size_t n = strlen(word);
 
@@ -383,16 +383,17 @@ static int literal(struct parser *ps, struct cli_json *v, const char *word, enum
 			ps,
 			"unexpected text (true, false, null, a number, a string, [ or { expected)");
 	v->type = t;
+	v->num = t == UTIL_JSON_TRUE;
 	ps->p += n;
 	return 0;
 }
 
-static int parse_value(struct parser *ps, struct cli_json *v, int depth)
+static int parse_value(struct parser *ps, struct util_json *v, int depth)
 {
 	char buf[16];
 
-	if (depth > CLI_JSON_MAX_DEPTH)
-		return fail(ps, "nested deeper than %d", CLI_JSON_MAX_DEPTH);
+	if (depth > UTIL_JSON_MAX_DEPTH)
+		return fail(ps, "nested deeper than %d", UTIL_JSON_MAX_DEPTH);
 	if (++ps->values > MAX_VALUES)
 		return fail(ps, "more than %u values", MAX_VALUES);
 	skip_ws(ps);
@@ -400,20 +401,20 @@ static int parse_value(struct parser *ps, struct cli_json *v, int depth)
 		return fail(ps, "a value is missing (the input ends)");
 	switch (*ps->p) {
 	case '{':
-		v->type = CLI_JSON_OBJECT;
+		v->type = UTIL_JSON_OBJECT;
 		return parse_members(ps, v, depth, true);
 	case '[':
-		v->type = CLI_JSON_ARRAY;
+		v->type = UTIL_JSON_ARRAY;
 		return parse_members(ps, v, depth, false);
 	case '"':
-		v->type = CLI_JSON_STRING;
+		v->type = UTIL_JSON_STRING;
 		return parse_string(ps, &v->str);
 	case 't':
-		return literal(ps, v, "true", CLI_JSON_TRUE);
+		return literal(ps, v, "true", UTIL_JSON_TRUE);
 	case 'f':
-		return literal(ps, v, "false", CLI_JSON_FALSE);
+		return literal(ps, v, "false", UTIL_JSON_FALSE);
 	case 'n':
-		return literal(ps, v, "null", CLI_JSON_NULL);
+		return literal(ps, v, "null", UTIL_JSON_NULL);
 	default:
 		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))
 			return parse_number(ps, v);
@@ -422,14 +423,14 @@ static int parse_value(struct parser *ps, struct cli_json *v, int depth)
 	}
 }
 
-static void free_kids(struct cli_json *v)
+static void free_kids(struct util_json *v)
 {
 	for (int i = 0; i < v->nr; i++)
-		cli_json_free(&v->kid[i]);
+		util_json_free(&v->kid[i]);
 	free(v->kid);
 }
 
-void cli_json_free(struct cli_json *v)
+void util_json_free(struct util_json *v)
 {
 	if (!v)
 		return;
@@ -439,7 +440,7 @@ void cli_json_free(struct cli_json *v)
 	memset(v, 0, sizeof(*v));
 }
 
-int cli_json_parse(const char *text, size_t len, struct cli_json *root, char *err, size_t errsz)
+int util_json_parse(const char *text, size_t len, struct util_json *root, char *err, size_t errsz)
 {
 	struct parser ps = {
 		.start = text, .p = text, .end = text + len, .err = err, .errsz = errsz
@@ -457,11 +458,11 @@ int cli_json_parse(const char *text, size_t len, struct cli_json *root, char *er
 	if (ps.rc == -ENOMEM && errsz)
 		snprintf(err, errsz, "out of memory");
 	if (ps.rc)
-		cli_json_free(root);
+		util_json_free(root);
 	return ps.rc;
 }
 
-int cli_json_load(const char *path, struct cli_json *root, char *err, size_t errsz)
+int util_json_load(const char *path, struct util_json *root, char *err, size_t errsz)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -474,10 +475,10 @@ int cli_json_load(const char *path, struct cli_json *root, char *err, size_t err
 		snprintf(err, errsz, "%s", strerror(errno));
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)CLI_JSON_MAX_FILE) {
+	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)UTIL_JSON_MAX_FILE) {
 		rc = S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
 		if (rc == -EFBIG)
-			snprintf(err, errsz, "larger than %u MiB", CLI_JSON_MAX_FILE >> 20);
+			snprintf(err, errsz, "larger than %u MiB", UTIL_JSON_MAX_FILE >> 20);
 		else
 			snprintf(err, errsz, "not a regular file");
 		goto out;
@@ -499,7 +500,7 @@ int cli_json_load(const char *path, struct cli_json *root, char *err, size_t err
 		}
 		got += (size_t)n;
 	}
-	rc = cli_json_parse(buf, got, root, err, errsz);
+	rc = util_json_parse(buf, got, root, err, errsz);
 out:
 	if (fd >= 0)
 		close(fd);
@@ -507,9 +508,9 @@ out:
 	return rc;
 }
 
-const struct cli_json *cli_json_get(const struct cli_json *o, const char *key)
+const struct util_json *util_json_get(const struct util_json *o, const char *key)
 {
-	if (!o || o->type != CLI_JSON_OBJECT)
+	if (!o || o->type != UTIL_JSON_OBJECT)
 		return NULL;
 	for (int i = 0; i < o->nr; i++)
 		if (!strcmp(o->kid[i].key, key))
@@ -517,9 +518,9 @@ const struct cli_json *cli_json_get(const struct cli_json *o, const char *key)
 	return NULL;
 }
 
-const char *cli_json_str(const struct cli_json *o, const char *key)
+const char *util_json_str(const struct util_json *o, const char *key)
 {
-	const struct cli_json *v = cli_json_get(o, key);
+	const struct util_json *v = util_json_get(o, key);
 
-	return v && v->type == CLI_JSON_STRING ? v->str : NULL;
+	return v && v->type == UTIL_JSON_STRING ? v->str : NULL;
 }

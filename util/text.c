@@ -1,17 +1,40 @@
 // SPDX-License-Identifier: MIT
 /*
- * Untrusted text (benchmark and metric names from a report, file names from
- * the command line, messages quoting them) in the CLI's XML and JSON: the
- * output stays well formed whatever the bytes. A report's names are valid
- * UTF-8 (tools/json.c checks), but may hold characters XML 1.0 cannot carry
+ * Untrusted text on a terminal, and in the XML and JSON that the library
+ * and the CLI write (benchmark and metric names, file names from the command
+ * line, messages quoting them): the output stays well formed whatever the
+ * bytes. A report's names are valid UTF-8 (util/json.c checks), but may hold characters XML 1.0 cannot carry
  * (its "Char" production, section 2.2: tab, LF, CR, U+0020 to U+D7FF,
  * U+E000 to U+FFFD, U+10000 to U+10FFFF; not even as character references,
  * section 4.1 "Well-formedness constraint: Legal Character"); a file name
  * or a message cut to a length need not be UTF-8 at all.
  */
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
-#include "cli.h"
+#include "text.h"
+
+const char *util_text_escape(char *buf, size_t size, const char *s)
+{
+	size_t len = 0;
+
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		/* Room for the longest escape, "...", and the NUL. */
+		if (len + 8 >= size) {
+			memcpy(buf + len, "...", 4);
+			return buf;
+		}
+		if (*p < 0x20 || *p == 0x7f)
+			len += (size_t)snprintf(buf + len, size - len, "\\x%02x", *p);
+		else if (*p == '\\')
+			len += (size_t)snprintf(buf + len, size - len, "\\\\");
+		else
+			buf[len++] = (char)*p;
+	}
+	buf[len] = '\0';
+	return buf;
+}
 
 /* U+FFFD REPLACEMENT CHARACTER, in UTF-8. */
 #define REPLACEMENT "\xef\xbf\xbd"
@@ -59,7 +82,7 @@ static bool xml_char(long u)
 	return u == 0x9 || u == 0xa || u == 0xd || (u >= 0x20 && u != 0xfffe && u != 0xffff);
 }
 
-void cli_xml_text(FILE *f, const char *s)
+void util_xml_text(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
@@ -88,11 +111,10 @@ void cli_xml_text(FILE *f, const char *s)
 	}
 }
 
-void cli_json_string(FILE *f, const char *s)
+void util_json_chars(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
-	fputc('"', f);
 	while (*p) {
 		long u;
 		int len = utf8_next(p, &u);
@@ -115,5 +137,11 @@ void cli_json_string(FILE *f, const char *s)
 			fwrite(p, 1, (size_t)len, f);
 		p += len;
 	}
+}
+
+void util_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	util_json_chars(f, s);
 	fputc('"', f);
 }
