@@ -411,7 +411,8 @@ int mk_grow(struct mk_thread *t, long id)
 /*
  * The events to open for mk.events: its "@name" items are metrics or metric
  * groups, as `selfmon bench --events` takes them, resolved once on the core
- * this thread runs on; their groups go after the plain events, into @buf.
+ * this thread runs on; the groups of those the plain events do not count
+ * already (selfmon_metrics__share()) go after the plain events, into @buf.
  * Caller holds mk.lock. Return: the events, or NULL (said: markers off).
  */
 static const char *mk_metric_events(char *buf, size_t size)
@@ -427,8 +428,12 @@ static const char *mk_metric_events(char *buf, size_t size)
 		       mk_quote(q, sizeof(q), mk.events), mk_errmsg(e, sizeof(e)));
 		return NULL;
 	}
-	if (!mk.metrics)
+	if (!mk.metrics) {
 		mk.metrics = selfmon_metrics__new(names, -1, "u");
+		/* Events the plain list counts already are read there: no second counter, no second read. */
+		if (mk.metrics && *plain)
+			selfmon_metrics__share(mk.metrics, plain);
+	}
 	if (!mk.metrics) {
 		mk_say("SELFMON_EVENTS='%s': %s. Fix: name metrics or metric groups that `selfmon list` "
 		       "shows for this core; markers are off",

@@ -524,12 +524,24 @@ static int table_for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pm
 
 #endif
 
+int selfmon_event__apply_alias(struct selfmon_event *ev, const struct selfmon_pmus *pmus,
+			       const struct selfmon_pmu *pmu, const char *alias)
+{
+	struct terms_used used = { { 0 } };
+	char terms[256];
+
+	if (selfmon_pmu__alias(pmus, pmu, alias, terms, sizeof(terms)) < 0)
+		return -ENOENT;
+	ev->pmu = pmu;
+	ev->attr.type = pmu->type;
+	ev->attr.config = ev->attr.config1 = ev->attr.config2 = 0;
+	return apply_terms(pmus, ev, terms, &used, 1);
+}
+
 int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pmus,
 			   const struct selfmon_pmu *pmu)
 {
 	uint64_t hw = ev->attr.config;
-	struct terms_used used = { { 0 } };
-	char terms[256];
 
 	if (!ev->hardware)
 		return 0;
@@ -565,13 +577,13 @@ int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *
 		ev->attr.type = pmu->type; /* a raw event keeps its number */
 		return 0;
 	}
-	ev->attr.type = pmu->type;
-	ev->attr.config = 0;
 	for (int i = 0; hw < sizeof(hw_aliases) / sizeof(hw_aliases[0]) && i < 2; i++) {
-		const char *alias = hw_aliases[hw][i];
+		int err = hw_aliases[hw][i] ?
+				  selfmon_event__apply_alias(ev, pmus, pmu, hw_aliases[hw][i]) :
+				  -ENOENT;
 
-		if (alias && selfmon_pmu__alias(pmus, pmu, alias, terms, sizeof(terms)) >= 0)
-			return apply_terms(pmus, ev, terms, &used, 1);
+		if (err != -ENOENT)
+			return err;
 	}
 	return selfmon__err(-ENOENT,
 			    "event '%s': PMU '%s' does not offer it (no matching alias in "

@@ -51,6 +51,26 @@ int selfmon_event__parse_mods(const char *spec, const char *extra, const struct 
 int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pmus,
 			   const struct selfmon_pmu *pmu);
 
+/*
+ * Re-express @ev as alias @alias of @pmu's events/ directory ("inst_retired",
+ * on x86 "instructions"): @pmu's type, the alias's terms; the modifiers stay.
+ * Return: 0, -ENOENT (no such alias) or the errors of its terms.
+ */
+int selfmon_event__apply_alias(struct selfmon_event *ev, const struct selfmon_pmus *pmus,
+			       const struct selfmon_pmu *pmu, const char *alias);
+
+/*
+ * Whether @a and @b count the same thing on core PMU @pmu: both resolved for
+ * it (selfmon_event__for_pmu(), and on x86 a generic event through the
+ * PMU's events/ alias of the same name) to one type and config (config1,
+ * config2), at the same privilege levels. @intel: an Intel core, whose
+ * tables name fixed counters 0 and 1 by a pseudo-encoding. Software events
+ * match by type and config. Anything that cannot be resolved is not the same.
+ */
+bool selfmon_event__same_counter(const struct selfmon_event *a, const struct selfmon_event *b,
+				 const struct selfmon_pmus *pmus, const struct selfmon_pmu *pmu,
+				 bool intel);
+
 /* The generic event names selfmon knows, for probe; NULL-terminated. */
 extern const char *const selfmon_event__standard[];
 

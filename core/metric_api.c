@@ -17,6 +17,7 @@
 #include "event.h"
 #include "closest.h"
 #include "metric.h"
+#include "metric_api.h"
 #include "sysfs.h"
 
 /* Appends @item to the comma-separated @out. */
@@ -51,31 +52,6 @@ int selfmon_metrics__split(const char *list, char *events, size_t events_size, c
 }
 
 #ifdef CONFIG_PMU_EVENTS
-#define MAX_METRICS 64
-#define MAX_MEVENTS 12
-
-struct one {
-	const struct selfmon_pe_metric *pm;
-	char why[200];
-	int nr_ev;
-	char ev[MAX_MEVENTS][SELFMON_EVENT_NAME_MAX]; /* as opened, modifiers included */
-};
-
-struct selfmon_metrics {
-	const struct selfmon_pe_table *t;
-	struct selfmon_pe_ident id;
-	struct selfmon_pmus pmus;
-	const struct selfmon_pmu *pmu; /* the core PMU of the CPU */
-	char mods[16];
-	int nr;
-	struct one m[MAX_METRICS];
-	char events[MAX_METRICS * 64];
-	/* add_columns(): the repetition and the columns of the metric being computed */
-	const struct selfmon_bench_result *res;
-	int rep, first_col;
-	const struct one *cur;
-};
-
 /* The CPU's core PMU: the one whose CPUs hold it, else the default. */
 static const struct selfmon_pmu *pmu_of_cpu(const struct selfmon_pmus *pmus, int cpu)
 {
@@ -271,7 +247,7 @@ static int add_name(struct selfmon_metrics *m, const char *name)
 	return found < 0 ? found : found ? 0 : unknown(m, name);
 }
 
-static void list_events(struct selfmon_metrics *m)
+void selfmon_metrics__list_events(struct selfmon_metrics *m)
 {
 	size_t len = 0;
 
@@ -279,8 +255,9 @@ static void list_events(struct selfmon_metrics *m)
 	for (int i = 0; i < m->nr; i++) {
 		const struct one *o = &m->m[i];
 
-		for (int e = 0;
-		     e < o->nr_ev && len + SELFMON_EVENT_NAME_MAX + 4 < sizeof(m->events); e++)
+		for (int e = 0; !o->shared && e < o->nr_ev &&
+				len + SELFMON_EVENT_NAME_MAX + 4 < sizeof(m->events);
+		     e++)
 			len += (size_t)snprintf(m->events + len, sizeof(m->events) - len,
 						"%s%s%s%s", !e && len ? "," : "", !e ? "{" : ",",
 						o->ev[e], e == o->nr_ev - 1 ? "}" : "");
@@ -339,7 +316,7 @@ struct selfmon_metrics *selfmon_metrics__new(const char *names, int cpu, const c
 		errno = -err;
 		return NULL;
 	}
-	list_events(m);
+	selfmon_metrics__list_events(m);
 	return m;
 }
 
@@ -383,7 +360,7 @@ const char *selfmon_metrics__why(const struct selfmon_metrics *m, int i)
 	return i < 0 || i >= m->nr ? NULL : m->m[i].why;
 }
 
-/* A repetition's count of one event of the metric's own group (or the region's time). */
+/* A repetition's count of one event of the metric (m->col), or the region's time. */
 static int column_count(void *arg, const struct selfmon_pe_event *ev, const char *name, double *v,
 			char *why, size_t why_size)
 {
@@ -397,7 +374,7 @@ static int column_count(void *arg, const struct selfmon_pe_event *ev, const char
 	for (int e = 0; e < m->cur->nr_ev; e++)
 		if (!strncasecmp(m->cur->ev[e], name, n) &&
 		    (m->cur->ev[e][n] == ':' || !m->cur->ev[e][n]))
-			return *v = res->samples[(size_t)(m->first_col + e) * (size_t)res->kept +
+			return *v = res->samples[(size_t)m->col[e] * (size_t)res->kept +
 						 (size_t)m->rep],
 			       0;
 	snprintf(why, why_size, "event '%s' was not counted", name);
@@ -426,7 +403,7 @@ static int find_group(const struct selfmon_metrics *m, const struct selfmon_benc
 	int skip = 0;
 
 	for (const struct one *p = m->m; p < o; p++)
-		skip += p->nr_ev && same_events(p, o);
+		skip += p->nr_ev && !p->shared && same_events(p, o);
 	for (int c = 0; c + o->nr_ev <= res->nr_cols; c++) {
 		int e = 0;
 
@@ -439,13 +416,33 @@ static int find_group(const struct selfmon_metrics *m, const struct selfmon_benc
 }
 
 /* A group the kernel never scheduled reads zero by read(2) in every repetition. */
-static bool never_ran(const struct selfmon_bench_result *res, int first, int n)
+static bool never_ran(const struct selfmon_bench_result *res, const int *cols, int n)
 {
-	for (int c = first; c < first + n; c++)
+	for (int i = 0, c; i < n && (c = cols[i]) >= 0; i++)
 		if (res->col[c].path == SELFMON_PATH_USER || res->col[c].st.max != 0 ||
 		    res->col[c].st.min != 0)
 			return false;
 	return true;
+}
+
+/* The columns of shared metric @o's events in @res, into m->col. Return: 0, or -ENOENT (why set). */
+static int shared_cols(struct selfmon_metrics *m, const struct selfmon_bench_result *res,
+		       struct one *o)
+{
+	for (int e = 0; e < o->nr_ev; e++) {
+		m->col[e] = -1;
+		for (int c = 0; c < res->nr_cols && m->col[e] < 0; c++)
+			if (!strcmp(res->col[c].name, o->col[e]))
+				m->col[e] = c;
+		if (m->col[e] < 0) {
+			snprintf(o->why, sizeof(o->why),
+				 "it reads '%s' of the events counted, which was left out "
+				 "(see the driver's note)",
+				 o->col[e]);
+			return -ENOENT;
+		}
+	}
+	return 0;
 }
 
 static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *res, struct one *o,
@@ -460,11 +457,16 @@ static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *re
 		.arg = m,
 	};
 	struct selfmon_bench_col *col = &res->col[res->nr_cols];
-	int err = 0;
+	int err = 0, first;
 
 	m->cur = o;
-	m->first_col = find_group(m, res, o);
-	if (m->first_col < 0) {
+	if (o->shared) {
+		if (shared_cols(m, res, o))
+			return 0;
+	} else if ((first = find_group(m, res, o)) >= 0) {
+		for (int e = 0; e < o->nr_ev; e++)
+			m->col[e] = first + e;
+	} else {
 		snprintf(o->why, sizeof(o->why),
 			 "its group of %d events did not open together (more events "
 			 "than the PMU has counters, or one it lacks: see the driver's note)",
@@ -473,7 +475,7 @@ static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *re
 	}
 	for (m->rep = 0; !err && m->rep < res->kept; m->rep++)
 		err = selfmon_metric__eval(&ctx, o->pm, false, &v[m->rep], o->why, sizeof(o->why));
-	if (err && never_ran(res, m->first_col, o->nr_ev))
+	if (err && never_ran(res, m->col, o->nr_ev))
 		snprintf(
 			o->why, sizeof(o->why),
 			"its group of %d events counted nothing: beside the other events "
@@ -484,8 +486,8 @@ static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *re
 		return 0;
 	snprintf(col->name, sizeof(col->name), "%s", selfmon_pe__str(m->t, o->pm->name));
 	col->unit = selfmon_pe__str(m->t, o->pm->unit);
-	col->path = res->col[m->first_col].path;
-	col->reason = res->col[m->first_col].reason;
+	col->path = res->col[m->col[0]].path;
+	col->reason = res->col[m->col[0]].reason;
 	memcpy(&res->samples[(size_t)res->nr_cols * (size_t)res->kept], v,
 	       (size_t)res->kept * sizeof(*v));
 	res->nr_cols++;

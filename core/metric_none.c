@@ -72,6 +72,13 @@ const char *selfmon_metrics__why(const struct selfmon_metrics *m, int i)
 	return NULL;
 }
 
+int selfmon_metrics__share(struct selfmon_metrics *m, const char *events)
+{
+	(void)m;
+	(void)events;
+	return none();
+}
+
 int selfmon_metrics__add_columns(struct selfmon_metrics *m, struct selfmon_bench_result *res)
 {
 	(void)m;

@@ -31,7 +31,8 @@ static void usage(FILE *f)
 		"                         default, those this machine cannot count are left out, with the\n"
 		"                         reason; an event named here that cannot be counted is an error)\n"
 		"  --metrics LIST         metrics or metric groups of this core (ipc,TopdownL1; see selfmon list):\n"
-		"                         their events counted user-only, a group each, a column each\n"
+		"                         their events counted user-only, a group each (none where\n"
+		"                         --events counts them already: docs/metrics.md), a column each\n"
 		"  --repetitions N        repetitions (samples) per benchmark (default 10)\n"
 		"  --min-time S           keep repeating until a benchmark took S seconds\n"
 		"  --warmup N             untimed runs first (default 1)\n"
@@ -225,6 +226,8 @@ static int open_metrics(struct cli_bench_run *r, struct selfmon_metrics **m, cha
 		fprintf(stderr, "selfmon bench: --metrics: %s\n", cli_errmsg(-errno));
 		return -EINVAL;
 	}
+	/* What --events (or the default) counts already is read there; a syntax error is --events'. */
+	selfmon_metrics__share(*m, r->cli.events ? r->cli.events : SELFMON_BENCH_DEFAULT_EVENTS);
 	selfmon_metrics__core(*m, &fallback);
 	if (fallback)
 		fprintf(stderr,

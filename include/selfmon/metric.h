@@ -64,9 +64,29 @@ const char *selfmon_metrics__core(const struct selfmon_metrics *m, int *fallback
 /**
  * selfmon_metrics__events() - the events to open for the available metrics:
  * one group per metric ("{INST_RETIRED:u,CPU_CYCLES:u},{...}"), so that each
- * ratio comes from one instant; "" when none is available
+ * ratio comes from one instant; "" when none is available, or every one
+ * reads the caller's events (selfmon_metrics__share())
  */
 const char *selfmon_metrics__events(const struct selfmon_metrics *m);
+
+/**
+ * selfmon_metrics__share() - read the metrics' events from @events where they are counted there
+ * @events: the caller's own events, opened beside the metrics' (selfmon_set__open()
+ *          syntax, groups in braces)
+ *
+ * A metric whose every event one group of @events counts (or, when @events
+ * has no group, the list does) takes its counts from those events' columns
+ * and opens nothing of its own: selfmon_metrics__events() leaves it out,
+ * and selfmon_metrics__add_columns() reads the columns named as those
+ * events are written in @events. An event counts a metric's when both
+ * come to the same counter on this core's PMU at the same privilege levels:
+ * "instructions:u" is arm64's INST_RETIRED:u and Intel's
+ * INST_RETIRED.ANY:u; "instructions" (all levels) is not. The other metrics
+ * keep a group each. Each call replaces the previous one's sharing.
+ * Return: how many metrics share, or -errno (the syntax errors of
+ * selfmon_set__open(), -E2BIG: more events than it reads).
+ */
+int selfmon_metrics__share(struct selfmon_metrics *m, const char *events);
 
 /** selfmon_metrics__nr() - how many metrics @names gave. */
 int selfmon_metrics__nr(const struct selfmon_metrics *m);
@@ -84,8 +104,9 @@ const char *selfmon_metrics__why(const struct selfmon_metrics *m, int i);
  * selfmon_metrics__add_columns() - add a column per available metric to @res
  *
  * @res must come from a driver opened with selfmon_metrics__events() among
- * its events. Each repetition's metric is computed from that repetition's
- * counts of the metric's own group, and summarized as the other columns
+ * its events (and the events shared, if any). Each repetition's metric is
+ * computed from that repetition's counts of the metric's own group (or of
+ * the caller's columns it shares), and summarized as the other columns
  * are (unit: the metric's, "" for a ratio). A metric whose group did not
  * open gets no column, and its why says so.
  * Return: the number of columns added, or -errno (-E2BIG: no room left).

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <selfmon/marker.h>
 #include <selfmon/read.h>
@@ -501,6 +502,79 @@ TEST(a_metric_in_selfmon_events_is_reported_per_region_and_nops_run_at_ipc_1)
 	EXPECT_EQ(10, num(b, "iterations"));
 	EXPECT_EQ(1, num(b, "ipc")) TH_LOG("ipc %.6f", num(b, "ipc"));
 	util_json_free(&root);
+}
+
+/*
+ * The cached empty pair of instructions:u under SELFMON_EVENTS=@events, as
+ * the report's note states it, in a child (markers start once a process):
+ * -1 when the child could not tell. @note gets the note, @ipc the ipc of 10
+ * calls of a 3000-nop region (-1: none).
+ */
+static long empty_pair(const char *events, char *note, size_t size, double *ipc)
+{
+	struct { long pair; double ipc; char note[600]; } out = { -1, -1, "" };
+	int fd[2], status = 0;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		struct jval root = { 0 };
+		const struct jval *b;
+		const char *n, *at;
+		char err[160];
+
+		close(fd[0]);
+		setenv("SELFMON_EVENTS", events, 1);
+		for (int i = 0; i < 10; i++)
+			region_cached_3000();
+		if (!report_json(&root, err, sizeof(err))) {
+			n = json_str(json_get(&root, "context"), "selfmon_note");
+			snprintf(out.note, sizeof(out.note), "%s", n ? n : "");
+			at = strstr(out.note, "instructions:u ");
+			out.pair = at ? strtol(at + 15, NULL, 10) : -1;
+			b = json_bench(&root, "cached 3000");
+			out.ipc = b ? num(b, "ipc") : -1;
+			json_free(&root);
+		}
+		if (write(fd[1], &out, sizeof(out)) != (ssize_t)sizeof(out))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (pid < 0 || read(fd[0], &out, sizeof(out)) != (ssize_t)sizeof(out))
+		out.pair = -1;
+	close(fd[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	snprintf(note, size, "%s", out.note);
+	*ipc = out.ipc;
+	return out.pair;
+}
+
+/*
+ * "@ipc" beside a group that counts instructions and cycles already (the
+ * PMU's INST_RETIRED and CPU_CYCLES under their generic names) reads that
+ * group: no second pair of counters, so the empty pair costs what it costs
+ * without the metric, and ipc is still reported.
+ */
+TEST(a_metric_over_the_events_counted_reads_them_and_the_pair_costs_no_more)
+{
+	char plain_note[600], shared_note[600];
+	double none, ipc;
+	long plain, shared;
+
+	EXACT_USER_OR_SKIP();
+	plain = empty_pair("{instructions:u,cycles:u}", plain_note, sizeof(plain_note), &none);
+	shared = empty_pair("{instructions:u,cycles:u},@ipc", shared_note, sizeof(shared_note), &ipc);
+	TH_LOG("without @ipc: %s", plain_note);
+	TH_LOG("with @ipc: %s", shared_note);
+	ASSERT_LT(0, plain);
+	EXPECT_EQ(plain, shared);
+	EXPECT_EQ(NULL, strstr(shared_note, "INST_RETIRED"));
+	EXPECT_EQ(NULL, strstr(shared_note, "CPU_CYCLES"));
+	EXPECT_EQ(1, ipc) TH_LOG("ipc %.6f", ipc);
 }
 
 /* ---- the set's own reads ---- */
