@@ -54,9 +54,14 @@
  * instruction a read less than two loads. The offset is written out because
  * clang has no constraint for an ldp address ("Ump" is gcc's).
  */
-_Static_assert(offsetof(struct perf_event_mmap_page, lock) == 8 &&
-		       offsetof(struct perf_event_mmap_page, index) == 12,
-	       "selfmon_arch_load_lock_index reads lock and index as a pair at offset 8");
+#ifdef __cplusplus
+#define SELFMON_ARM64_STATIC_ASSERT static_assert /* C++ has no _Static_assert */
+#else
+#define SELFMON_ARM64_STATIC_ASSERT _Static_assert
+#endif
+SELFMON_ARM64_STATIC_ASSERT(offsetof(struct perf_event_mmap_page, lock) == 8 &&
+				    offsetof(struct perf_event_mmap_page, index) == 12,
+			    "selfmon_arch_load_lock_index reads lock and index as a pair at offset 8");
 #define selfmon_arch_load_lock_index(p, seq, idx) \
 	__asm__ __volatile__("ldp\t%w0, %w1, [%2, #8]" : "=r"(seq), "=r"(idx) : "r"(p) : "memory")
 
