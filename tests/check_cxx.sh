@@ -40,14 +40,28 @@ src() { # src FILE HEADER...: a translation unit including each HEADER, using it
 		echo "#include <selfmon/$h>" >>"$f"
 	done
 	echo 'static int work(int x) { return x * 3 + 1; }' >>"$f"
-	echo 'int main(int argc, char **argv) {' >>"$f"
-	echo '	int r = work(argc); (void)argv;' >>"$f"
+	# A site in an inline function beside one in a plain function (g++
+	# refused the two in one section).
+	case " $* " in *" marker.h "*)
+		echo 'inline int inl(int x) { SELFMON_MARKER_BEGIN("inl"); x++; SELFMON_MARKER_END("inl"); return x; }' >>"$f"
+	esac
+	{
+		echo 'int main(int argc, char **argv) {'
+		echo '	int r = work(argc); (void)argv;'
+	} >>"$f"
 	for h; do
 		case $h in
 		marker.h) cat >>"$f" <<'END'
 	SELFMON_MARKER_BEGIN("cxx"); r = work(r); SELFMON_MARKER_END("cxx");
 	selfmon_marker__begin("cxx_name"); r = work(r); selfmon_marker__end("cxx_name");
 	selfmon_marker__begin(argv[0]); selfmon_marker__end(argv[0]);
+	for (int i = 0; i < 2; i++) { SELFMON_MARKER_SCOPE("cxx_scope"); if (i) break; r = work(r); }
+	r = inl(r);
+END
+			;;
+		marker.hpp) cat >>"$f" <<'END'
+	for (int i = 0; i < 2; i++) { SELFMON_MARKER_REGION("cxx_region"); if (i) break; r = work(r); }
+	{ selfmon::marker_region by_name(argv[0]); r = work(r); }
 END
 			;;
 		cmocka.h) cat >>"$f" <<'END'
@@ -60,8 +74,7 @@ END
 			;;
 		esac
 	done
-	echo '	return r == 0;' >>"$f"
-	echo '}' >>"$f"
+	printf '\treturn r == 0;\n}\n' >>"$f"
 }
 for h in $headers kselftest.h; do
 	src "$tmp/one-$h.cpp" "$h"
@@ -118,6 +131,37 @@ check() { # check ARCH NAME CXX...
 	done
 }
 
+# The region objects on the host (task-clock): each region's calls are the
+# entries of its scope, whichever way it was left (tests/cxx/marker_region_test.cpp).
+regions() { # regions CXX...
+	bin="$tmp/regions-$1"
+	# shellcheck disable=SC2086
+	if ! log=$("$@" -std=c++11 -O2 -Wall -Wextra -Werror -pedantic -D_GNU_SOURCE -Iinclude \
+		-Iarch/x86/include tests/cxx/marker_region_test.cpp $libs -o "$bin" 2>&1); then
+		echo "$log" | head -n 8 >&2
+		notok "x86 $1: tests/cxx/marker_region_test.cpp builds"
+		return
+	fi
+	rm -f "$tmp/regions.json"
+	err=$(SELFMON_EVENTS=task-clock SELFMON_OUTPUT="$tmp/regions.json" "$bin" 2>&1)
+	rc=$?
+	# shellcheck disable=SC2016
+	got=$(python3 -c '
+import json, sys
+calls = {b["name"]: b["iterations"] for b in json.load(open(sys.argv[1]))["benchmarks"]
+         if b.get("run_type") == "iteration"}
+want = {"region by return": 4, "region by break": 3, "region by continue": 4,
+        "region by goto": 3, "region by throw": 4, "by name region": 4,
+        "scope by throw": 4, "region and pair": 3}
+print(" ".join("%s: %s, not %d;" % (k, calls.get(k), v) for k, v in want.items() if calls.get(k) != v))
+' "$tmp/regions.json" 2>&1)
+	if [ $rc -eq 0 ] && [ -z "$err" ] && [ -z "$got" ]; then
+		ok "x86 $1: a region object ends at return, break, continue, goto and an exception; its calls are its scope's entries"
+	else
+		notok "x86 $1: region objects: status $rc, stderr '$err', $got"
+	fi
+}
+
 # The host's link: all.cpp against the library (LIBS), as a C++ program
 # links it: the C functions, cmocka's among them, must be found by their C
 # names.
@@ -144,5 +188,10 @@ check arm64 clang++ clang++ --target=aarch64-linux-gnu
 if [ "$(uname -m)" = x86_64 ]; then
 	link g++
 	link clang++
+	if [ -n "$libs" ]; then
+		for c in g++ clang++; do
+			command -v $c >/dev/null 2>&1 && regions $c
+		done
+	fi
 fi
 cat "$out"
