@@ -16,8 +16,8 @@
 # static build passes its own static cmocka's -I and libcmocka.a).
 # An example in C++ (NAME.cpp) is built by the C++ compiler of the same
 # toolchain: $CXX, else CC's first word with gcc, clang or cc made g++,
-# clang++ or c++ (its flags kept); a toolchain with none (musl-gcc) says
-# "skipped NAME: why".
+# clang++ or c++ (its flags kept); a toolchain with none (musl, through
+# musl-gcc or gcc's specs) says "skipped NAME: why".
 set -u
 staging=$1 outdir=$2 cc=$3 ldflags=$4
 shift 4
@@ -29,6 +29,8 @@ if ! flags=$(pkg-config --cflags --libs --static selfmon 2>&1); then
 fi
 # The C++ compiler of CC's toolchain (see above); empty: none.
 cxx_of() {
+	# musl through gcc's specs (scripts/mk/libc.mk) has no C++ library.
+	case $1 in *musl*) return ;; esac
 	# shellcheck disable=SC2086
 	set -- $1
 	first=$1

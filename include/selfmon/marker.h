@@ -419,25 +419,25 @@ void selfmon_marker__end_call(struct selfmon_marker *marker);
 /*
  * The scope form: a variable whose cleanup (gcc's and clang's cleanup
  * attribute, which runs wherever the variable's block is left) ends the
- * region. The variable holds the begin's site, so that the end reaches the
- * same region with no lookup. Where the arch gives a fixed sequence
- * (SELFMON_ARCH_MARKER_SCOPE: arm64), the begin is one asm statement that
- * makes the site, stores its address in the variable and calls the library
- * (as SELFMON_MARKER_BEGIN() does, the store before the call), and the end
- * loads the site from the variable and calls: four instructions before the
- * end's reads, as the pair's end has. Else both are the inline pair's C.
+ * region. The variable holds the begin's site (arm64: its region), so that
+ * the end reaches the same region with no lookup. Where the arch gives a
+ * fixed sequence (SELFMON_ARCH_MARKER_SCOPE: arm64), the begin is one asm
+ * statement that makes the site, loads its region, stores it in the
+ * variable and calls the library (the store before the call), and the end
+ * loads the region from the variable and calls: four instructions before
+ * the end's reads, as the pair's end has. Else both are the inline pair's C.
  */
 #define SELFMON_MARKER__CAT2_(a, b) a##b
 #define SELFMON_MARKER__CAT_(a, b) SELFMON_MARKER__CAT2_(a, b)
 #ifdef SELFMON_ARCH_MARKER_SCOPE
 /* The cleanup of SELFMON_MARKER_SCOPE()'s variable: the region's end, not for programs. */
 static inline __attribute__((always_inline)) void
-selfmon_marker__scope_end_(struct selfmon_marker_site *const *site)
+selfmon_marker__scope_end_(struct selfmon_marker *const *region)
 {
-	SELFMON_ARCH_MARKER_SCOPE_END(*site, selfmon_marker__end_call);
+	SELFMON_ARCH_MARKER_SCOPE_END(*region, selfmon_marker__end_call);
 }
-#define SELFMON_MARKER__SCOPE_(name, var)                                        \
-	struct selfmon_marker_site *var __attribute__((cleanup(selfmon_marker__scope_end_))); \
+#define SELFMON_MARKER__SCOPE_(name, var)                                                    \
+	struct selfmon_marker *var __attribute__((cleanup(selfmon_marker__scope_end_))); \
 	SELFMON_ARCH_MARKER_SCOPE(name, var, selfmon_marker__begin_call)
 #else
 static inline __attribute__((always_inline)) void
@@ -473,7 +473,10 @@ selfmon_marker__scope_end_(struct selfmon_marker_site *const *site)
  * the region, as the cleanup attribute of gcc and clang runs there (and,
  * in C++ with exceptions, when an exception leaves the block). The cached
  * form, as SELFMON_MARKER_BEGIN() and SELFMON_MARKER_END() around the rest
- * of the block, at the same cost. A declaration: it stands among the
+ * of the block: from -O1 on, the region counts what the pair's counts,
+ * exactly on arm64; the begin's store of its region costs an enclosing
+ * region one instruction more than a pair (docs/markers.md, "The scope
+ * forms, and C++"). A declaration: it stands among the
  * block's statements, at most one a line (its variable is named by
  * __COUNTER__), and a goto may not jump past it into its block. C++ has
  * SELFMON_MARKER_REGION() (<selfmon/marker.hpp>).

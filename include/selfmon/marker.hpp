@@ -14,11 +14,12 @@
  *
  * SELFMON_MARKER_REGION() is the cached form (SELFMON_MARKER_BEGIN() and
  * SELFMON_MARKER_END() of <selfmon/marker.h>) at the same cost: its
- * constructor and destructor are those two macros, inlined at every
- * optimization level, so on arm64 the region counts exactly what the pair
- * counts. selfmon::marker_region is the by-name form, for a name built at
+ * constructor and destructor are those two macros, always inlined, so on
+ * arm64 the region counts exactly what the pair counts, and costs an
+ * enclosing region what a pair does, from -O1 on (at -O0 the compiler's
+ * code for leaving a scope counts in the region). selfmon::marker_region is the by-name form, for a name built at
  * run time. Everything else (the environment, the report) is marker.h's;
- * docs/markers.md, "The scope forms".
+ * docs/markers.md, "The scope forms, and C++".
  */
 #ifndef SELFMON_MARKER_HPP
 #define SELFMON_MARKER_HPP
