@@ -16,7 +16,7 @@ static unsigned long checksum(const std::vector<unsigned long> &v)
 	for (unsigned long x : v)
 		sum += x;
 	if (sum % 7 == 0)
-		throw std::runtime_error("a multiple of 7");	/* "checksum" ends here too */
+		throw std::runtime_error("a multiple of 7"); /* "checksum" ends here too */
 	return sum;
 }
 

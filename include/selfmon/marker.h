@@ -397,17 +397,17 @@ void selfmon_marker__end_call(struct selfmon_marker *marker);
 /** End region @name (a string literal) with the cached form. */
 #define SELFMON_MARKER_END(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_marker__end_call)
 #else
-#define SELFMON_MARKER__AT(fn, name)                                                     \
-	do {                                                                             \
-		static struct selfmon_marker_site selfmon_marker__site_                  \
-			SELFMON_MARKER__SITE_ATTR = {                                    \
+#define SELFMON_MARKER__AT(fn, name)                                                        \
+	do {                                                                                \
+		static struct selfmon_marker_site selfmon_marker__site_                     \
+			SELFMON_MARKER__SITE_ATTR = {                                       \
 				(struct selfmon_marker *)&selfmon_marker__site_, -1, (name) \
-			};                                                               \
-		struct selfmon_marker *selfmon_marker__m_ =                              \
-			SELFMON_MARKER__LOAD(&selfmon_marker__site_.marker);             \
-		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                        \
-			fn(selfmon_marker__m_);                                          \
-		__asm__ __volatile__("" ::: "memory");                                   \
+			};                                                                  \
+		struct selfmon_marker *selfmon_marker__m_ =                                 \
+			SELFMON_MARKER__LOAD(&selfmon_marker__site_.marker);                \
+		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                           \
+			fn(selfmon_marker__m_);                                             \
+		__asm__ __volatile__("" ::: "memory");                                      \
 	} while (0)
 
 /** Begin region @name (a string constant) with the cached form. */
@@ -436,7 +436,7 @@ selfmon_marker__scope_end_(struct selfmon_marker *const *region)
 {
 	SELFMON_ARCH_MARKER_SCOPE_END(*region, selfmon_marker__end_call);
 }
-#define SELFMON_MARKER__SCOPE_(name, var)                                                    \
+#define SELFMON_MARKER__SCOPE_(name, var)                                                \
 	struct selfmon_marker *var __attribute__((cleanup(selfmon_marker__scope_end_))); \
 	SELFMON_ARCH_MARKER_SCOPE(name, var, selfmon_marker__begin_call)
 #else
@@ -449,18 +449,19 @@ selfmon_marker__scope_end_(struct selfmon_marker_site *const *site)
 		selfmon_marker__end_inline_(m);
 	__asm__ __volatile__("" ::: "memory");
 }
-#define SELFMON_MARKER__SCOPE_(name, var)                                                   \
-	static struct selfmon_marker_site SELFMON_MARKER__CAT_(var, site_)                   \
-		SELFMON_MARKER__SITE_ATTR = {                                                  \
-			(struct selfmon_marker *)&SELFMON_MARKER__CAT_(var, site_), -1, (name) \
-		};                                                                           \
-	struct selfmon_marker_site *const var __attribute__((cleanup(selfmon_marker__scope_end_))) = \
-		&SELFMON_MARKER__CAT_(var, site_);                                               \
-	do {                                                                                 \
-		struct selfmon_marker *selfmon_marker__m_ = SELFMON_MARKER__LOAD(&var->marker);    \
-		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                                \
-			selfmon_marker__begin_inline_(selfmon_marker__m_);                       \
-		__asm__ __volatile__("" ::: "memory");                                       \
+#define SELFMON_MARKER__SCOPE_(name, var)                                                       \
+	static struct selfmon_marker_site SELFMON_MARKER__CAT_(var, site_)                      \
+		SELFMON_MARKER__SITE_ATTR = {                                                   \
+			(struct selfmon_marker *)&SELFMON_MARKER__CAT_(var, site_), -1, (name)  \
+		};                                                                              \
+	struct selfmon_marker_site *const var                                                   \
+		__attribute__((cleanup(selfmon_marker__scope_end_))) =                          \
+			&SELFMON_MARKER__CAT_(var, site_);                                      \
+	do {                                                                                    \
+		struct selfmon_marker *selfmon_marker__m_ = SELFMON_MARKER__LOAD(&var->marker); \
+		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                               \
+			selfmon_marker__begin_inline_(selfmon_marker__m_);                      \
+		__asm__ __volatile__("" ::: "memory");                                          \
 	} while (0)
 #endif
 

@@ -37,12 +37,18 @@
  * name would be loaded from wherever the compiler kept it, an instruction
  * or two the pair does not have, inside the region).
  */
-#define SELFMON_MARKER__REGION_(name, type, var)                                     \
-	struct type {                                                                 \
-		__attribute__((always_inline)) type() { SELFMON_MARKER_BEGIN(name); } \
-		__attribute__((always_inline)) ~type() { SELFMON_MARKER_END(name); }  \
-		type(const type &) = delete;                                          \
-		type &operator=(const type &) = delete;                               \
+#define SELFMON_MARKER__REGION_(name, type, var)        \
+	struct type {                                   \
+		__attribute__((always_inline)) type()   \
+		{                                       \
+			SELFMON_MARKER_BEGIN(name);     \
+		}                                       \
+		__attribute__((always_inline)) ~type()  \
+		{                                       \
+			SELFMON_MARKER_END(name);       \
+		}                                       \
+		type(const type &) = delete;            \
+		type &operator=(const type &) = delete; \
 	} const var
 
 /**
@@ -56,7 +62,7 @@
  * end.
  */
 #define SELFMON_MARKER_REGION(name) SELFMON_MARKER__REGION_ID_(name, __COUNTER__)
-#define SELFMON_MARKER__REGION_ID_(name, id)                                      \
+#define SELFMON_MARKER__REGION_ID_(name, id)                                              \
 	SELFMON_MARKER__REGION_(name, SELFMON_MARKER__CAT_(selfmon_marker_region_t_, id), \
 				SELFMON_MARKER__CAT_(selfmon_marker_region_, id))
 
@@ -70,16 +76,19 @@ namespace selfmon {
  * SELFMON_MARKER_REGION(). @name must outlive the object.
  */
 class marker_region {
-public:
+      public:
 	explicit marker_region(const char *name) noexcept : name_(name)
 	{
 		(selfmon_marker__begin)(name_);
 	}
-	~marker_region() { (selfmon_marker__end)(name_); }
+	~marker_region()
+	{
+		(selfmon_marker__end)(name_);
+	}
 	marker_region(const marker_region &) = delete;
 	marker_region &operator=(const marker_region &) = delete;
 
-private:
+      private:
 	const char *name_;
 };
 

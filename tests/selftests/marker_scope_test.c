@@ -74,7 +74,7 @@ TEST(a_scope_ends_its_region_at_return_break_continue_goto_and_the_block_end)
 		const char *region;
 		int calls;
 	} want[] = {
-		{ "by return", 4 }, { "by break", 3 },	 { "by continue", 4 },
+		{ "by return", 4 }, { "by break", 3 },	{ "by continue", 4 },
 		{ "by goto", 3 },   { "block end", 5 }, { "scope and pair", 3 },
 	};
 	struct jval root;
@@ -87,13 +87,14 @@ TEST(a_scope_ends_its_region_at_return_break_continue_goto_and_the_block_end)
 	ASSERT_NE(NULL, r.err);
 	EXPECT_EQ(0, count_lines(r.err, "without a begin")) TH_LOG("stderr: %s", r.err);
 	ASSERT_NE(NULL, r.report);
-	EXPECT_EQ(1, count_lines(r.report, "open pairs (a begin without its end yet): 0\"")) TH_LOG("%s", r.report);
+	EXPECT_EQ(1, count_lines(r.report, "open pairs (a begin without its end yet): 0\""))
+	TH_LOG("%s", r.report);
 	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err))) TH_LOG("%s", err);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const char *region = want[i].region;
 
 		EXPECT_EQ(want[i].calls, num(json_bench(&root, region), "iterations"))
-			TH_LOG("region '%s'", region);
+		TH_LOG("region '%s'", region);
 	}
 	json_free(&root);
 	run_free(&r);

@@ -25,9 +25,9 @@
 #include "marker_shapes.h"
 
 static const struct shapes *const builds[] = {
-	&shapes_gcc_O0, &shapes_gcc_O2, &shapes_gcc_O3, &shapes_gcc_Os,
-	&shapes_clang_O0, &shapes_clang_O2, &shapes_clang_O3, &shapes_clang_Os,
-	&shapes_gxx_O0,	  &shapes_gxx_O2,   &shapes_gxx_O3,   &shapes_gxx_Os,
+	&shapes_gcc_O0,	    &shapes_gcc_O2,	&shapes_gcc_O3,	    &shapes_gcc_Os,
+	&shapes_clang_O0,   &shapes_clang_O2,	&shapes_clang_O3,   &shapes_clang_Os,
+	&shapes_gxx_O0,	    &shapes_gxx_O2,	&shapes_gxx_O3,	    &shapes_gxx_Os,
 	&shapes_clangxx_O0, &shapes_clangxx_O2, &shapes_clangxx_O3, &shapes_clangxx_Os,
 };
 #define NR_BUILDS (sizeof(builds) / sizeof(builds[0]))
@@ -149,16 +149,17 @@ static double check_nested(struct __test_metadata *_metadata, const struct jval 
  */
 enum { SCOPE_C_STORE = 1, SCOPE_O0_OVER = 12 };
 
-#define EXPECT_SCOPE(root, tag, shape, insns, calls, o0)                                          \
-	do {                                                                                      \
-		double smin_ = field(root, tag, shape, "instructions:u_min");                     \
-		EXPECT_EQ(calls, field(root, tag, shape, "iterations")) TH_LOG("%s/%s", tag, shape); \
-		if (o0) {                                                                         \
+#define EXPECT_SCOPE(root, tag, shape, insns, calls, o0)                                           \
+	do {                                                                                       \
+		double smin_ = field(root, tag, shape, "instructions:u_min");                      \
+		EXPECT_EQ(calls, field(root, tag, shape, "iterations"))                            \
+		TH_LOG("%s/%s", tag, shape);                                                       \
+		if (o0) {                                                                          \
 			EXPECT_TRUE(smin_ >= (insns) && smin_ <= (insns) + SCOPE_O0_OVER)          \
-				TH_LOG("%s/%s: min %.0f, known %.0f", tag, shape, smin_, (double)(insns)); \
-		} else {                                                                          \
-			EXPECT_SHAPE(*(root), tag, shape, insns, calls);                          \
-		}                                                                                 \
+			TH_LOG("%s/%s: min %.0f, known %.0f", tag, shape, smin_, (double)(insns)); \
+		} else {                                                                           \
+			EXPECT_SHAPE(*(root), tag, shape, insns, calls);                           \
+		}                                                                                  \
 	} while (0)
 
 static void check_scoped(struct __test_metadata *_metadata, const struct jval *root,
@@ -174,8 +175,8 @@ static void check_scoped(struct __test_metadata *_metadata, const struct jval *r
 	outer = field(root, tag, "scope outer", "instructions:u_min") - SHAPE_R3001 - 3;
 	if (!o0) {
 		EXPECT_EQ(pair + (is_c ? SCOPE_C_STORE : 0), outer)
-			TH_LOG("%s/scope outer: a whole scope region adds %.0f, a whole pair %.0f",
-			       tag, outer, pair);
+		TH_LOG("%s/scope outer: a whole scope region adds %.0f, a whole pair %.0f", tag,
+		       outer, pair);
 	}
 }
 
@@ -205,7 +206,8 @@ static void check_every_build(struct __test_metadata *_metadata, const char *eve
 	}
 	for (size_t b = 0; b < NR_BUILDS; b++) {
 		if (builds[b] && builds[b]->tag) {
-			check_scoped(_metadata, &root, builds[b]->tag, builds[b]->run != NULL, pair);
+			check_scoped(_metadata, &root, builds[b]->tag, builds[b]->run != NULL,
+				     pair);
 			scope_builds += !builds[b]->run;
 		}
 	}

@@ -56,4 +56,4 @@ static void scoped()
 }
 
 extern "C" const struct shapes GLUE(shapes_, SHAPES_ID) = { SHAPES_TAG, nullptr, nullptr, nullptr,
-							   scoped };
+							    scoped };

@@ -59,9 +59,10 @@
 #else
 #define SELFMON_ARM64_STATIC_ASSERT _Static_assert
 #endif
-SELFMON_ARM64_STATIC_ASSERT(offsetof(struct perf_event_mmap_page, lock) == 8 &&
-				    offsetof(struct perf_event_mmap_page, index) == 12,
-			    "selfmon_arch_load_lock_index reads lock and index as a pair at offset 8");
+SELFMON_ARM64_STATIC_ASSERT(
+	offsetof(struct perf_event_mmap_page, lock) == 8 &&
+		offsetof(struct perf_event_mmap_page, index) == 12,
+	"selfmon_arch_load_lock_index reads lock and index as a pair at offset 8");
 #define selfmon_arch_load_lock_index(p, seq, idx) \
 	__asm__ __volatile__("ldp\t%w0, %w1, [%2, #8]" : "=r"(seq), "=r"(idx) : "r"(p) : "memory")
 
@@ -224,28 +225,28 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
  * stack directly from -O1 on, clang keeps its address in a register; at -O0
  * both pass it through a pointer first (docs/markers.md, "The scope forms, and C++").
  */
-#define SELFMON_ARCH_MARKER_SCOPE(name, var, fn)                                          \
-	__asm__ __volatile__("\t.pushsection\tselfmon_sites, \"aw\"\n"                     \
-			     "\t.balign\t8\n"                                                 \
-			     "2:\t.quad\t2b\n\t.quad\t-1\n\t.quad\t%c[n]\n"                  \
-			     "\t.popsection\n"                                                \
-			     "\tadrp\tx16, 2b\n"                                             \
-			     "\tldr\tx0, [x16, #:lo12:2b]\n"                                 \
-			     "\tstr\tx0, %[v]\n"                                             \
-			     "\tcbz\tx0, 1f\n"                                               \
-			     "\tbl\t" #fn "\n"                                               \
-			     "1:\n"                                                           \
-			     : [v] "=m"(var)                                                  \
-			     : [n] "S"(name)                                                  \
+#define SELFMON_ARCH_MARKER_SCOPE(name, var, fn)                            \
+	__asm__ __volatile__("\t.pushsection\tselfmon_sites, \"aw\"\n"      \
+			     "\t.balign\t8\n"                               \
+			     "2:\t.quad\t2b\n\t.quad\t-1\n\t.quad\t%c[n]\n" \
+			     "\t.popsection\n"                              \
+			     "\tadrp\tx16, 2b\n"                            \
+			     "\tldr\tx0, [x16, #:lo12:2b]\n"                \
+			     "\tstr\tx0, %[v]\n"                            \
+			     "\tcbz\tx0, 1f\n"                              \
+			     "\tbl\t" #fn "\n"                              \
+			     "1:\n"                                         \
+			     : [v] "=m"(var)                                \
+			     : [n] "S"(name)                                \
 			     : SELFMON_ARM64_CALL_CLOBBERS)
-#define SELFMON_ARCH_MARKER_SCOPE_END(region, fn)      \
-	__asm__ __volatile__("\tldr\tx0, %[v]\n"        \
-			     "\tnop\n"                     \
-			     "\tcbz\tx0, 1f\n"              \
-			     "\tbl\t" #fn "\n"              \
-			     "1:\n"                          \
-			     :                               \
-			     : [v] "m"(region)               \
+#define SELFMON_ARCH_MARKER_SCOPE_END(region, fn) \
+	__asm__ __volatile__("\tldr\tx0, %[v]\n"  \
+			     "\tnop\n"            \
+			     "\tcbz\tx0, 1f\n"    \
+			     "\tbl\t" #fn "\n"    \
+			     "1:\n"               \
+			     :                    \
+			     : [v] "m"(region)    \
 			     : SELFMON_ARM64_CALL_CLOBBERS)
 
 #endif /* SELFMON_ARCH_H */
