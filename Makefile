@@ -304,3 +304,4 @@ include scripts/mk/docs.mk
 include scripts/mk/markers.mk
 include scripts/mk/lint.mk
 include scripts/mk/metrics.mk
+include scripts/mk/cxx.mk

@@ -6,12 +6,18 @@
 # optimized build makes; built -O0, its checksum measured 1109 instructions
 # on the board, over its budget of 450).
 # Usage: scripts/build-examples.sh STAGING OUTDIR "CC [CC flags]" "LDFLAGS" SRC...
-# One line per example on stdout ("built NAME" or "failed NAME: why"); exit 1
+#   (SRC: NAME.c or NAME.cpp)
+# One line per example on stdout ("built NAME", "skipped NAME: why" or
+# "failed NAME: why"); exit 1
 # when one failed. Beside each program, NAME.nopmu holds the arguments its
 # source gives for a machine without a hardware PMU ("Without a hardware
 # PMU: ./NAME ARGS" in its first comment), if any. An example that includes
 # <selfmon/cmocka.h> is a cmocka test: it gets $CMOCKA (default -lcmocka; a
 # static build passes its own static cmocka's -I and libcmocka.a).
+# An example in C++ (NAME.cpp) is built by the C++ compiler of the same
+# toolchain: $CXX, else CC's first word with gcc, clang or cc made g++,
+# clang++ or c++ (its flags kept); a toolchain with none (musl, through
+# musl-gcc or gcc's specs) says "skipped NAME: why".
 set -u
 staging=$1 outdir=$2 cc=$3 ldflags=$4
 shift 4
@@ -21,13 +27,42 @@ if ! flags=$(pkg-config --cflags --libs --static selfmon 2>&1); then
 	echo "failed pkg-config: no selfmon.pc in $staging/usr/lib/pkgconfig: $flags"
 	exit 1
 fi
+# The C++ compiler of CC's toolchain (see above); empty: none.
+cxx_of() {
+	# musl through gcc's specs (scripts/mk/libc.mk) has no C++ library.
+	case $1 in *musl*) return ;; esac
+	# shellcheck disable=SC2086
+	set -- $1
+	first=$1
+	shift
+	case $first in
+	*musl-gcc) return ;;
+	*gcc) first=${first%gcc}g++ ;;
+	*clang) first=${first}++ ;;
+	*cc) first=${first%cc}c++ ;;
+	*) return ;;
+	esac
+	command -v "$first" >/dev/null 2>&1 && echo "$first $*"
+}
 rc=0
 for src in "$@"; do
 	name=$(basename "$src" .c)
+	comp="$cc -std=c11"
+	case $src in
+	*.cpp)
+		name=$(basename "$src" .cpp)
+		cxx=${CXX:-$(cxx_of "$cc")}
+		if [ -z "$cxx" ]; then
+			echo "skipped $name: no C++ compiler beside '$cc'"
+			continue
+		fi
+		comp="$cxx -std=c++17"
+		;;
+	esac
 	extra=""
 	grep -q '^#include <selfmon/cmocka.h>' "$src" && extra=${CMOCKA:--lcmocka}
 	# shellcheck disable=SC2086
-	if log=$($cc -std=c11 -O2 -Wall -Wextra -Werror "$src" $flags $ldflags $extra -o "$outdir/$name" 2>&1); then
+	if log=$($comp -O2 -Wall -Wextra -Werror "$src" $flags $ldflags $extra -o "$outdir/$name" 2>&1); then
 		echo "built $name"
 	else
 		echo "failed $name: $(printf '%s\n' "$log" | head -n 5 | tr '\n' ' ')"

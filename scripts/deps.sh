@@ -31,7 +31,8 @@ for what in "${@:-build}"; do
 	# reads the staged selfmon.pc (cross install test); linux-perf's perf
 	# script and report read selfmon record's perf.data; man-db and groff-base
 	# render the man pages (tests/check_man.sh).
-	tests) add clang libclang-rt-14-dev libcmocka-dev musl-tools cmake pkg-config linux-perf man-db groff-base
+	# g++: the public headers compile as C++ (tests/check_cxx.sh; clang++ is clang's).
+	tests) add clang libclang-rt-14-dev libcmocka-dev musl-tools cmake pkg-config linux-perf man-db groff-base g++
 	       # Google Benchmark's compare.py, which must read selfmon bench's JSON.
 	       add libbenchmark-tools python3-scipy
 	       # busybox ash, the board's shell, runs run_tests.sh's signal test here.
@@ -41,7 +42,8 @@ for what in "${@:-build}"; do
 	# cppcheck, clang-tidy.
 	lint)  add perl linux-source-6.1 xz-utils cppcheck clang-tidy ;;
 	host)  set -- build tests; for w; do want="$want $("$0" --list "$w")"; done ;;
-	arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 cmake musl-dev:arm64 ;;
+	# g++-aarch64-linux-gnu: the public headers as C++ for arm64 (tests/check_cxx.sh).
+	arm64) add gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 cmake musl-dev:arm64 ;;
 	# linux-source-6.12: the libperf of the board's second kernel line.
 	vm)    add qemu-system-arm cpio device-tree-compiler linux-source-6.12 ;;
 	board) set -- arm64 vm; for w; do want="$want $("$0" --list "$w")"; done ;;

@@ -30,7 +30,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+/* cmocka 1.1's header declares its functions without extern "C": a C++ test links them as C. */
+#ifdef __cplusplus
+extern "C" {
+#endif
 #include <cmocka.h>
+#ifdef __cplusplus
+}
+#endif
 #include <selfmon/budget.h>
 
 #ifdef SELFMON_KSELFTEST_H

@@ -14,6 +14,7 @@
 #ifndef SELFMON_MACHINE_H
 #define SELFMON_MACHINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus

@@ -378,23 +378,36 @@ void selfmon_marker__end_call(struct selfmon_marker *marker);
  * subtracts them. Else the pair is inline C, and the empty asm keeps every
  * site's code around it alike as far as the compiler allows.
  */
+/*
+ * g++ gives a static of an inline function (or of a class local to one)
+ * a COMDAT group, and refuses it in a section that also holds a site of a
+ * plain function ("section type conflict"): its sites stay out of the
+ * section, and the library resolves each at its first use, as a shared
+ * object's.
+ */
+#if defined(__cplusplus) && !defined(__clang__)
+#define SELFMON_MARKER__SITE_ATTR __attribute__((aligned(8), used))
+#else
+#define SELFMON_MARKER__SITE_ATTR __attribute__((section("selfmon_sites"), aligned(8), used))
+#endif
+
 #ifdef SELFMON_ARCH_MARKER_CALL
 /** Begin region @name (a string literal) with the cached form. */
 #define SELFMON_MARKER_BEGIN(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_marker__begin_call)
 /** End region @name (a string literal) with the cached form. */
 #define SELFMON_MARKER_END(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_marker__end_call)
 #else
-#define SELFMON_MARKER__AT(fn, name)                                                     \
-	do {                                                                             \
-		static struct selfmon_marker_site selfmon_marker__site_                  \
-			__attribute__((section("selfmon_sites"), aligned(8), used)) = {  \
+#define SELFMON_MARKER__AT(fn, name)                                                        \
+	do {                                                                                \
+		static struct selfmon_marker_site selfmon_marker__site_                     \
+			SELFMON_MARKER__SITE_ATTR = {                                       \
 				(struct selfmon_marker *)&selfmon_marker__site_, -1, (name) \
-			};                                                               \
-		struct selfmon_marker *selfmon_marker__m_ =                              \
-			SELFMON_MARKER__LOAD(&selfmon_marker__site_.marker);             \
-		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                        \
-			fn(selfmon_marker__m_);                                          \
-		__asm__ __volatile__("" ::: "memory");                                   \
+			};                                                                  \
+		struct selfmon_marker *selfmon_marker__m_ =                                 \
+			SELFMON_MARKER__LOAD(&selfmon_marker__site_.marker);                \
+		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                           \
+			fn(selfmon_marker__m_);                                             \
+		__asm__ __volatile__("" ::: "memory");                                      \
 	} while (0)
 
 /** Begin region @name (a string constant) with the cached form. */
@@ -402,6 +415,82 @@ void selfmon_marker__end_call(struct selfmon_marker *marker);
 /** End region @name (a string constant) with the cached form. */
 #define SELFMON_MARKER_END(name) SELFMON_MARKER__AT(selfmon_marker__end_inline_, name)
 #endif
+
+/*
+ * The scope form: a variable whose cleanup (gcc's and clang's cleanup
+ * attribute, which runs wherever the variable's block is left) ends the
+ * region. The variable holds the begin's site (arm64: its region), so that
+ * the end reaches the same region with no lookup. Where the arch gives a
+ * fixed sequence (SELFMON_ARCH_MARKER_SCOPE: arm64), the begin is one asm
+ * statement that makes the site, loads its region, stores it in the
+ * variable and calls the library (the store before the call), and the end
+ * loads the region from the variable and calls: four instructions before
+ * the end's reads, as the pair's end has. Else both are the inline pair's C.
+ */
+#define SELFMON_MARKER__CAT2_(a, b) a##b
+#define SELFMON_MARKER__CAT_(a, b) SELFMON_MARKER__CAT2_(a, b)
+#ifdef SELFMON_ARCH_MARKER_SCOPE
+/* The cleanup of SELFMON_MARKER_SCOPE()'s variable: the region's end, not for programs. */
+static inline __attribute__((always_inline)) void
+selfmon_marker__scope_end_(struct selfmon_marker *const *region)
+{
+	SELFMON_ARCH_MARKER_SCOPE_END(*region, selfmon_marker__end_call);
+}
+#define SELFMON_MARKER__SCOPE_(name, var)                                                \
+	struct selfmon_marker *var __attribute__((cleanup(selfmon_marker__scope_end_))); \
+	SELFMON_ARCH_MARKER_SCOPE(name, var, selfmon_marker__begin_call)
+#else
+static inline __attribute__((always_inline)) void
+selfmon_marker__scope_end_(struct selfmon_marker_site *const *site)
+{
+	struct selfmon_marker *m = SELFMON_MARKER__LOAD(&(*site)->marker);
+
+	if (__builtin_expect(m != 0, 1))
+		selfmon_marker__end_inline_(m);
+	__asm__ __volatile__("" ::: "memory");
+}
+#define SELFMON_MARKER__SCOPE_(name, var)                                                       \
+	static struct selfmon_marker_site SELFMON_MARKER__CAT_(var, site_)                      \
+		SELFMON_MARKER__SITE_ATTR = {                                                   \
+			(struct selfmon_marker *)&SELFMON_MARKER__CAT_(var, site_), -1, (name)  \
+		};                                                                              \
+	struct selfmon_marker_site *const var                                                   \
+		__attribute__((cleanup(selfmon_marker__scope_end_))) =                          \
+			&SELFMON_MARKER__CAT_(var, site_);                                      \
+	do {                                                                                    \
+		struct selfmon_marker *selfmon_marker__m_ = SELFMON_MARKER__LOAD(&var->marker); \
+		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                               \
+			selfmon_marker__begin_inline_(selfmon_marker__m_);                      \
+		__asm__ __volatile__("" ::: "memory");                                          \
+	} while (0)
+#endif
+
+/**
+ * SELFMON_MARKER_SCOPE() - begin region @name here and end it when the
+ * enclosing block is left, however it is left
+ * @name: the region, a string literal
+ *
+ * The block's end, return, break, continue and a goto out of it each end
+ * the region, as the cleanup attribute of gcc and clang runs there (and,
+ * in C++ with exceptions, when an exception leaves the block). The cached
+ * form, as SELFMON_MARKER_BEGIN() and SELFMON_MARKER_END() around the rest
+ * of the block: from -O1 on, the region counts what the pair's counts,
+ * exactly on arm64; the begin's store of its region costs an enclosing
+ * region one instruction more than a pair (docs/markers.md, "The scope
+ * forms, and C++"). A declaration: it stands among the
+ * block's statements, at most one a line (its variable is named by
+ * __COUNTER__), and a goto may not jump past it into its block. C++ has
+ * SELFMON_MARKER_REGION() (<selfmon/marker.hpp>).
+ *
+ *	for (i = 0; i < n; i++) {
+ *		SELFMON_MARKER_SCOPE("step");
+ *		if (done(i))
+ *			break;		// "step" ends here
+ *		step(i);
+ *	}				// and here
+ */
+#define SELFMON_MARKER_SCOPE(name) \
+	SELFMON_MARKER__SCOPE_(name, SELFMON_MARKER__CAT_(selfmon_marker__scope_, __COUNTER__))
 
 #ifdef __cplusplus
 }

@@ -77,7 +77,7 @@ CHECK_TAPS += $(CHECK)/host-man.tap
 # $(O)/examples. The test bundle carries them (bin/examples_test runs them
 # on the board); check-run-examples builds and runs them on the host and
 # checks the README's quotes of them.
-EXAMPLES_SRCS = $(wildcard examples/*.c)
+EXAMPLES_SRCS = $(wildcard examples/*.c examples/*.cpp)
 EXAMPLES_O := $(O)/examples
 EXAMPLES_STAGING := $(O)/examples-staging
 .PHONY: examples check-run-examples

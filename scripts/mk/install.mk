@@ -25,7 +25,7 @@ includedir ?= $(prefix)/include
 install: lib cli
 	$(Q)install -d $(call shq,$(DESTDIR)$(libdir)/pkgconfig) $(call shq,$(DESTDIR)$(includedir)/selfmon) $(call shq,$(DESTDIR)$(bindir))
 	$(Q)install -m 644 $(O)/libselfmon.a $(call shq,$(DESTDIR)$(libdir)/)
-	$(Q)install -m 644 include/selfmon/*.h arch/$(SRCARCH)/include/selfmon/arch.h $(call shq,$(DESTDIR)$(includedir)/selfmon/)
+	$(Q)install -m 644 include/selfmon/*.h include/selfmon/*.hpp arch/$(SRCARCH)/include/selfmon/arch.h $(call shq,$(DESTDIR)$(includedir)/selfmon/)
 	$(Q)install -m 755 $(O)/selfmon $(call shq,$(DESTDIR)$(bindir)/)
 	$(Q)install -m 644 $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a $(call shq,$(DESTDIR)$(libdir)/)
 	$(Q)sed -e $(call shq,$(PC_SED)) scripts/selfmon.pc.in > $(call shq,$(DESTDIR)$(libdir)/pkgconfig/selfmon.pc)

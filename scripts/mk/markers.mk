@@ -28,6 +28,20 @@ $(O)/obj/tests/selftests/arm64/shapes-%.o: tests/selftests/arm64/marker_shapes.c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(call shape_cc,$*) -std=c11 -$(lastword $(subst -, ,$*)) $(CFLAGS_WARN) -Iinclude \
 	  -Iarch/arm64/include -DSHAPES_ID=$(subst -,_,$*) -DSHAPES_TAG='"$*"' -c $< -o $@
-$(O)/tests/selftests/arm64/marker_exact_test: $(SHAPE_OBJS)
-$(O)/tests/selftests/arm64/marker_exact_test: SELFMON_LDFLAGS += $(SHAPE_OBJS)
+# The scope shapes in C++ (marker_shapes_cxx.cpp, SELFMON_MARKER_REGION()):
+# by g++ and clang++ where installed, in a glibc tree; no exceptions and no
+# C++ library, so that the C test links them.
+SHAPE_CXXS := $(if $(filter glibc,$(LIBC)),$(if $(shell command -v $(CROSS_COMPILE)g++ 2>/dev/null),gxx) \
+	      $(if $(shell command -v clang++ 2>/dev/null),clangxx))
+SHAPE_CXX_OBJS := $(foreach c,$(SHAPE_CXXS),$(foreach o,O0 O2 O3 Os,$(O)/obj/tests/selftests/arm64/shapes-$(c)-$(o).o))
+shape_cxx = $(if $(filter clangxx-%,$(1)),clang++ --target=$(TRIPLE),$(CROSS_COMPILE)g++)
+$(SHAPE_CXX_OBJS): $(O)/obj/tests/selftests/arm64/shapes-%.o: tests/selftests/arm64/marker_shapes_cxx.cpp \
+		$(AUTOCONF) $(PUBLIC_HEADERS) include/selfmon/marker.hpp
+	$(quiet) CXX '$< ($*)'
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(call shape_cxx,$*) -std=c++11 -$(lastword $(subst -, ,$*)) -fno-exceptions -fno-rtti \
+	  $(filter-out -Wstrict-prototypes,$(CFLAGS_WARN)) -Iinclude -Iarch/arm64/include \
+	  -DSHAPES_ID=$(subst -,_,$*) -DSHAPES_TAG='"$*"' -c $< -o $@
+$(O)/tests/selftests/arm64/marker_exact_test: $(SHAPE_OBJS) $(SHAPE_CXX_OBJS)
+$(O)/tests/selftests/arm64/marker_exact_test: SELFMON_LDFLAGS += $(SHAPE_OBJS) $(SHAPE_CXX_OBJS)
 endif

@@ -5,7 +5,9 @@
  * in its function, in loops of 2 and 1000 iterations, two sites in one
  * loop, nested (on the inner site's first call and after), in 8 threads,
  * cached and by name, with 1 and 2 events; each shape built by gcc and by
- * clang at -O0, -O2, -O3 and -Os (marker_shapes.c, one table per build).
+ * clang at -O0, -O2, -O3 and -Os (marker_shapes.c, one table per build);
+ * and the scope forms, SELFMON_MARKER_SCOPE() in C and SELFMON_MARKER_REGION()
+ * in C++ (marker_shapes_cxx.cpp, by g++ and clang++), left by a break too.
  * Whatever each compiler does around a pair (hoisting the site's address
  * out of a loop, -O0's reloads), the instructions between its two reads are
  * the library's, the same as in the empty pair it subtracts.
@@ -23,8 +25,10 @@
 #include "marker_shapes.h"
 
 static const struct shapes *const builds[] = {
-	&shapes_gcc_O0, &shapes_gcc_O2, &shapes_gcc_O3, &shapes_gcc_Os,
-	&shapes_clang_O0, &shapes_clang_O2, &shapes_clang_O3, &shapes_clang_Os,
+	&shapes_gcc_O0,	    &shapes_gcc_O2,	&shapes_gcc_O3,	    &shapes_gcc_Os,
+	&shapes_clang_O0,   &shapes_clang_O2,	&shapes_clang_O3,   &shapes_clang_Os,
+	&shapes_gxx_O0,	    &shapes_gxx_O2,	&shapes_gxx_O3,	    &shapes_gxx_Os,
+	&shapes_clangxx_O0, &shapes_clangxx_O2, &shapes_clangxx_O3, &shapes_clangxx_Os,
 };
 #define NR_BUILDS (sizeof(builds) / sizeof(builds[0]))
 
@@ -88,6 +92,10 @@ static void run_every_build(struct __test_metadata *_metadata)
 		/* A build not linked in (clang's, in a musl tree): its weak table's address is 0. */
 		if (!builds[b] || !builds[b]->tag)
 			continue;
+		builds[b]->scoped();
+		/* The C++ builds have the scope shapes alone. */
+		if (!builds[b]->run)
+			continue;
 		builds[b]->run();
 		ASSERT_EQ(0, pthread_create(&t[0], NULL, nested_in_a_new_thread, (void *)builds[b]));
 		ASSERT_EQ(0, pthread_join(t[0], NULL));
@@ -130,12 +138,54 @@ static double check_nested(struct __test_metadata *_metadata, const struct util_
 	return min - SHAPE_R3001 - 3;
 }
 
+/*
+ * The scope forms count what the pair counts, from -O1 on: each region its
+ * known count, and an outer pair holding a whole scope region what it adds
+ * for a whole pair (check_nested()), plus the C scope's begin's store of
+ * its region (SCOPE_C_STORE; C++'s region object is the pair itself). At
+ * -O0 the code that leaves a block (the variable reached through a
+ * pointer, a break's jumps) lies inside the region: over the known count
+ * by at most SCOPE_O0_OVER, never under (docs/markers.md, "The scope forms, and C++").
+ */
+enum { SCOPE_C_STORE = 1, SCOPE_O0_OVER = 12 };
+
+#define EXPECT_SCOPE(root, tag, shape, insns, calls, o0)                                           \
+	do {                                                                                       \
+		double smin_ = field(root, tag, shape, "instructions:u_min");                      \
+		EXPECT_EQ(calls, field(root, tag, shape, "iterations"))                            \
+		TH_LOG("%s/%s", tag, shape);                                                       \
+		if (o0) {                                                                          \
+			EXPECT_TRUE(smin_ >= (insns) && smin_ <= (insns) + SCOPE_O0_OVER)          \
+			TH_LOG("%s/%s: min %.0f, known %.0f", tag, shape, smin_, (double)(insns)); \
+		} else {                                                                           \
+			EXPECT_SHAPE(*(root), tag, shape, insns, calls);                           \
+		}                                                                                  \
+	} while (0)
+
+static void check_scoped(struct __test_metadata *_metadata, const struct jval *root,
+			 const char *tag, int is_c, double pair)
+{
+	int o0 = strstr(tag, "-O0") != NULL;
+	double outer;
+
+	EXPECT_SCOPE(root, tag, "scope 3", 3, 2, o0);
+	EXPECT_SCOPE(root, tag, "scope break 3001", SHAPE_R3001, 2, o0);
+	EXPECT_SCOPE(root, tag, "scope inner 3", 3, 10, o0);
+	EXPECT_EQ(10, field(root, tag, "scope outer", "iterations")) TH_LOG("%s/scope outer", tag);
+	outer = field(root, tag, "scope outer", "instructions:u_min") - SHAPE_R3001 - 3;
+	if (!o0) {
+		EXPECT_EQ(pair + (is_c ? SCOPE_C_STORE : 0), outer)
+		TH_LOG("%s/scope outer: a whole scope region adds %.0f, a whole pair %.0f", tag,
+		       outer, pair);
+	}
+}
+
 static void check_every_build(struct __test_metadata *_metadata, const char *events)
 {
 	struct util_json root = { 0 };
 	double pair = -1;
 	char err[160];
-	int builds_run = 0;
+	int builds_run = 0, scope_builds = 0;
 
 	EXACT_USER_OR_SKIP();
 	setenv("SELFMON_EVENTS", events, 1);
@@ -145,7 +195,7 @@ static void check_every_build(struct __test_metadata *_metadata, const char *eve
 	for (size_t b = 0; b < NR_BUILDS; b++) {
 		const char *tag = builds[b] ? builds[b]->tag : NULL;
 
-		if (!tag)
+		if (!tag || !builds[b]->run)
 			continue;
 		builds_run++;
 		for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
@@ -153,8 +203,16 @@ static void check_every_build(struct __test_metadata *_metadata, const char *eve
 		EXPECT_SHAPE(root, tag, "alone 3001", SHAPE_R3001, 2 + 10 * SHAPE_THREADS);
 		pair = check_nested(_metadata, &root, tag, pair);
 	}
-	TH_LOG("%s: %d builds, every shape exact; an inner pair adds %.0f to its outer region",
-	       events, builds_run, pair);
+	for (size_t b = 0; b < NR_BUILDS; b++) {
+		if (builds[b] && builds[b]->tag) {
+			check_scoped(_metadata, &root, builds[b]->tag, builds[b]->run != NULL,
+				     pair);
+			scope_builds += !builds[b]->run;
+		}
+	}
+	TH_LOG("%s: %d builds, every shape exact; an inner pair adds %.0f to its outer region; "
+	       "the scope forms of %d C++ builds too",
+	       events, builds_run, pair, scope_builds);
 	/* gcc always; clang where the bundle was built beside it (glibc trees). */
 	EXPECT_LE(4, builds_run);
 	util_json_free(&root);

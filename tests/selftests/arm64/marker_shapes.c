@@ -113,6 +113,44 @@ static __attribute__((noinline)) void alone3001(int n)
 		alone3001_once();
 }
 
+/* The scope form: alone, left by a break, and inside an outer pair (its whole cost in the outer). */
+static __attribute__((noinline)) void scope3(void)
+{
+	SELFMON_MARKER_SCOPE(NAME("scope 3"));
+	R3();
+}
+
+static __attribute__((noinline)) void scope_break3001(int n)
+{
+	for (int i = 0;; i++) {
+		SELFMON_MARKER_SCOPE(NAME("scope break 3001"));
+		R3001();
+		if (i == n - 1)
+			break;
+	}
+}
+
+static __attribute__((noinline)) void scope_nested(int n)
+{
+	for (int i = 0; i < n; i++) {
+		SELFMON_MARKER_BEGIN(NAME("scope outer"));
+		R3001();
+		{
+			SELFMON_MARKER_SCOPE(NAME("scope inner 3"));
+			R3();
+		}
+		SELFMON_MARKER_END(NAME("scope outer"));
+	}
+}
+
+static void scoped(void)
+{
+	scope3();
+	scope3();
+	scope_break3001(2);
+	scope_nested(10);
+}
+
 static void run(void)
 {
 	for (int i = 0; i < 2; i++) {
@@ -131,4 +169,4 @@ static void run(void)
 	two_sites(100);
 }
 
-const struct shapes GLUE(shapes_, SHAPES_ID) = { SHAPES_TAG, run, nested, alone3001 };
+const struct shapes GLUE(shapes_, SHAPES_ID) = { SHAPES_TAG, run, nested, alone3001, scoped };

@@ -28,6 +28,13 @@ struct shapes {
 	void (*nested)(int n);
 	/* The 3001-instruction region alone, @n times: what each of the threads runs. */
 	void (*alone3001)(int n);
+	/*
+	 * The scope forms, once: "scope 3" twice, "scope break 3001" twice
+	 * (left by its block's end, then by a break), "scope outer" 10 times,
+	 * each holding a whole "scope inner 3" (C: SELFMON_MARKER_SCOPE();
+	 * C++: SELFMON_MARKER_REGION()).
+	 */
+	void (*scoped)(void);
 };
 
 #define SHAPES_DECLARE(id) extern const struct shapes shapes_##id __attribute__((weak))
@@ -39,5 +46,14 @@ SHAPES_DECLARE(clang_O0);
 SHAPES_DECLARE(clang_O2);
 SHAPES_DECLARE(clang_O3);
 SHAPES_DECLARE(clang_Os);
+/* marker_shapes_cxx.cpp, by g++ and clang++: its run(), nested() and alone3001() are NULL. */
+SHAPES_DECLARE(gxx_O0);
+SHAPES_DECLARE(gxx_O2);
+SHAPES_DECLARE(gxx_O3);
+SHAPES_DECLARE(gxx_Os);
+SHAPES_DECLARE(clangxx_O0);
+SHAPES_DECLARE(clangxx_O2);
+SHAPES_DECLARE(clangxx_O3);
+SHAPES_DECLARE(clangxx_Os);
 
 #endif

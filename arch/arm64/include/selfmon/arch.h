@@ -54,9 +54,15 @@
  * instruction a read less than two loads. The offset is written out because
  * clang has no constraint for an ldp address ("Ump" is gcc's).
  */
-_Static_assert(offsetof(struct perf_event_mmap_page, lock) == 8 &&
-		       offsetof(struct perf_event_mmap_page, index) == 12,
-	       "selfmon_arch_load_lock_index reads lock and index as a pair at offset 8");
+#ifdef __cplusplus
+#define SELFMON_ARM64_STATIC_ASSERT static_assert /* C++ has no _Static_assert */
+#else
+#define SELFMON_ARM64_STATIC_ASSERT _Static_assert
+#endif
+SELFMON_ARM64_STATIC_ASSERT(
+	offsetof(struct perf_event_mmap_page, lock) == 8 &&
+		offsetof(struct perf_event_mmap_page, index) == 12,
+	"selfmon_arch_load_lock_index reads lock and index as a pair at offset 8");
 #define selfmon_arch_load_lock_index(p, seq, idx) \
 	__asm__ __volatile__("ldp\t%w0, %w1, [%2, #8]" : "=r"(seq), "=r"(idx) : "r"(p) : "memory")
 
@@ -202,5 +208,45 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
  */
 #define SELFMON_ARCH_MARKER_NAMED(name, fn) \
 	SELFMON_ARM64_SITE_CALL("selfmon_names", "2:\t.quad\t%c[n]\n\t.quad\t%c[n]\n", name, fn)
+
+/*
+ * The scope form's fixed sequences (SELFMON_MARKER_SCOPE(), <selfmon/marker.h>).
+ * The begin makes its site as SELFMON_ARCH_MARKER_CALL() does, loads its
+ * region as the pair's begin does, and stores it in @var (a memory operand:
+ * the store is the asm's, before the call, so none of the compiler's falls
+ * inside the region) before it calls @fn. The end loads the region back
+ * from @var and, unless it is 0 (markers off), calls @fn: with the nop, four
+ * instructions before @fn's reads, as the pair's end (adrp, ldr, cbz, bl),
+ * so that a region counts what the pair's counts. A whole scope pair costs
+ * one instruction more than a pair (the begin's store). The region is the
+ * site itself before the library first resolved it (the program's first
+ * begin), which @fn takes too. The variable's load is the one instruction
+ * whose address the compiler picks: gcc addresses the variable on the
+ * stack directly from -O1 on, clang keeps its address in a register; at -O0
+ * both pass it through a pointer first (docs/markers.md, "The scope forms, and C++").
+ */
+#define SELFMON_ARCH_MARKER_SCOPE(name, var, fn)                            \
+	__asm__ __volatile__("\t.pushsection\tselfmon_sites, \"aw\"\n"      \
+			     "\t.balign\t8\n"                               \
+			     "2:\t.quad\t2b\n\t.quad\t-1\n\t.quad\t%c[n]\n" \
+			     "\t.popsection\n"                              \
+			     "\tadrp\tx16, 2b\n"                            \
+			     "\tldr\tx0, [x16, #:lo12:2b]\n"                \
+			     "\tstr\tx0, %[v]\n"                            \
+			     "\tcbz\tx0, 1f\n"                              \
+			     "\tbl\t" #fn "\n"                              \
+			     "1:\n"                                         \
+			     : [v] "=m"(var)                                \
+			     : [n] "S"(name)                                \
+			     : SELFMON_ARM64_CALL_CLOBBERS)
+#define SELFMON_ARCH_MARKER_SCOPE_END(region, fn) \
+	__asm__ __volatile__("\tldr\tx0, %[v]\n"  \
+			     "\tnop\n"            \
+			     "\tcbz\tx0, 1f\n"    \
+			     "\tbl\t" #fn "\n"    \
+			     "1:\n"               \
+			     :                    \
+			     : [v] "m"(region)    \
+			     : SELFMON_ARM64_CALL_CLOBBERS)
 
 #endif /* SELFMON_ARCH_H */

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Markers in C++: a region object that ends its region when it goes out
+ * of scope, however the scope is left (its end, return, break, continue,
+ * goto, an exception).
+ *
+ *	#include <selfmon/marker.hpp>
+ *
+ *	void solve()
+ *	{
+ *		SELFMON_MARKER_REGION("solve");
+ *		...			// every way out ends "solve"
+ *	}
+ *
+ * SELFMON_MARKER_REGION() is the cached form (SELFMON_MARKER_BEGIN() and
+ * SELFMON_MARKER_END() of <selfmon/marker.h>) at the same cost: its
+ * constructor and destructor are those two macros, always inlined, so on
+ * arm64 the region counts exactly what the pair counts, and costs an
+ * enclosing region what a pair does, from -O1 on (at -O0 the compiler's
+ * code for leaving a scope counts in the region). selfmon::marker_region is the by-name form, for a name built at
+ * run time. Everything else (the environment, the report) is marker.h's;
+ * docs/markers.md, "The scope forms, and C++".
+ */
+#ifndef SELFMON_MARKER_HPP
+#define SELFMON_MARKER_HPP
+
+#ifndef __cplusplus
+#error "<selfmon/marker.hpp> is C++: C has SELFMON_MARKER_SCOPE() in <selfmon/marker.h>"
+#endif
+
+#include <selfmon/marker.h>
+
+/*
+ * One class per use, local to the block: its constructor and destructor
+ * hold the literal, so each expands the arch's fixed sequence with the
+ * name's address made in place, as the pair does (a member holding the
+ * name would be loaded from wherever the compiler kept it, an instruction
+ * or two the pair does not have, inside the region).
+ */
+#define SELFMON_MARKER__REGION_(name, type, var)        \
+	struct type {                                   \
+		__attribute__((always_inline)) type()   \
+		{                                       \
+			SELFMON_MARKER_BEGIN(name);     \
+		}                                       \
+		__attribute__((always_inline)) ~type()  \
+		{                                       \
+			SELFMON_MARKER_END(name);       \
+		}                                       \
+		type(const type &) = delete;            \
+		type &operator=(const type &) = delete; \
+	} const var
+
+/**
+ * SELFMON_MARKER_REGION() - begin region @name here and end it when the
+ * enclosing scope is left, however it is left
+ * @name: the region, a string literal
+ *
+ * Declares an object with no name to use: at most one a line (it is named
+ * by __COUNTER__). Costs what SELFMON_MARKER_BEGIN() and
+ * SELFMON_MARKER_END() cost; with markers off, a load and a branch at each
+ * end.
+ */
+#define SELFMON_MARKER_REGION(name) SELFMON_MARKER__REGION_ID_(name, __COUNTER__)
+#define SELFMON_MARKER__REGION_ID_(name, id)                                              \
+	SELFMON_MARKER__REGION_(name, SELFMON_MARKER__CAT_(selfmon_marker_region_t_, id), \
+				SELFMON_MARKER__CAT_(selfmon_marker_region_, id))
+
+namespace selfmon {
+
+/**
+ * class marker_region - region @name from the object's construction to its
+ * destruction, by name: selfmon_marker__begin() and selfmon_marker__end()
+ * (a lookup at each call; a name in a buffer is compared in full). For a
+ * name known only at run time; a string literal is cheaper with
+ * SELFMON_MARKER_REGION(). @name must outlive the object.
+ */
+class marker_region {
+      public:
+	explicit marker_region(const char *name) noexcept : name_(name)
+	{
+		(selfmon_marker__begin)(name_);
+	}
+	~marker_region()
+	{
+		(selfmon_marker__end)(name_);
+	}
+	marker_region(const marker_region &) = delete;
+	marker_region &operator=(const marker_region &) = delete;
+
+      private:
+	const char *name_;
+};
+
+} /* namespace selfmon */
+
+#endif /* SELFMON_MARKER_HPP */

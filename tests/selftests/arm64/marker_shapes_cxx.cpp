@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The scope shapes of marker_shapes.c in C++, with SELFMON_MARKER_REGION()
+ * (<selfmon/marker.hpp>): built by g++ and clang++ at each optimization
+ * level (scripts/mk/markers.mk), -fno-exceptions and no C++ library, so
+ * that the C test links it. Each region must count what the pair counts.
+ */
+#include <selfmon/marker.hpp>
+extern "C" {
+#include "marker_shapes.h"
+}
+
+#define GLUE_(a, b) a##b
+#define GLUE(a, b) GLUE_(a, b)
+#define NAME(shape) SHAPES_TAG "/" shape
+
+#define R3() __asm__ __volatile__("nop\n\tnop\n\tnop")
+#define R3001() \
+	__asm__ __volatile__("mov x9, #1000\n1:\tnop\n\tsubs x9, x9, #1\n\tb.ne 1b" ::: "x9", "cc")
+
+static __attribute__((noinline)) void scope3()
+{
+	SELFMON_MARKER_REGION(NAME("scope 3"));
+	R3();
+}
+
+static __attribute__((noinline)) void scope_break3001(int n)
+{
+	for (int i = 0;; i++) {
+		SELFMON_MARKER_REGION(NAME("scope break 3001"));
+		R3001();
+		if (i == n - 1)
+			break;
+	}
+}
+
+static __attribute__((noinline)) void scope_nested(int n)
+{
+	for (int i = 0; i < n; i++) {
+		SELFMON_MARKER_BEGIN(NAME("scope outer"));
+		R3001();
+		{
+			SELFMON_MARKER_REGION(NAME("scope inner 3"));
+			R3();
+		}
+		SELFMON_MARKER_END(NAME("scope outer"));
+	}
+}
+
+static void scoped()
+{
+	scope3();
+	scope3();
+	scope_break3001(2);
+	scope_nested(10);
+}
+
+extern "C" const struct shapes GLUE(shapes_, SHAPES_ID) = { SHAPES_TAG, nullptr, nullptr, nullptr,
+							    scoped };
