@@ -77,7 +77,7 @@ TEST(a_scope_ends_its_region_at_return_break_continue_goto_and_the_block_end)
 		{ "by return", 4 }, { "by break", 3 },	{ "by continue", 4 },
 		{ "by goto", 3 },   { "block end", 5 }, { "scope and pair", 3 },
 	};
-	struct jval root;
+	struct util_json root = { 0 };
 	char err[128];
 	struct run r;
 
@@ -96,7 +96,7 @@ TEST(a_scope_ends_its_region_at_return_break_continue_goto_and_the_block_end)
 		EXPECT_EQ(want[i].calls, num(json_bench(&root, region), "iterations"))
 		TH_LOG("region '%s'", region);
 	}
-	json_free(&root);
+	util_json_free(&root);
 	run_free(&r);
 }
 

@@ -520,8 +520,8 @@ static long empty_pair(const char *events, char *note, size_t size, double *ipc)
 		return -1;
 	pid = fork();
 	if (!pid) {
-		struct jval root = { 0 };
-		const struct jval *b;
+		struct util_json root = { 0 };
+		const struct util_json *b;
 		const char *n, *at;
 		char err[160];
 
@@ -530,13 +530,13 @@ static long empty_pair(const char *events, char *note, size_t size, double *ipc)
 		for (int i = 0; i < 10; i++)
 			region_cached_3000();
 		if (!report_json(&root, err, sizeof(err))) {
-			n = json_str(json_get(&root, "context"), "selfmon_note");
+			n = util_json_str(util_json_get(&root, "context"), "selfmon_note");
 			snprintf(out.note, sizeof(out.note), "%s", n ? n : "");
 			at = strstr(out.note, "instructions:u ");
 			out.pair = at ? strtol(at + 15, NULL, 10) : -1;
 			b = json_bench(&root, "cached 3000");
 			out.ipc = b ? num(b, "ipc") : -1;
-			json_free(&root);
+			util_json_free(&root);
 		}
 		if (write(fd[1], &out, sizeof(out)) != (ssize_t)sizeof(out))
 			_exit(1);

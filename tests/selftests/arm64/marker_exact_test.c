@@ -162,7 +162,7 @@ enum { SCOPE_C_STORE = 1, SCOPE_O0_OVER = 12 };
 		}                                                                                  \
 	} while (0)
 
-static void check_scoped(struct __test_metadata *_metadata, const struct jval *root,
+static void check_scoped(struct __test_metadata *_metadata, const struct util_json *root,
 			 const char *tag, int is_c, double pair)
 {
 	int o0 = strstr(tag, "-O0") != NULL;
