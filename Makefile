@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # selfmon: kernel-style build. `make help` lists the targets.
 #   make [ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-] [O=dir] [V=1]
 VERSION := 0.1.0

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Install the Debian 12 packages selfmon needs, and only the missing ones.
 # Packages come in sets by purpose (docs/building.md, "Dependencies by purpose"):
 #   build   build and run selfmon on this machine: what `make run` installs

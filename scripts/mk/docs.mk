@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ---- docs: what the README and docs/ show is run as written ----
 # Pulled in by the Makefile's last lines; hooks into `make check` through
 # check-run-variants and CHECK_TAPS, as the other blocks do.
