@@ -4,7 +4,7 @@
 # docs/licensing.md), go to a directory of selfmon's own, $(libdir)/selfmon:
 # they stay separate archives, so that what is MIT and what is GPL-2.0 can be
 # told apart, and they never clash with a distro's libperf package's files.
-## install        DESTDIR= prefix= (or PREFIX=) libdir= includedir= : library, headers, CLI, selfmon.pc (a sysroot too)
+## install        DESTDIR= prefix= (or PREFIX=) libdir= includedir= mandir= : library, headers, CLI, selfmon.pc (a sysroot too)
 ## check-run-flags  a distro's install replayed (dpkg-buildflags, Buildroot, Yocto; host and arm64): its flags reach selfmon
 
 .PHONY: install
