@@ -264,7 +264,7 @@ check: deps-all
 	$(Q)tests/summary.sh $(CHECK_TAPS) $(CHECK)/arm64-*.tap $(CHECK)/lava.tap
 
 deps-all:
-	$(Q)$(DEPS_SH) build tests board lava
+	$(Q)$(DEPS_SH) build tests board lava deb
 
 clean:
 	$(Q)rm -rf $(O)/obj $(O)/tests $(O)/libselfmon*.a $(O)/selfmon $(O)/clang $(O)/asan
@@ -305,3 +305,4 @@ include scripts/mk/docs.mk
 include scripts/mk/markers.mk
 include scripts/mk/lint.mk
 include scripts/mk/metrics.mk
+include scripts/mk/deb.mk

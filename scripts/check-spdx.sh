@@ -38,7 +38,7 @@ if [ -n "$missing" ]; then
 	echo "  add '# SPDX-License-Identifier: MIT' (// in C, .\\\" in a man page) at the top (after a #! line):" >&2
 	for f in $missing; do echo "  $f" >&2; done
 	[ -z "$tap" ] || printf 'not ok 1 - every source, script and make file has an SPDX line (%s missing)\n' \
-		"$(echo $missing | wc -w)" >"$tap"
+		"$(echo "$missing" | wc -w)" >"$tap"
 	exit 1
 fi
 [ -z "$tap" ] || printf 'ok 1 - every source, script and make file has an SPDX line (%d files)\n' "$count" >"$tap"
