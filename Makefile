@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # selfmon: kernel-style build. `make help` lists the targets.
 #   make [ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-] [O=dir] [V=1]
 VERSION := 0.1.0
@@ -263,7 +264,7 @@ check: deps-all
 	$(Q)tests/summary.sh $(CHECK_TAPS) $(CHECK)/arm64-*.tap $(CHECK)/lava.tap
 
 deps-all:
-	$(Q)$(DEPS_SH) build tests board lava
+	$(Q)$(DEPS_SH) build tests board lava deb
 
 clean:
 	$(Q)rm -rf $(O)/obj $(O)/tests $(O)/libselfmon*.a $(O)/selfmon $(O)/clang $(O)/asan
@@ -305,3 +306,4 @@ include scripts/mk/markers.mk
 include scripts/mk/lint.mk
 include scripts/mk/metrics.mk
 include scripts/mk/cxx.mk
+include scripts/mk/deb.mk

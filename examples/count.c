@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Count the instructions of one region of code, read inline (rdpmc / mrs).
  * Without a hardware PMU: ./count task-clock

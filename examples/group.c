@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Count a group: its members run on the PMU together, read from one instant.
  * Without a hardware PMU: ./group '{task-clock,page-faults}'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Sample a function of this thread into a perf.data that `perf report` opens. */
 #define _POSIX_C_SOURCE 200809L	/* <selfmon/sampler.h> names POSIX's siginfo_t */
 #include <stdio.h>

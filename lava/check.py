@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """selfmon's LAVA check (make check-lava): LAVA's own dispatcher runs the jobs.
 
 1. Every job in lava/jobs passes LAVA's strict schema (as a server checks a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build the ramdisk LAVA boots for selfmon: static busybox and an /init that
 # mounts the kernel's file systems and leaves a root shell on the console
 # with the prompt the jobs wait for ("selfmon-board# "). It holds no bundle:

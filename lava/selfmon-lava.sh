@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # selfmon's test bundle under LAVA (Lava-Test Test Definition 1.0,
 # lava/selfmon.yaml): run the bundle, turn its TAP into LAVA results and
 # send them, as Linaro's send-to-lava.sh convention does.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Debian ships cmocka only as a shared library; a static test binary (the
 # initramfs of the emulated board, a board without cmocka) needs libcmocka.a.
 # Build it from Debian's own cmocka source package, fetched through a private

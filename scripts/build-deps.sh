@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build the third-party pieces selfmon links against from a kernel source
 # (LINUX_SRC: a tree, or a .tar.xz/.tar.gz/.tar of one; Debian's
 # linux-source-6.1 tarball by default) into a build-local prefix, one per

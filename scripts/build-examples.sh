@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build examples/*.c as a user of the installed library builds them: against
 # a `make install DESTDIR=STAGING prefix=/usr`, with the flags a (cross)
 # pkg-config gives for that sysroot, by the target's compiler, optimized

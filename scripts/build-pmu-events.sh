@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Take tools/perf/pmu-events/arch/{arm64,x86}/ out of a kernel source (a
 # tree, or a .tar.xz/.tar.gz/.tar of one) into DIR/arm64 and DIR/x86, once:
 # scripts/pmu-events.py compiles them into selfmon's tables.

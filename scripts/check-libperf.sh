@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Does a freshly built libperf offer what selfmon calls? Run by build-deps.sh
 # after the build, so that an old kernel source fails here, by name, rather
 # than as an undefined symbol at the link or a struct without a field.

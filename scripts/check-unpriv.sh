@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The part of `make check` that runs as an ordinary user, at
 # kernel.perf_event_paranoid 2 (Debian's setting for users who may count
 # their own processes) and 3 (Debian's default, which refuses users): probe

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Install the Debian 12 packages selfmon needs, and only the missing ones.
 # Packages come in sets by purpose (docs/building.md, "Dependencies by purpose"):
 #   build   build and run selfmon on this machine: what `make run` installs
@@ -9,6 +10,8 @@
 #   lava    LAVA's dispatcher (make check-lava)
 #   lint    make lint: checkpatch (perl), cppcheck, clang-tidy (in tests too)
 #   musl, musl-arm64   musl for `make LIBC=musl` (x86_64, arm64)
+#   deb    make check-deb: the Debian packages built natively and for arm64
+#          (debian/control's Build-Depends, the cross toolchain), lintian
 # Older names stay: host (= build tests), arm64 and vm (the board's halves).
 # Usage: scripts/deps.sh [SET]...   (no argument: build)
 #        scripts/deps.sh --list SET...   print the packages, install nothing
@@ -48,11 +51,17 @@ for what in "${@:-build}"; do
 	vm)    add qemu-system-arm cpio device-tree-compiler linux-source-6.12 ;;
 	board) set -- arm64 vm; for w; do want="$want $("$0" --list "$w")"; done ;;
 	musl)  add musl-tools ;;
+	# debhelper, dpkg-dev and lintian; debian/control's Build-Depends
+	# (linux-source-6.1 for libperf, 6.12 for the pmu-events tables,
+	# kconfiglib, pkg-config for its test); crossbuild-essential-arm64 for
+	# dpkg-buildpackage -a arm64 (gcc-aarch64-linux-gnu, libc6-dev:arm64).
+	deb)   add debhelper dpkg-dev lintian pkg-config linux-source-6.1 linux-source-6.12 xz-utils \
+	           python3-kconfiglib perl crossbuild-essential-arm64 ;;
 	musl-arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-dev:arm64 ;;
 	# LAVA's dispatcher (lava-run) and what rendering a device needs; git
 	# for the definition referenced from a repository.
 	lava)  add lava-dispatcher python3-jinja2 python3-yaml git ;;
-	*) echo "deps.sh: unknown set '$what' (build, tests, board, lava, lint, musl, musl-arm64; host, arm64, vm)" >&2; exit 2 ;;
+	*) echo "deps.sh: unknown set '$what' (build, tests, board, lava, lint, musl, musl-arm64, deb; host, arm64, vm)" >&2; exit 2 ;;
 	esac
 done
 if [ "$list" = 1 ]; then

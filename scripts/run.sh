@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make run` after the build: selfmon probe, a short selfmon bench that fits
 # a screen, and the commands to try next.
 # Usage: scripts/run.sh SELFMON_BINARY

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make size`: text, data, bss (size(1) of the target's binutils) and the
 # stripped file size of libselfmon.a, the selfmon CLI and the minimal
 # program (tests/min/min.c) of each build tree named; with TAP=file, also

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # scripts/board-run as a user runs it, as TAP: refusals before any boot, then
 # one boot that runs a script calling a dynamically linked program (its
 # libraries from --sysroot) and a static one; the static one's exit status,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The bundle's run_tests.sh stopped by a signal, as a LAVA timeout, a CI
 # cancel or Ctrl-C stop it: under dash and busybox ash (which run no EXIT
 # trap on death by a signal), SIGTERM, SIGINT and SIGHUP in the middle of a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The README's tour cannot rot: each examples/*.c is built against the
 # installed library through pkg-config (scripts/build-examples.sh) and run
 # (tests/run_examples.sh), every program the README quotes

@@ -75,13 +75,18 @@ verify() {
 	*) notok "$name: the CLI's link lacks the caller's LDFLAGS ($ldflag $M_LD): '$cli_link'" ;;
 	esac
 	missing=""
-	for f in "$libdir/libselfmon.a" "$libdir/libperf.a" "$libdir/libapi.a" "$libdir/pkgconfig/selfmon.pc" \
+	for f in "$libdir/libselfmon.a" "$libdir/selfmon/libperf.a" "$libdir/selfmon/libapi.a" "$libdir/pkgconfig/selfmon.pc" \
 		/usr/include/selfmon/selfmon.h /usr/include/selfmon/arch.h /usr/bin/selfmon \
 		/usr/share/man/man1/selfmon.1 /usr/share/man/man3/selfmon_set__open.3; do
 		[ -s "$stage$f" ] || missing="$missing $f"
 	done
+	# libperf and libapi in selfmon's own directory (docs/licensing.md): a
+	# distro's libperf package owns $libdir/libperf.a.
+	for f in "$libdir/libperf.a" "$libdir/libapi.a"; do
+		[ ! -e "$stage$f" ] || missing="$missing (not $f: under $libdir/selfmon)"
+	done
 	if [ -z "$missing" ]; then
-		ok "$name: the install holds the archives and selfmon.pc in $libdir, the headers, the CLI and the man pages"
+		ok "$name: the install holds the archives and selfmon.pc in $libdir (libperf's in $libdir/selfmon), the headers, the CLI and the man pages"
 	else
 		notok "$name: the install into $stage lacks:$missing"
 	fi

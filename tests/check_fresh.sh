@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A fresh machine's first `make run`: no kconfiglib yet. make remakes the
 # .config it includes before any goal, so the .config rule must install the
 # build set first; otherwise the first line a new user sees is an error

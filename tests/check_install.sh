@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make install` of a cross build into a sysroot's staging folder, as
 # Buildroot stages a library: the selfmon.pc it writes must give a cross
 # pkg-config (PKG_CONFIG_SYSROOT_DIR, PKG_CONFIG_LIBDIR) the flags with which

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The install commands of the README and docs/building.md, run as written, on
 # a tree whose libperf is not built yet (the state of a fresh clone): every
 # indented line of theirs that runs `make ... install DESTDIR=$STAGING ...`.

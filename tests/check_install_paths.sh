@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make install` as users run it, beyond the cross staging of
 # tests/check_install.sh: into a prefix holding a space, '&' and a quote,
 # for the glibc build and for the musl build (LIBC=musl); then a program

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # LINUX_SRC (docs/building.md): what scripts/build-deps.sh and
 # scripts/check-libperf.sh say about a source that will not do, how sources
 # are told apart, and that the build checks every libperf function selfmon

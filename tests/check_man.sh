@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The man pages: every public function of include/selfmon/*.h has its
 # section 3 page (scripts/mkman3.py lists those without in missing.txt), every
 # command of the CLI its section 1 page naming each of its options, every

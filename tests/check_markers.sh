@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # examples/markers.c as a user builds it: against the library installed in
 # STAGING (make install DESTDIR=STAGING prefix=/usr), with pkg-config's flags;
 # then run, markers on and off. TAP to OUT.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make run` as a newcomer reads it: the build in one line, the probe, a short
 # bench and the commands to try next, all on one screen. TAP to OUT.
 # Usage: tests/check_run.sh OUT.tap [MAKE_ARG...]   (run from the source tree)

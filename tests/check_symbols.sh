@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Symbol hygiene of the installed library, as TAP for the summary (docs/architecture.md,
 # "Conventions"): scripts/symbols.py checks LIB against the public headers, then
 # two self-tests show that the check can fail.

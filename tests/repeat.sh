@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Run each test program N times in a row and count the runs that fail: a
 # flaky test shows here before it blocks a landing at random.
 # Usage: tests/repeat.sh N PROGRAM...   Exit: 1 if any run failed.

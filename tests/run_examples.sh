@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Run the programs of examples/ built by scripts/build-examples.sh, as the
 # README's tour shows them: each must exit 0 and print something. Where it
 # cannot count by default because the machine has no hardware PMU (its

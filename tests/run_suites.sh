@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Run test binaries, appending their TAP to OUT. A binary that crashes, exits
 # non-zero with no failed test, or runs fewer tests than it planned gets a
 # "not ok" line of its own, so the summary cannot miss it.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Sum the TAP results of every file given and print the closing line
 # "N passed, N failed, N skipped". Exits 1 if a test failed or none ran.
 # Usage: summary.sh FILE.tap...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ---- docs: what the README and docs/ show is run as written ----
 # Pulled in by the Makefile's last lines; hooks into `make check` through
 # check-run-variants and CHECK_TAPS, as the other blocks do.
@@ -40,7 +41,8 @@ KERNEL_DOC := $(LINUX_DEPS)/src/scripts/kernel-doc
 MAN_O := $(O)/man
 MAN_HEADERS = $(wildcard include/selfmon/*.h)
 MAN_PAGES = $(wildcard docs/man/*.1 docs/man/*.7)
-mandir := $(prefix)/share/man
+datarootdir ?= $(prefix)/share
+mandir ?= $(datarootdir)/man
 
 $(KERNEL_DOC): | $(LIBPERF)/.stamp
 	$(Q)scripts/build-deps.sh --kernel-doc $(LINUX_DEPS)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # selfmon compare (the regression gate) in make check: end to end on the
 # host, every output format read back by its consumer, and the gate's short
 # form (self vs rerun: no alarm; a 50% slowdown: caught). Its unit tests

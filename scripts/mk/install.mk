@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: MIT
 # Install: the library, its headers, the CLI and selfmon.pc.
-## install        DESTDIR= prefix= (or PREFIX=) libdir= includedir= : library, headers, CLI, selfmon.pc (a sysroot too)
+# libperf.a and libapi.a, selfmon's build of the kernel's tools/lib (GPL-2.0,
+# docs/licensing.md), go to a directory of selfmon's own, $(libdir)/selfmon:
+# they stay separate archives, so that what is MIT and what is GPL-2.0 can be
+# told apart, and they never clash with a distro's libperf package's files.
+## install        DESTDIR= prefix= (or PREFIX=) libdir= includedir= mandir= : library, headers, CLI, selfmon.pc (a sysroot too)
 ## check-run-flags  a distro's install replayed (dpkg-buildflags, Buildroot, Yocto; host and arm64): its flags reach selfmon
 
 .PHONY: install
@@ -27,7 +31,8 @@ install: lib cli
 	$(Q)install -m 644 $(O)/libselfmon.a $(call shq,$(DESTDIR)$(libdir)/)
 	$(Q)install -m 644 include/selfmon/*.h include/selfmon/*.hpp arch/$(SRCARCH)/include/selfmon/arch.h $(call shq,$(DESTDIR)$(includedir)/selfmon/)
 	$(Q)install -m 755 $(O)/selfmon $(call shq,$(DESTDIR)$(bindir)/)
-	$(Q)install -m 644 $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a $(call shq,$(DESTDIR)$(libdir)/)
+	$(Q)install -d $(call shq,$(DESTDIR)$(libdir)/selfmon)
+	$(Q)install -m 644 $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a $(call shq,$(DESTDIR)$(libdir)/selfmon/)
 	$(Q)sed -e $(call shq,$(PC_SED)) scripts/selfmon.pc.in > $(call shq,$(DESTDIR)$(libdir)/pkgconfig/selfmon.pc)
 	@echo $(call shq,  installed in $(DESTDIR)$(prefix))
 

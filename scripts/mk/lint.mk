@@ -3,8 +3,9 @@
 # on the code selfmon ships (scripts/lint.sh says which files and why each
 # suppression); `make check` runs it into host-lint.tap.
 ## lint           checkpatch (kernel), cppcheck and clang-tidy on the library and CLI: no findings
+## check-spdx     every source, script and make file names its licence (SPDX line; docs/licensing.md)
 
-.PHONY: lint check-run-lint
+.PHONY: lint check-run-lint check-spdx check-run-spdx
 
 LINT = scripts/lint.sh $(DEPS)/lint-$(notdir $(LINUX_DEPS)) $(LINUX_SRC)
 LINT_FLAGS = -D_GNU_SOURCE -DSELFMON_VERSION='"$(VERSION)"' -Iinclude -Iarch/$(SRCARCH)/include \
@@ -14,6 +15,7 @@ lint: $(AUTOCONF) $(LIBPERF_H)
 	$(Q)scripts/deps.sh lint
 	$(Q)mkdir -p $(CHECK)
 	$(Q)$(LINT) $(CHECK)/host-lint.tap $(SRCARCH) $(LINT_FLAGS)
+	$(Q)scripts/check-spdx.sh
 
 check-run-lint: $(AUTOCONF) $(LIBPERF_H)
 	$(Q)mkdir -p $(CHECK)
@@ -22,3 +24,15 @@ check-run-lint: $(AUTOCONF) $(LIBPERF_H)
 
 check-run-host: check-run-lint
 HOST_TAPS += $(CHECK)/host-lint.tap
+
+# The SPDX lines (scripts/check-spdx.sh): git and a shell only, in a second.
+check-spdx:
+	$(Q)scripts/check-spdx.sh
+
+check-run-spdx:
+	$(Q)mkdir -p $(CHECK)
+	$(Q)scripts/check-spdx.sh $(CHECK)/host-spdx.tap || true
+	$(Q)cat $(CHECK)/host-spdx.tap
+
+check-run-host: check-run-spdx
+HOST_TAPS += $(CHECK)/host-spdx.tap

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ---- markers: the example built against the installed library and run ----
 # examples/markers.c is built as a user builds it (make install into a
 # staging folder, pkg-config's flags) and run with markers on and off.

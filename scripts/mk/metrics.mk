@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ---- metrics: the kernel's pmu-events tables (Kconfig "Metrics") ----
 # scripts/pmu-events.py compiles tools/perf/pmu-events/arch/<arch>/ of
 # LINUX_SRC_EVENTS (a tree or a tarball; the newest Debian linux-source by

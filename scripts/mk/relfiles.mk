@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ---- files and signals: the bundle stopped by a signal, CDPATH ----
 # tests/check_bundle_signals.sh kills the bundle's run_tests.sh (dash, and
 # busybox ash where `busybox` is installed) with SIGTERM, SIGINT and SIGHUP

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ---- the board as a runner, and the dogfood gate (docs/budgets.md) ----
 # scripts/board-run runs a user's arm64 programs on the emulated board and
 # brings back their output, exit status and files. In `make check`:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The arm64 part of `make check`: boot Debian's arm64 kernel on the emulated
 # board and run the test bundle there, three times:
 #   -cpu max         64-bit counters granted (pmc_width 64)

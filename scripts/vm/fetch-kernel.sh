@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Fetch Debian's arm64 kernel Image and a static arm64 busybox for the QEMU
 # test VM, and cache them so later runs download nothing (they still ask the
 # local apt lists which kernel is current, which needs no network).

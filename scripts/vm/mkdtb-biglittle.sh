@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build the device tree of an emulated big.LITTLE board for the test VM:
 # QEMU's own `virt` tree (GICv3) with its one generic PMU replaced by two,
 # a Cortex-A53 PMU on the LITTLE half of the CPUs and a Cortex-A72 PMU on

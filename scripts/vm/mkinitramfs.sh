@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build the initramfs the test VM boots: static busybox, an /init that runs
 # the bundle's run_tests.sh and reports its exit status, and the bundle.
 # Usage: scripts/vm/mkinitramfs.sh BUNDLE_DIR BUSYBOX OUT.cpio[.gz]

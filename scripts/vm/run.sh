@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Boot the arm64 test VM and turn what the guest printed into an exit status.
 # Usage: scripts/vm/run.sh [--cpu max|cortex-a72|NAME] [--smp N] [--timeout S]
 #                          [--append "ARGS"] [--machine-opts STR] [--dtb FILE]

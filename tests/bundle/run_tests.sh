@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # selfmon's test suites on an arm64 board, or on the emulated board of
 # `make check` (which runs exactly this bundle). Run as root:
 #   ./run_tests.sh

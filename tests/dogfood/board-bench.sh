@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The dogfood gate's board side (run by scripts/board-run, with selfmon and
 # selfmon-inject next to it): the bench kernels RERUNS times, each run's JSON
 # in bench-NN.json, then once by the build whose add_chain retires one more

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The dogfood gate's verdicts, as TAP: the board ran the bench kernels RERUNS
 # times (bench-NN.json) and once with one instruction injected into
 # add_chain's loop (inject.json), all in RUNDIR (tests/dogfood/board-bench.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Replay each fuzz harness's seed corpus (tests/fuzz/corpus/<name>/) once, as
 # `make check` does: one TAP line per harness into OUT. A harness that
 # crashes, leaks or trips a sanitizer on any input is "not ok".

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Fuzz each harness for SECONDS, starting from its seed corpus, and print its
 # executions and coverage. New inputs go to WORK/corpus/<name>, crashes to
 # WORK/crash-<name>-*; the seeds in the tree are left alone.

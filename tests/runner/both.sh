@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs the dynamically linked writer (its libraries from --sysroot) and the
 # budget example when present, then hands over to the static one with this script's arguments.
 writer-dynamic 0 dynamic.json "from the sysroot" || exit 99

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # PROGRAM named like a busybox applet (board-run sends it as "ls"): writes
 # its arguments as it got them, runs the --with files named "mt" (an applet
 # too) and "-x" by name, and writes to stdout and stderr in turn; each
