@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every public header compiles as C++: each one alone and all of them
 # together, for x86_64 and arm64, by g++ and clang++, at C++11, 14, 17, 20
 # and 23, with -Wall -Wextra -Werror -pedantic (compile only:

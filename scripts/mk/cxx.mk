@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ---- C++: every public header compiles as C++, and links ----
 # tests/check_cxx.sh: each header of include/selfmon/ alone and all of them
 # together, compiled as C++11 to C++23 by g++ and clang++ for x86_64 and
