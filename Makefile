@@ -116,6 +116,18 @@ TOOL_OBJS := $(O)/obj/tools/selfmon.o
 # The raw library objects, every internal symbol global: for the unit tests,
 # which call internal functions and --wrap libperf calls. Never installed.
 INTERNAL_LIB := $(O)/libselfmon-internal.a
+# The shared library (docs/building.md, "Shared or static"; docs/abi.md):
+# the same objects, libperf and libapi linked in (both built -fPIC by
+# scripts/build-deps.sh), and a version script from the same public list,
+# so that it exports the documented API alone. ABI_MAJOR is the soname's
+# number: bumped on an incompatible change, never otherwise. Not built in a
+# static configuration (CONFIG_STATIC, musl), which has no dynamic linker.
+# -Bsymbolic-functions: the library's own calls of its public functions
+# bind inside it, as in the archive (no PLT hop, the costs the same).
+ABI_MAJOR := 0
+SONAME := libselfmon.so.$(ABI_MAJOR)
+SHLIB := $(O)/libselfmon.so.$(ABI_MAJOR).$(word 2,$(subst ., ,$(VERSION))).$(word 3,$(subst ., ,$(VERSION)))
+SHLIB_LINKS := $(O)/$(SONAME) $(O)/libselfmon.so
 # Unit tests link every arch's gates: all of them are portable C.
 ALL_GATES := $(foreach a,x86 arm64 generic,$(O)/obj/arch/$(a)/gate.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -142,7 +154,9 @@ all: lib cli tests
 # Keep objects make sees as intermediate: relinks stay cheap.
 .SECONDARY:
 
-lib: $(O)/libselfmon.a $(INTERNAL_LIB) $(UTIL_LIB)
+# What `make lib` builds and `make install` installs of it.
+LIB_TARGETS := $(O)/libselfmon.a $(if $(or $(CONFIG_STATIC),$(filter musl,$(LIBC))),,$(SHLIB_LINKS))
+lib: $(LIB_TARGETS) $(INTERNAL_LIB) $(UTIL_LIB)
 cli: $(O)/selfmon
 tests: $(UNIT_BINS) $(SELF_BINS)
 
@@ -165,6 +179,13 @@ $(CMOCKA_DIR)/.stamp:
 
 # ---- compile ----
 # Third-party stamps are order-only: built once, they never force a rebuild.
+# The library's objects are position independent: the same objects make
+# libselfmon.so and the archive, which then links into a user's shared
+# object too. No semantic interposition: a public function called inside
+# the library is the library's own (as -Bsymbolic-functions binds it in
+# libselfmon.so), so the compiler inlines it as in a non-PIC build.
+PIC_CFLAGS := -fPIC -fno-semantic-interposition
+$(LIB_OBJS) $(UTIL_OBJS): SELFMON_CFLAGS += $(PIC_CFLAGS)
 $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H) | $(CMOCKA_STAMP)
 	$(quiet) CC $<
 	$(Q)mkdir -p $(dir $@)
@@ -186,6 +207,20 @@ $(O)/libselfmon.a: $(LIB_OBJS) $(UTIL_OBJS) $(O)/public-symbols.txt
 	$(Q)$(CC) -nostdlib -r -o $(O)/obj/libselfmon.o $(LIB_OBJS) $(UTIL_OBJS)
 	$(Q)$(OBJCOPY) --keep-global-symbols=$(O)/public-symbols.txt $(O)/obj/libselfmon.o
 	$(Q)rm -f $@ && $(AR) rcs $@ $(O)/obj/libselfmon.o
+
+$(O)/libselfmon.map: $(O)/public-symbols.txt
+	$(quiet) GEN $(@:$(srctree)/%=%)
+	$(Q){ echo 'SELFMON_$(ABI_MAJOR) {'; echo 'global:'; sed 's/.*/\t&;/' $<; \
+	  printf 'local:\n\t*;\n};\n'; } >$@.tmp && mv $@.tmp $@
+
+$(SHLIB): $(LIB_OBJS) $(UTIL_OBJS) $(O)/libselfmon.map
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+	  -Wl,--version-script=$(O)/libselfmon.map -Wl,-Bsymbolic-functions -Wl,-z,defs \
+	  $(LIB_OBJS) $(UTIL_OBJS) $(LIBS) -o $@
+
+$(SHLIB_LINKS): $(SHLIB)
+	$(Q)ln -sf $(notdir $<) $@
 
 $(INTERNAL_LIB): $(LIB_OBJS)
 	$(quiet) AR $(@:$(srctree)/%=%)
@@ -266,7 +301,7 @@ deps-all:
 	$(Q)$(DEPS_SH) build tests board lava
 
 clean:
-	$(Q)rm -rf $(O)/obj $(O)/tests $(O)/libselfmon*.a $(O)/selfmon $(O)/clang $(O)/asan
+	$(Q)rm -rf $(O)/obj $(O)/tests $(O)/libselfmon*.a $(O)/libselfmon.so* $(O)/libselfmon.map $(O)/selfmon $(O)/clang $(O)/asan
 
 distclean:
 	$(Q)rm -rf $(O)
@@ -277,7 +312,7 @@ help:
 	@echo '  run            install what is missing, build, run selfmon probe and a short selfmon bench'
 	@echo '  check          everything CI runs: every pipeline below, host and board'
 	@echo 'Build:'
-	@echo '  all            libselfmon.a, the selfmon CLI and the test binaries (default)'
+	@echo '  all            libselfmon.a, libselfmon.so.$(ABI_MAJOR), the selfmon CLI and the test binaries (default)'
 	@echo 'Configuration (Kconfig):'
 	@echo '  defconfig      configs/$(DEFCONFIG) for ARCH=$(ARCH)'
 	@echo '  <board>_defconfig  one of: $(notdir $(wildcard configs/*_defconfig))'

@@ -21,6 +21,9 @@ if ! flags=$(pkg-config --cflags --libs --static selfmon 2>&1); then
 	echo "failed pkg-config: no selfmon.pc in $staging/usr/lib/pkgconfig: $flags"
 	exit 1
 fi
+# The archive, also where libselfmon.so is installed beside it: the examples
+# travel without the library (the board's test bundle).
+flags=$(printf '%s\n' "$flags" | sed 's/-lselfmon\b/-l:libselfmon.a/')
 rc=0
 for src in "$@"; do
 	name=$(basename "$src" .c)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Install: the library, its headers, the CLI and selfmon.pc.
-## install        DESTDIR= prefix= (or PREFIX=) libdir= includedir= : library, headers, CLI, selfmon.pc (a sysroot too)
+## install        DESTDIR= prefix= (or PREFIX=) libdir= includedir= : libselfmon.a and .so, headers, CLI, selfmon.pc (a sysroot too)
 ## check-run-flags  a distro's install replayed (dpkg-buildflags, Buildroot, Yocto; host and arm64): its flags reach selfmon
 
 .PHONY: install
@@ -25,12 +25,21 @@ includedir ?= $(prefix)/include
 install: lib cli
 	$(Q)install -d $(call shq,$(DESTDIR)$(libdir)/pkgconfig) $(call shq,$(DESTDIR)$(includedir)/selfmon) $(call shq,$(DESTDIR)$(bindir))
 	$(Q)install -m 644 $(O)/libselfmon.a $(call shq,$(DESTDIR)$(libdir)/)
+	$(Q)$(if $(filter $(SHLIB_LINKS),$(LIB_TARGETS)),install -m 755 $(SHLIB) $(call shq,$(DESTDIR)$(libdir)/) && \
+	  ln -sf $(notdir $(SHLIB)) $(call shq,$(DESTDIR)$(libdir)/$(SONAME)) && \
+	  ln -sf $(SONAME) $(call shq,$(DESTDIR)$(libdir)/libselfmon.so),:)
 	$(Q)install -m 644 include/selfmon/*.h arch/$(SRCARCH)/include/selfmon/arch.h $(call shq,$(DESTDIR)$(includedir)/selfmon/)
 	$(Q)install -m 755 $(O)/selfmon $(call shq,$(DESTDIR)$(bindir)/)
 	$(Q)install -m 644 $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a $(call shq,$(DESTDIR)$(libdir)/)
 	$(Q)sed -e $(call shq,$(PC_SED)) scripts/selfmon.pc.in > $(call shq,$(DESTDIR)$(libdir)/pkgconfig/selfmon.pc)
 	@echo $(call shq,  installed in $(DESTDIR)$(prefix))
 
+# With libselfmon.so installed, `pkg-config --libs selfmon` gives the shared
+# link (-lselfmon: libperf and libapi are inside it) and --static adds what
+# the archive needs (Libs.private); a static-only install (musl,
+# CONFIG_STATIC) gives the archive's whole link either way.
+PC_SHARED = $(filter $(SHLIB_LINKS),$(LIB_TARGETS))
+PC_DEPLIBS := -lperf -lapi -lpthread -lm
 # selfmon.pc's directories: under the one above (exec_prefix under prefix,
 # libdir under exec_prefix, includedir under prefix), relative to its
 # variable, as pkg-config's --define-prefix expects; elsewhere, whole.
@@ -38,6 +47,7 @@ PC_SED = s|@PREFIX@|$(call pc_sed_prefix,$(prefix))|; \
 	 s|@EXEC_PREFIX@|$(call pc_sed_prefix,$(call pc_dir,$(exec_prefix),$(prefix),prefix))|; \
 	 s|@LIBDIR@|$(call pc_sed_prefix,$(call pc_dir,$(libdir),$(exec_prefix),exec_prefix))|; \
 	 s|@INCLUDEDIR@|$(call pc_sed_prefix,$(call pc_dir,$(includedir),$(prefix),prefix))|; \
+	 s|@LIBS@|$(if $(PC_SHARED),, $(PC_DEPLIBS))|; s|@LIBS_PRIVATE@|$(if $(PC_SHARED), $(PC_DEPLIBS))|; \
 	 s|@VERSION@|$(VERSION)|; s|@CFLAGS@|$(strip $(if $(CONFIG_SERIALIZE_READS),-DSELFMON_SERIALIZE_READS) $(PC_EXTRA_CFLAGS))|
 # $(call pc_dir,DIR,BASE,VAR): ${VAR} where DIR is BASE, ${VAR}/REST where
 # it is BASE/REST, else DIR. make's word functions split at spaces: a

@@ -47,7 +47,9 @@ $(O)/obj/gen/%.o: $(O)/gen/%.c core/pmu_events.h
 
 ifdef CONFIG_PMU_EVENTS
 LIB_OBJS += $(PE_OBJ)
-$(O)/libselfmon.a $(INTERNAL_LIB): $(PE_OBJ)
+$(O)/libselfmon.a $(SHLIB) $(INTERNAL_LIB): $(PE_OBJ)
+# Library objects are position independent (the Makefile's PIC_CFLAGS).
+$(PE_OBJ): SELFMON_CFLAGS += $(PIC_CFLAGS)
 # The unit test of every metric of the tree, on tables of all cores.
 $(O)/tests/unit/test_metric_all: $(PE_ALL_OBJS)
 $(O)/tests/unit/test_metric_all: SELFMON_LDFLAGS += $(PE_ALL_OBJS)
