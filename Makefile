@@ -337,5 +337,6 @@ include scripts/mk/gate.mk
 include scripts/mk/runner.mk
 include scripts/mk/docs.mk
 include scripts/mk/markers.mk
+include scripts/mk/abi.mk
 include scripts/mk/lint.mk
 include scripts/mk/metrics.mk
