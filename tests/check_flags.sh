@@ -89,12 +89,12 @@ verify() {
 	so=""
 	for f in "$stage$libdir"/libselfmon.so.*.*.*; do [ -f "$f" ] && so=${f##*/}; done
 	soname=$("${cross}readelf" -d "$stage$libdir/${so:-none}" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-	if [ -n "$so" ] && [ "$soname" = libselfmon.so.0 ] &&
+	if [ -n "$so" ] && [ "$soname" = libselfmon.so.0 ] && [ -s "$stage$libdir/libselfmon_pic.a" ] &&
 	   [ "$(readlink "$stage$libdir/libselfmon.so.0")" = "$so" ] &&
 	   [ "$(readlink "$stage$libdir/libselfmon.so")" = libselfmon.so.0 ]; then
-		ok "$name: the install holds $so (soname $soname) and the links libselfmon.so.0 and libselfmon.so"
+		ok "$name: the install holds $so (soname $soname), the links libselfmon.so.0 and libselfmon.so, and libselfmon_pic.a"
 	else
-		notok "$name: the install lacks libselfmon.so.0.x.y with soname libselfmon.so.0 and its links: $(find "$stage$libdir" -maxdepth 1 -name 'libselfmon*' | tr '\n' ' ')"
+		notok "$name: the install lacks libselfmon.so.0.x.y with soname libselfmon.so.0, its links or libselfmon_pic.a: $(find "$stage$libdir" -maxdepth 1 -name 'libselfmon*' | tr '\n' ' ')"
 	fi
 	# What the caller's flags made: the installed objects, the installed CLI.
 	if "${cross}readelf" -p .GCC.command.line "$stage$libdir/libselfmon.a" 2>/dev/null | grep -q -e -O &&

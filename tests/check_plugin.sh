@@ -5,7 +5,7 @@
 # plugin with markers, dlclose()d before exit, whose regions are in the
 # report at exit; a program linked against libselfmon.so and the same one
 # against the archive, with the same regions; a plugin that carries the
-# (position-independent) archive inside. TAP to OUT.
+# position-independent archive (libselfmon_pic.a) inside. TAP to OUT.
 # Usage: tests/check_plugin.sh OUT.tap STAGING SRCDIR [CC]
 # (SRCDIR: tests/plugin, with plugin.c and host.c.)
 set -u
@@ -25,8 +25,10 @@ if [ ! -e "$lib/libselfmon.so" ]; then
 	finish
 fi
 cflags=$(pkg-config --cflags selfmon) shared=$(pkg-config --libs selfmon) || { notok "pkg-config finds selfmon"; finish; }
-# The archive explicitly, libselfmon.so beside it notwithstanding.
+# The archives explicitly, libselfmon.so beside them notwithstanding: the
+# program's (libselfmon.a), and the one for a shared object (libselfmon_pic.a).
 archive="-L$lib -Wl,-Bstatic -lselfmon -lperf -lapi -Wl,-Bdynamic -lpthread -lm"
+pic="-L$lib -Wl,-Bstatic -lselfmon_pic -lperf -lapi -Wl,-Bdynamic -lpthread -lm"
 # The report of each run: CSV in a file; task-clock where no PMU counts (the host).
 export SELFMON_EVENTS="${EVENTS:-task-clock}" SELFMON_FORMAT=csv LD_LIBRARY_PATH="$lib"
 warn="-std=c11 -O2 -Wall -Wextra -Werror"
@@ -61,7 +63,7 @@ build host-shared "the program against libselfmon.so" "$src/host.c" $cflags $sha
 # shellcheck disable=SC2086
 build host-static "the program against libselfmon.a" "$src/host.c" $cflags $archive -ldl || finish
 # shellcheck disable=SC2086
-build plugin-static.so "a plugin with the PIC archive inside" -fPIC -shared "$src/plugin.c" $cflags $archive || finish
+build plugin-static.so "a plugin with libselfmon_pic.a inside" -fPIC -shared "$src/plugin.c" $cflags $pic || finish
 build loader "a loader without selfmon" -DNO_MARKERS "$src/host.c" -ldl || finish
 if needs "$dir/plugin.so" libselfmon.so.0 && needs "$dir/host-shared" libselfmon.so.0 &&
    ! needs "$dir/host-static" libselfmon.so.0 && ! needs "$dir/plugin-static.so" libselfmon.so.0; then
@@ -111,8 +113,8 @@ fi
 run loader 10 "$dir/plugin-static.so"
 got=$(regions "$dir/loader.csv" | tr '\n' ';')
 if [ $rc -eq 0 ] && [ "$got" = "$want" ]; then
-	ok "a plugin with the archive inside, dlclose()d: its report is written and holds its regions: $got"
+	ok "a plugin with libselfmon_pic.a inside, dlclose()d: its report is written and holds its regions: $got"
 else
-	notok "a plugin with the archive inside: status $rc, regions '$got', not '$want': $(cat "$dir/loader.log")"
+	notok "a plugin with libselfmon_pic.a inside: status $rc, regions '$got', not '$want': $(cat "$dir/loader.log")"
 fi
 finish

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Install: the library, its headers, the CLI and selfmon.pc.
-## install        DESTDIR= prefix= (or PREFIX=) libdir= includedir= : libselfmon.a and .so, headers, CLI, selfmon.pc (a sysroot too)
+## install        DESTDIR= prefix= (or PREFIX=) libdir= includedir= : libselfmon.a, .so and _pic.a, headers, CLI, selfmon.pc (a sysroot too)
 ## check-run-flags  a distro's install replayed (dpkg-buildflags, Buildroot, Yocto; host and arm64): its flags reach selfmon
 
 .PHONY: install
@@ -25,7 +25,8 @@ includedir ?= $(prefix)/include
 install: lib cli
 	$(Q)install -d $(call shq,$(DESTDIR)$(libdir)/pkgconfig) $(call shq,$(DESTDIR)$(includedir)/selfmon) $(call shq,$(DESTDIR)$(bindir))
 	$(Q)install -m 644 $(O)/libselfmon.a $(call shq,$(DESTDIR)$(libdir)/)
-	$(Q)$(if $(filter $(SHLIB_LINKS),$(LIB_TARGETS)),install -m 755 $(SHLIB) $(call shq,$(DESTDIR)$(libdir)/) && \
+	$(Q)$(if $(filter $(SHLIB_LINKS),$(LIB_TARGETS)),install -m 644 $(PIC_LIB) $(call shq,$(DESTDIR)$(libdir)/) && \
+	  install -m 755 $(SHLIB) $(call shq,$(DESTDIR)$(libdir)/) && \
 	  ln -sf $(notdir $(SHLIB)) $(call shq,$(DESTDIR)$(libdir)/$(SONAME)) && \
 	  ln -sf $(SONAME) $(call shq,$(DESTDIR)$(libdir)/libselfmon.so),:)
 	$(Q)install -m 644 include/selfmon/*.h arch/$(SRCARCH)/include/selfmon/arch.h $(call shq,$(DESTDIR)$(includedir)/selfmon/)

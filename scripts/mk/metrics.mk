@@ -44,12 +44,15 @@ $(O)/obj/gen/%.o: $(O)/gen/%.c core/pmu_events.h
 	$(quiet) CC $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Icore -c $< -o $@
+$(O)/obj-pic/gen/%.o: $(O)/gen/%.c core/pmu_events.h
+	$(quiet) CC $(@:$(srctree)/%=%)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(PIC_CFLAGS) -Icore -c $< -o $@
 
 ifdef CONFIG_PMU_EVENTS
 LIB_OBJS += $(PE_OBJ)
-$(O)/libselfmon.a $(SHLIB) $(INTERNAL_LIB): $(PE_OBJ)
-# Library objects are position independent (the Makefile's PIC_CFLAGS).
-$(PE_OBJ): SELFMON_CFLAGS += $(PIC_CFLAGS)
+$(O)/libselfmon.a $(INTERNAL_LIB): $(PE_OBJ)
+$(SHLIB) $(PIC_LIB): $(call pic_objs,$(PE_OBJ))
 # The unit test of every metric of the tree, on tables of all cores.
 $(O)/tests/unit/test_metric_all: $(PE_ALL_OBJS)
 $(O)/tests/unit/test_metric_all: SELFMON_LDFLAGS += $(PE_ALL_OBJS)
