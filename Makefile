@@ -122,8 +122,6 @@ INTERNAL_LIB := $(O)/libselfmon-internal.a
 # so that it exports the documented API alone. ABI_MAJOR is the soname's
 # number: bumped on an incompatible change, never otherwise. Not built in a
 # static configuration (CONFIG_STATIC, musl), which has no dynamic linker.
-# -Bsymbolic-functions: the library's own calls of its public functions
-# bind inside it, as in the archive (no PLT hop, the costs the same).
 ABI_MAJOR := 0
 SONAME := libselfmon.so.$(ABI_MAJOR)
 SHLIB := $(O)/libselfmon.so.$(ABI_MAJOR).$(word 2,$(subst ., ,$(VERSION))).$(word 3,$(subst ., ,$(VERSION)))
@@ -191,8 +189,8 @@ $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H) | $(CMOCKA_STAMP)
 # relaxed sequences of a dynamic TLS model (on arm64 a cached marker pair
 # 136 user instructions instead of 125, selfmon_set__read_all of one
 # counter 54 instead of 48). No semantic interposition: a public function
-# called inside the library is the library's own (as -Bsymbolic-functions
-# binds it in libselfmon.so), so the compiler inlines it as without -fPIC.
+# called inside the library is the library's own (as --dynamic-list binds
+# it in libselfmon.so, below), so the compiler inlines it as without -fPIC.
 PIC_CFLAGS := -fPIC -fno-semantic-interposition
 pic_objs = $(patsubst $(O)/obj/%,$(O)/obj-pic/%,$(1))
 $(O)/obj-pic/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
@@ -231,10 +229,21 @@ $(O)/libselfmon.map: $(O)/public-symbols.txt
 	$(Q){ echo 'SELFMON_$(ABI_MAJOR) {'; echo 'global:'; sed 's/.*/\t&;/' $<; \
 	  printf 'local:\n\t*;\n};\n'; } >$@.tmp && mv $@.tmp $@
 
-$(SHLIB): $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(O)/libselfmon.map
+# --dynamic-list: every other public symbol's calls inside the library bind
+# there, as -Bsymbolic would (no PLT hop, the costs the archive's); the calls
+# a marker pair makes go through the library's own PLT, so that the empty
+# pair it measures and subtracts runs the stub a program's pair runs between
+# its two counter reads (arm64's fixed sequence: the end's call), and a
+# region counts exactly with libselfmon.so too. -z now: those PLT entries
+# are bound at load, not by the dynamic linker inside the first empty pair.
+SHLIB_PLT := selfmon_marker__begin_call selfmon_marker__end_call selfmon_marker__begin_const \
+	     selfmon_marker__end_const selfmon_marker__begin selfmon_marker__end
+$(O)/libselfmon.dynlist: Makefile
+	$(Q){ echo '{'; for s in $(SHLIB_PLT); do printf '\t%s;\n' $$s; done; echo '};'; } >$@
+$(SHLIB): $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(O)/libselfmon.map $(O)/libselfmon.dynlist
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -shared -Wl,-soname,$(SONAME) \
-	  -Wl,--version-script=$(O)/libselfmon.map -Wl,-Bsymbolic-functions -Wl,-z,defs \
+	  -Wl,--version-script=$(O)/libselfmon.map -Wl,--dynamic-list=$(O)/libselfmon.dynlist -Wl,-z,defs -Wl,-z,now \
 	  $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(LIBS) -o $@
 
 $(SHLIB_LINKS): $(SHLIB)
