@@ -117,6 +117,17 @@ TOOL_OBJS := $(O)/obj/tools/selfmon.o
 # The raw library objects, every internal symbol global: for the unit tests,
 # which call internal functions and --wrap libperf calls. Never installed.
 INTERNAL_LIB := $(O)/libselfmon-internal.a
+# The shared library (docs/building.md, "Shared or static"; docs/abi.md):
+# the same objects, libperf and libapi linked in (both built -fPIC by
+# scripts/build-deps.sh), and a version script from the same public list,
+# so that it exports the documented API alone. ABI_MAJOR is the soname's
+# number: bumped on an incompatible change, never otherwise. Not built in a
+# static configuration (CONFIG_STATIC, musl), which has no dynamic linker.
+ABI_MAJOR := 0
+SONAME := libselfmon.so.$(ABI_MAJOR)
+SHLIB := $(O)/libselfmon.so.$(ABI_MAJOR).$(word 2,$(subst ., ,$(VERSION))).$(word 3,$(subst ., ,$(VERSION)))
+SHLIB_LINKS := $(O)/$(SONAME) $(O)/libselfmon.so
+PIC_LIB := $(O)/libselfmon_pic.a
 # Unit tests link every arch's gates: all of them are portable C.
 ALL_GATES := $(foreach a,x86 arm64 generic,$(O)/obj/arch/$(a)/gate.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -143,7 +154,9 @@ all: lib cli tests
 # Keep objects make sees as intermediate: relinks stay cheap.
 .SECONDARY:
 
-lib: $(O)/libselfmon.a $(INTERNAL_LIB) $(UTIL_LIB)
+# What `make lib` builds and `make install` installs of it.
+LIB_TARGETS := $(O)/libselfmon.a $(if $(or $(CONFIG_STATIC),$(filter musl,$(LIBC))),,$(SHLIB_LINKS) $(PIC_LIB))
+lib: $(LIB_TARGETS) $(INTERNAL_LIB) $(UTIL_LIB)
 cli: $(O)/selfmon
 tests: $(UNIT_BINS) $(SELF_BINS)
 
@@ -171,6 +184,21 @@ $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H) | $(CMOCKA_STAMP)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
+# The library's objects again, position independent, in $(O)/obj-pic: for
+# libselfmon.so and libselfmon_pic.a, the archive a user links into a shared
+# object. Not for libselfmon.a: there -fPIC costs the hot paths the
+# relaxed sequences of a dynamic TLS model (on arm64 a cached marker pair
+# 136 user instructions instead of 125, selfmon_set__read_all of one
+# counter 54 instead of 48). No semantic interposition: a public function
+# called inside the library is the library's own (as --dynamic-list binds
+# it in libselfmon.so, below), so the compiler inlines it as without -fPIC.
+PIC_CFLAGS := -fPIC -fno-semantic-interposition
+pic_objs = $(patsubst $(O)/obj/%,$(O)/obj-pic/%,$(1))
+$(O)/obj-pic/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
+	$(quiet) CC '$< (PIC)'
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
+
 # The installed library is one relocatable object in which only the functions
 # documented in the public headers stay global (docs/architecture.md, "Conventions"): the
 # internal selfmon_<object>__<verb> names cannot clash with a user's or be
@@ -182,11 +210,45 @@ $(O)/public-symbols.txt: $(PUBLIC_HEADERS) scripts/symbols.py $(AUTOCONF)
 	$(quiet) GEN $(@:$(srctree)/%=%)
 	$(Q)$(PYTHON) scripts/symbols.py keep $(PUBLIC_HEADERS) >$@.tmp && mv $@.tmp $@
 
-$(O)/libselfmon.a: $(LIB_OBJS) $(UTIL_OBJS) $(O)/public-symbols.txt
+# $(call one_object,OBJECTS,ARCHIVE): the archive of one relocatable object
+# made of OBJECTS, only the public symbols global.
+define one_object
 	$(quiet) AR $(@:$(srctree)/%=%)
-	$(Q)$(CC) -nostdlib -r -o $(O)/obj/libselfmon.o $(LIB_OBJS) $(UTIL_OBJS)
-	$(Q)$(OBJCOPY) --keep-global-symbols=$(O)/public-symbols.txt $(O)/obj/libselfmon.o
-	$(Q)rm -f $@ && $(AR) rcs $@ $(O)/obj/libselfmon.o
+	$(Q)$(CC) -nostdlib -r -o $(2:.a=.o) $(1)
+	$(Q)$(OBJCOPY) --keep-global-symbols=$(O)/public-symbols.txt $(2:.a=.o)
+	$(Q)rm -f $(2) && $(AR) rcs $(2) $(2:.a=.o) && rm -f $(2:.a=.o)
+endef
+$(O)/libselfmon.a: $(LIB_OBJS) $(UTIL_OBJS) $(O)/public-symbols.txt
+	$(call one_object,$(LIB_OBJS) $(UTIL_OBJS),$(O)/obj/libselfmon.a)
+	$(Q)mv $(O)/obj/libselfmon.a $@
+$(PIC_LIB): $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(O)/public-symbols.txt
+	$(call one_object,$(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)),$(O)/obj-pic/libselfmon_pic.a)
+	$(Q)mv $(O)/obj-pic/libselfmon_pic.a $@
+
+$(O)/libselfmon.map: $(O)/public-symbols.txt
+	$(quiet) GEN $(@:$(srctree)/%=%)
+	$(Q){ echo 'SELFMON_$(ABI_MAJOR) {'; echo 'global:'; sed 's/.*/\t&;/' $<; \
+	  printf 'local:\n\t*;\n};\n'; } >$@.tmp && mv $@.tmp $@
+
+# --dynamic-list: every other public symbol's calls inside the library bind
+# there, as -Bsymbolic would (no PLT hop, the costs the archive's); the calls
+# a marker pair makes go through the library's own PLT, so that the empty
+# pair it measures and subtracts runs the stub a program's pair runs between
+# its two counter reads (arm64's fixed sequence: the end's call), and a
+# region counts exactly with libselfmon.so too. -z now: those PLT entries
+# are bound at load, not by the dynamic linker inside the first empty pair.
+SHLIB_PLT := selfmon_marker__begin_call selfmon_marker__end_call selfmon_marker__begin_const \
+	     selfmon_marker__end_const selfmon_marker__begin selfmon_marker__end
+$(O)/libselfmon.dynlist: Makefile
+	$(Q){ echo '{'; for s in $(SHLIB_PLT); do printf '\t%s;\n' $$s; done; echo '};'; } >$@
+$(SHLIB): $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(O)/libselfmon.map $(O)/libselfmon.dynlist
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+	  -Wl,--version-script=$(O)/libselfmon.map -Wl,--dynamic-list=$(O)/libselfmon.dynlist -Wl,-z,defs -Wl,-z,now \
+	  $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(LIBS) -o $@
+
+$(SHLIB_LINKS): $(SHLIB)
+	$(Q)ln -sf $(notdir $<) $@
 
 $(INTERNAL_LIB): $(LIB_OBJS)
 	$(quiet) AR $(@:$(srctree)/%=%)
@@ -223,7 +285,7 @@ $(O)/tests/selftests/%: $(O)/obj/tests/selftests/%.o $(CLI_LIB) $(O)/libselfmon.
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $< $(CLI_LIB) $(O)/libselfmon.a $(UTIL_LIB) $(LIBS) -o $@
 
--include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(O)/obj $(O)/obj-pic -name '*.d' 2>/dev/null)
 
 # ---- set-up, run, test ----
 # `make run` needs the build set only (scripts/deps.sh: build, tests, board,
@@ -267,7 +329,7 @@ deps-all:
 	$(Q)$(DEPS_SH) build tests board lava deb
 
 clean:
-	$(Q)rm -rf $(O)/obj $(O)/tests $(O)/libselfmon*.a $(O)/selfmon $(O)/clang $(O)/asan
+	$(Q)rm -rf $(O)/obj $(O)/obj-pic $(O)/tests $(O)/libselfmon*.a $(O)/libselfmon.so* $(O)/libselfmon.map $(O)/selfmon $(O)/clang $(O)/asan
 
 distclean:
 	$(Q)rm -rf $(O)
@@ -278,7 +340,7 @@ help:
 	@echo '  run            install what is missing, build, run selfmon probe and a short selfmon bench'
 	@echo '  check          everything CI runs: every pipeline below, host and board'
 	@echo 'Build:'
-	@echo '  all            libselfmon.a, the selfmon CLI and the test binaries (default)'
+	@echo '  all            libselfmon.a, libselfmon.so.$(ABI_MAJOR), the selfmon CLI and the test binaries (default)'
 	@echo 'Configuration (Kconfig):'
 	@echo '  defconfig      configs/$(DEFCONFIG) for ARCH=$(ARCH)'
 	@echo '  <board>_defconfig  one of: $(notdir $(wildcard configs/*_defconfig))'
@@ -303,6 +365,7 @@ include scripts/mk/gate.mk
 include scripts/mk/runner.mk
 include scripts/mk/docs.mk
 include scripts/mk/markers.mk
+include scripts/mk/abi.mk
 include scripts/mk/lint.mk
 include scripts/mk/metrics.mk
 include scripts/mk/cxx.mk

@@ -108,14 +108,17 @@ void selfmon_marker__begin_at(struct selfmon_marker *marker)
 		mk_begin_read(t, s);
 }
 
-struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *marker)
+struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *marker, int layout)
 {
 	struct selfmon_marker__ready r = { NULL, 0 };
 	struct mk_thread *t = mk_ready(&marker);
 
 	if (!t)
 		return r;
-	if (!t->inline_ok || t->h.slot[marker->id].depth != 0) {
+	if (__builtin_expect(layout != SELFMON_ABI_LAYOUT, 0))
+		mk_say_layout(layout);
+	/* A caller of another layout would read our slots at its offsets: the library begins. */
+	if (!t->inline_ok || t->h.slot[marker->id].depth != 0 || layout != SELFMON_ABI_LAYOUT) {
 		selfmon_marker__begin_at(marker);
 		return r;
 	}
@@ -174,7 +177,7 @@ static void mk_begin_region(struct selfmon_marker *m);
  */
 static __attribute__((noinline, cold)) void mk_begin_region_first(struct selfmon_marker *m)
 {
-	if (selfmon_marker__prepare(m).t)
+	if (selfmon_marker__prepare(m, SELFMON_ABI_LAYOUT).t)
 		mk_begin_region(m);
 }
 
@@ -331,7 +334,7 @@ void selfmon_marker__end_at(struct selfmon_marker *marker)
 /* A site's first begin in this thread, as mk_begin_region_first(); the site resolves here. */
 static __attribute__((noinline, cold)) void mk_begin_call_first(struct selfmon_marker *m)
 {
-	if (selfmon_marker__prepare(m).t)
+	if (selfmon_marker__prepare(m, SELFMON_ABI_LAYOUT).t)
 		selfmon_marker__begin_call(mk_resolve(m));
 }
 

@@ -146,6 +146,8 @@ void mk_calibrate(struct mk_thread *t);
 /* marker_say.c: the messages. */
 /* One message on stderr: "selfmon: markers: ...". */
 void mk_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Once per process: code of another SELFMON_ABI_LAYOUT, @layout, takes the library's path. */
+void mk_say_layout(int layout) __attribute__((cold));
 /* @s quoted for a message or a table: at most @size - 1 bytes, control bytes as \xNN. */
 const char *mk_quote(char *buf, size_t size, const char *s);
 /* The library's last message, which may quote what the environment gave: no raw control bytes. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <selfmon/marker.h>
 #include <selfmon/selfmon.h>
 #include "marker_int.h"
 
@@ -56,4 +57,16 @@ const char *mk_quote(char *buf, size_t size, const char *s)
 const char *mk_errmsg(char *buf, size_t size)
 {
 	return escape(buf, size, selfmon_errmsg(), false);
+}
+
+void mk_say_layout(int layout)
+{
+	static int said;
+
+	if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		return;
+	mk_say("code built against layout %d of <selfmon/marker.h>, this library has layout %d: "
+	       "its pairs take the library's path (the same counts, a higher cost); "
+	       "rebuild it against this library's headers (docs/abi.md)",
+	       layout, SELFMON_ABI_LAYOUT);
 }

@@ -35,6 +35,23 @@ static struct perf_event_mmap_page mk_no_page;
 struct selfmon_marker__thread mk_none = { .pg = { &mk_no_page, &mk_no_page } };
 __thread struct selfmon_marker__thread *selfmon_marker__self = &mk_none;
 
+/*
+ * Code built against an older layout of <selfmon/marker.h> reads the thread
+ * variable of its own layout (the name carries it): the library keeps each
+ * older one defined and exported (its declaration stays in the header), and
+ * pointing at words that send every pair to the library whatever that
+ * layout was: the first word, nr_slots in every layout, 0; every other word
+ * a page that refuses, which is what such a thread's pages are. Its begins
+ * reach selfmon_marker__prepare() with their layout, which begins for them;
+ * its ends read a refusing page and call selfmon_marker__finish(). On a
+ * layout bump (docs/abi.md) the previous layout's variable goes here.
+ */
+#if SELFMON_ABI_LAYOUT > 1
+static void *mk_compat[64] = { [1 ... 63] = &mk_no_page };
+__thread struct selfmon_marker__thread *selfmon_marker__self_1 =
+	(struct selfmon_marker__thread *)mk_compat;
+#endif
+
 /* The inline pair reads two pages: one event is read twice, more take the library's path. */
 void mk_self_publish(struct mk_thread *t)
 {

@@ -45,6 +45,9 @@ cxx_of() {
 	esac
 	command -v "$first" >/dev/null 2>&1 && echo "$first $*"
 }
+# The archive, also where libselfmon.so is installed beside it: the examples
+# travel without the library (the board's test bundle).
+flags=$(printf '%s\n' "$flags" | sed 's/-lselfmon\b/-l:libselfmon.a/')
 rc=0
 for src in "$@"; do
 	name=$(basename "$src" .c)

@@ -40,6 +40,8 @@ for what in "${@:-build}"; do
 	       add libbenchmark-tools python3-scipy
 	       # busybox ash, the board's shell, runs run_tests.sh's signal test here.
 	       add busybox-static
+	       # abidiff and abidw: libselfmon.so's ABI against the baseline (docs/abi.md).
+	       add abigail-tools
 	       set -- lint; for w; do want="$want $("$0" --list "$w")"; done ;;
 	# make lint: the kernel's checkpatch.pl (perl, from linux-source-6.1),
 	# cppcheck, clang-tidy.

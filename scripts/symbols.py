@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Symbol hygiene of libselfmon.a (docs/architecture.md, "Conventions").
+"""Symbol hygiene of libselfmon.a and libselfmon.so (docs/architecture.md, "Conventions").
 
 The rule: a global symbol of the installed libselfmon.a is a function (or
 an extern variable, such as the thread variable an inline path reads)
 declared in a public header (include/selfmon/*.h, arch/*/include/selfmon/
 arch.h) right after a /** doc comment */. Every other function, internal
 names included, is made local when the library is linked (ld -r, then
-objcopy --keep-global-symbols with the list `keep` prints).
+objcopy --keep-global-symbols with the list `keep` prints; libselfmon.so's
+version script is made from the same list).
 
   symbols.py keep HEADER...                  the documented public functions, one a line
   symbols.py check LIB RAW NM HEADER...      TAP: LIB exports only documented functions,
@@ -77,7 +78,8 @@ def defined_globals(nm, lib):
     out = {}
     for line in res.stdout.splitlines():
         parts = line.split()
-        if len(parts) >= 3:
+        # A shared library's version node (SELFMON_0, type A) is no symbol of the API.
+        if len(parts) >= 3 and not (parts[-2] == 'A' and parts[-1].startswith('SELFMON_')):
             out[parts[-1]] = parts[0].rsplit(':', 1)[0]
     return out
 

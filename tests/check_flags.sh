@@ -90,6 +90,17 @@ verify() {
 	else
 		notok "$name: the install into $stage lacks:$missing"
 	fi
+	# The shared library beside the archive: the file, its two links, its soname.
+	so=""
+	for f in "$stage$libdir"/libselfmon.so.*.*.*; do [ -f "$f" ] && so=${f##*/}; done
+	soname=$("${cross}readelf" -d "$stage$libdir/${so:-none}" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+	if [ -n "$so" ] && [ "$soname" = libselfmon.so.0 ] && [ -s "$stage$libdir/libselfmon_pic.a" ] &&
+	   [ "$(readlink "$stage$libdir/libselfmon.so.0")" = "$so" ] &&
+	   [ "$(readlink "$stage$libdir/libselfmon.so")" = libselfmon.so.0 ]; then
+		ok "$name: the install holds $so (soname $soname), the links libselfmon.so.0 and libselfmon.so, and libselfmon_pic.a"
+	else
+		notok "$name: the install lacks libselfmon.so.0.x.y with soname libselfmon.so.0, its links or libselfmon_pic.a: $(find "$stage$libdir" -maxdepth 1 -name 'libselfmon*' | tr '\n' ' ')"
+	fi
 	# What the caller's flags made: the installed objects, the installed CLI.
 	if "${cross}readelf" -p .GCC.command.line "$stage$libdir/libselfmon.a" 2>/dev/null | grep -q -e -O &&
 	   "${cross}nm" "$stage/usr/bin/selfmon" 2>/dev/null | grep -q ' selfmon_flag_probe_ldflags$'; then
@@ -109,10 +120,24 @@ verify() {
 		notok "$name: ${cross}gcc links a program against the install in $libdir through pkg-config ($pcflags): $plog"
 		return
 	fi
+	# pkg-config --libs (not --static): the shared link, libselfmon.so.0 needed.
+	pcshared=$(PKG_CONFIG_SYSROOT_DIR="$stage" PKG_CONFIG_LIBDIR="$stage$libdir/pkgconfig" PKG_CONFIG_PATH='' \
+		pkg-config --cflags --libs selfmon 2>&1)
+	# shellcheck disable=SC2086 # pkg-config's flags are words
+	if slog=$("${cross:-}gcc" -std=c11 -O2 "$prog" $pcshared -o "$bin-shared" 2>&1) &&
+	   "${cross}readelf" -d "$bin-shared" | grep -q 'NEEDED.*\[libselfmon\.so\.0\]'; then
+		ok "$name: pkg-config --libs selfmon ($pcshared) links a program against libselfmon.so.0"
+	else
+		notok "$name: pkg-config --libs selfmon ($pcshared) links no program needing libselfmon.so.0: $slog"
+	fi
 	if [ -z "$cross" ]; then
-		"$bin" 1000 >"$bin.log" 2>&1
+		LD_LIBRARY_PATH="$stage$libdir" "$bin-shared" 1000 >"$bin-shared.log" 2>&1
 		prc=$?
-		if [ $prc -lt 128 ]; then ok "$name: the program runs (status $prc)"
+		if [ $prc -lt 126 ]; then ok "$name: the program linked against libselfmon.so runs (status $prc)"
+		else notok "$name: the program linked against libselfmon.so dies with status $prc: $(cat "$bin-shared.log")"; fi
+		LD_LIBRARY_PATH="$stage$libdir" "$bin" 1000 >"$bin.log" 2>&1
+		prc=$?
+		if [ $prc -lt 126 ]; then ok "$name: the program runs (status $prc)"
 		else notok "$name: the program dies with status $prc: $(cat "$bin.log")"; fi
 	fi
 }

@@ -54,15 +54,39 @@ check() {
 	# It runs: counts, or says why it cannot (no PMU here); never a crash.
 	"$bin" 1000 >"$work/$libc/run.log" 2>&1
 	rc=$?
-	if [ $rc -lt 128 ]; then
+	if [ $rc -lt 126 ]; then
 		ok "$libc: the program runs (status $rc: $(head -n 1 "$work/$libc/run.log"))"
 	else
 		notok "$libc: the program dies with status $rc: $(cat "$work/$libc/run.log")"
 	fi
 }
 
+# The shared link of the same install: pkg-config --libs (not --static)
+# names -lselfmon alone, the link finds libselfmon.so, the program runs with
+# it from the odd prefix.
+shared() {
+	prefix="$work/glibc/odd prefix & co's"
+	export PKG_CONFIG_PATH="$prefix/lib/pkgconfig" PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig"
+	flags=$(pkg-config --cflags --libs selfmon 2>&1)
+	bin="$work/glibc/program-shared"
+	if log=$(eval "gcc -o \"\$bin\" \"\$prog\" $flags" 2>&1) && readelf -d "$bin" | grep -q 'NEEDED.*libselfmon\.so\.0'; then
+		ok "glibc: pkg-config --libs selfmon ($flags) links a program against the installed libselfmon.so.0"
+	else
+		notok "glibc: pkg-config --libs selfmon ($flags) links no program against libselfmon.so.0: $log"
+		return
+	fi
+	LD_LIBRARY_PATH="$prefix/lib" "$bin" 1000 >"$work/glibc/run-shared.log" 2>&1
+	rc=$?
+	if [ $rc -lt 126 ]; then
+		ok "glibc: the program runs with the installed libselfmon.so (status $rc)"
+	else
+		notok "glibc: the program with libselfmon.so dies with status $rc: $(cat "$work/glibc/run-shared.log")"
+	fi
+}
+
 if [ -f "$glibc_o/libselfmon.a" ]; then
 	check glibc "$glibc_o" gcc
+	shared
 else
 	notok "glibc: no build at '$glibc_o' (make all first)"
 fi

@@ -12,6 +12,9 @@ ok() { n=$((n + 1)); echo "ok $n - $*" >>"$out"; }
 notok() { n=$((n + 1)); echo "not ok $n - $*" >>"$out"; echo "check_markers: $*" >&2; }
 
 export PKG_CONFIG_SYSROOT_DIR="$staging" PKG_CONFIG_LIBDIR="$staging/usr/lib/pkgconfig" PKG_CONFIG_PATH=
+# pkg-config's -lselfmon links libselfmon.so where it is installed: the
+# program finds it in the staging folder, as in /usr/lib once installed.
+export LD_LIBRARY_PATH="$staging/usr/lib"
 bin="$staging/../markers-example"
 if ! flags=$(pkg-config --cflags --static --libs selfmon 2>&1); then
 	notok "pkg-config finds selfmon in the staging folder: $flags"

@@ -55,6 +55,18 @@ struct selfmon_marker_site {
  * inline path needs no lock.
  */
 
+/**
+ * SELFMON_ABI_LAYOUT - the layout of the structs the inline pair reads
+ * (struct selfmon_marker__thread, struct selfmon_marker__slot, the first
+ * two words of struct selfmon_marker_site), compiled into every call site.
+ * Any change to them changes it (docs/abi.md). Code built against another
+ * layout than the library's takes the library's path, and the library says
+ * so once on stderr: the thread variable's name carries the layout (the
+ * library keeps an older one pointing at a thread with no slots, whose
+ * pages refuse), and selfmon_marker__prepare() is given it.
+ */
+#define SELFMON_ABI_LAYOUT 1
+
 /*
  * A region in one thread: 512 bytes, so that a slot's address is one shift
  * of its index. Each figure is an array by event, so that the inline pair
@@ -74,7 +86,7 @@ struct selfmon_marker__slot {
 
 /* A thread's markers as the inline path sees them. */
 struct selfmon_marker__thread {
-	/* Slots the inline path may use: 0 sends every call to the library. */
+	/* Slots the inline path may use: 0 sends every call to the library. The first word in every layout. */
 	unsigned long nr_slots;
 	struct selfmon_marker__slot *slot;
 	long nr; /* events, each read through its page */
@@ -82,15 +94,27 @@ struct selfmon_marker__thread {
 	const struct perf_event_mmap_page *pg[SELFMON_MARKER_EVENTS];
 };
 
+/*
+ * The inline pair's name for the thread variable below, whose symbol is
+ * that of SELFMON_ABI_LAYOUT (1): selfmon_marker__self_1.
+ */
+#define selfmon_marker__self selfmon_marker__self_1
+#if SELFMON_ABI_LAYOUT != 1
+#error "SELFMON_ABI_LAYOUT changed: rename selfmon_marker__self_1 after it (docs/abi.md)"
+#endif
+
 /**
- * selfmon_marker__self - this thread's markers, for the inline path only
+ * selfmon_marker__self_1 - this thread's markers, for the inline path only
  *
  * Never NULL: until the thread's first begin, and in a thread that reads
  * its counters the long way, it points to markers with no slots, which
  * send every call to the library. A thread variable, not a function: the
- * inline pair reads it with no call.
+ * inline pair reads it with no call. No TLS model is given: the compiler's
+ * default (dynamic in a shared object) is the one that works in a plugin
+ * that dlopen() loads with libselfmon.so (docs/markers.md, "Shared objects
+ * and plugins").
  */
-extern __thread struct selfmon_marker__thread *selfmon_marker__self;
+extern __thread struct selfmon_marker__thread *selfmon_marker__self_1;
 
 /**
  * selfmon_marker__begin() - start counting region @name in this thread
@@ -185,12 +209,14 @@ struct selfmon_marker__ready {
  * selfmon_marker__prepare() - the inline begin's way into the library, not
  * for programs: resolve a site, open this thread's counters, make room
  * for the region
+ * @marker: the region or site
+ * @layout: the caller's SELFMON_ABI_LAYOUT
  * Return: this thread's markers and the region's slot, for the inline
  * begin to read; a NULL thread when there is nothing left to do (markers
  * off, or a begin the library did itself: a thread that reads the long
- * way, a nested begin).
+ * way, a nested begin, a caller built against another layout).
  */
-struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *marker)
+struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *marker, int layout)
 	__attribute__((cold));
 
 /**
@@ -244,7 +270,7 @@ selfmon_marker__begin_with_(struct selfmon_marker *m, void (*const first)(struct
 			first(m);
 			return;
 		}
-		r = selfmon_marker__prepare(m);
+		r = selfmon_marker__prepare(m, SELFMON_ABI_LAYOUT);
 
 		if (!r.t)
 			return;

@@ -18,7 +18,7 @@ check-host: all
 check-run-host:
 	$(Q)mkdir -p $(CHECK)
 	$(Q)tests/run_suites.sh $(CHECK)/host-gcc.tap $(call suites,$(O))
-	$(Q)tests/check_symbols.sh $(O)/libselfmon.a $(INTERNAL_LIB) $(NM) $(CC) $(PUBLIC_HEADERS) \
+	$(Q)SHLIB=$(if $(filter $(SHLIB_LINKS),$(LIB_TARGETS)),$(SHLIB)) tests/check_symbols.sh $(O)/libselfmon.a $(INTERNAL_LIB) $(NM) $(CC) $(PUBLIC_HEADERS) \
 	  >$(CHECK)/host-symbols.tap || true
 	$(Q)grep -E '^(not )?ok' $(CHECK)/host-symbols.tap
 	$(Q)scripts/check-unpriv.sh $(CHECK)/host-unpriv.tap $(O)/selfmon $(O)/tests/selftests/unpriv_test

@@ -4,7 +4,7 @@
 # docs/licensing.md), go to a directory of selfmon's own, $(libdir)/selfmon:
 # they stay separate archives, so that what is MIT and what is GPL-2.0 can be
 # told apart, and they never clash with a distro's libperf package's files.
-## install        DESTDIR= prefix= (or PREFIX=) libdir= includedir= mandir= : library, headers, CLI, selfmon.pc (a sysroot too)
+## install        DESTDIR= prefix= (or PREFIX=) libdir= includedir= mandir= : libselfmon.a, .so and _pic.a, headers, CLI, selfmon.pc (a sysroot too)
 ## check-run-flags  a distro's install replayed (dpkg-buildflags, Buildroot, Yocto; host and arm64): its flags reach selfmon
 
 .PHONY: install
@@ -29,6 +29,10 @@ includedir ?= $(prefix)/include
 install: lib cli
 	$(Q)install -d $(call shq,$(DESTDIR)$(libdir)/pkgconfig) $(call shq,$(DESTDIR)$(includedir)/selfmon) $(call shq,$(DESTDIR)$(bindir))
 	$(Q)install -m 644 $(O)/libselfmon.a $(call shq,$(DESTDIR)$(libdir)/)
+	$(Q)$(if $(filter $(SHLIB_LINKS),$(LIB_TARGETS)),install -m 644 $(PIC_LIB) $(call shq,$(DESTDIR)$(libdir)/) && \
+	  install -m 755 $(SHLIB) $(call shq,$(DESTDIR)$(libdir)/) && \
+	  ln -sf $(notdir $(SHLIB)) $(call shq,$(DESTDIR)$(libdir)/$(SONAME)) && \
+	  ln -sf $(SONAME) $(call shq,$(DESTDIR)$(libdir)/libselfmon.so),:)
 	$(Q)install -m 644 include/selfmon/*.h include/selfmon/*.hpp arch/$(SRCARCH)/include/selfmon/arch.h $(call shq,$(DESTDIR)$(includedir)/selfmon/)
 	$(Q)install -m 755 $(O)/selfmon $(call shq,$(DESTDIR)$(bindir)/)
 	$(Q)install -d $(call shq,$(DESTDIR)$(libdir)/selfmon)
@@ -36,6 +40,12 @@ install: lib cli
 	$(Q)sed -e $(call shq,$(PC_SED)) scripts/selfmon.pc.in > $(call shq,$(DESTDIR)$(libdir)/pkgconfig/selfmon.pc)
 	@echo $(call shq,  installed in $(DESTDIR)$(prefix))
 
+# With libselfmon.so installed, `pkg-config --libs selfmon` gives the shared
+# link (-lselfmon: libperf and libapi are inside it) and --static adds what
+# the archive needs (Libs.private); a static-only install (musl,
+# CONFIG_STATIC) gives the archive's whole link either way.
+PC_SHARED = $(filter $(SHLIB_LINKS),$(LIB_TARGETS))
+PC_DEPLIBS := -L$${privlibdir} -lperf -lapi -lpthread -lm
 # selfmon.pc's directories: under the one above (exec_prefix under prefix,
 # libdir under exec_prefix, includedir under prefix), relative to its
 # variable, as pkg-config's --define-prefix expects; elsewhere, whole.
@@ -43,6 +53,7 @@ PC_SED = s|@PREFIX@|$(call pc_sed_prefix,$(prefix))|; \
 	 s|@EXEC_PREFIX@|$(call pc_sed_prefix,$(call pc_dir,$(exec_prefix),$(prefix),prefix))|; \
 	 s|@LIBDIR@|$(call pc_sed_prefix,$(call pc_dir,$(libdir),$(exec_prefix),exec_prefix))|; \
 	 s|@INCLUDEDIR@|$(call pc_sed_prefix,$(call pc_dir,$(includedir),$(prefix),prefix))|; \
+	 s|@LIBS@|$(if $(PC_SHARED),, $(PC_DEPLIBS))|; s|@LIBS_PRIVATE@|$(if $(PC_SHARED), $(PC_DEPLIBS))|; \
 	 s|@VERSION@|$(VERSION)|; s|@CFLAGS@|$(strip $(if $(CONFIG_SERIALIZE_READS),-DSELFMON_SERIALIZE_READS) $(PC_EXTRA_CFLAGS))|
 # $(call pc_dir,DIR,BASE,VAR): ${VAR} where DIR is BASE, ${VAR}/REST where
 # it is BASE/REST, else DIR. make's word functions split at spaces: a

@@ -14,6 +14,15 @@ check-run-markers:
 check-run-host: check-run-markers
 CHECK_TAPS += $(CHECK)/host-markers.tap
 
+# ---- markers in shared objects: plugins, libselfmon.so and the PIC archive ----
+## check-run-plugin  a dlopen()ed plugin with markers, dlclose()d before exit; libselfmon.so vs the archive
+.PHONY: check-run-plugin
+check-run-plugin: check-run-markers
+	$(Q)tests/check_plugin.sh $(CHECK)/host-plugin.tap $(MARKERS_STAGING) tests/plugin '$(CC)'
+
+check-run-host: check-run-plugin
+CHECK_TAPS += $(CHECK)/host-plugin.tap
+
 # ---- marker_exact_test: one program, the call-site shapes of each build ----
 # tests/selftests/arm64/marker_shapes.c compiled by gcc and clang at -O0,
 # -O2, -O3 and -Os, each a table of its own (SHAPES_ID) whose regions carry

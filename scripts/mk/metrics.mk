@@ -45,10 +45,15 @@ $(O)/obj/gen/%.o: $(O)/gen/%.c core/pmu_events.h
 	$(quiet) CC $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Icore -c $< -o $@
+$(O)/obj-pic/gen/%.o: $(O)/gen/%.c core/pmu_events.h
+	$(quiet) CC $(@:$(srctree)/%=%)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(PIC_CFLAGS) -Icore -c $< -o $@
 
 ifdef CONFIG_PMU_EVENTS
 LIB_OBJS += $(PE_OBJ)
 $(O)/libselfmon.a $(INTERNAL_LIB): $(PE_OBJ)
+$(SHLIB) $(PIC_LIB): $(call pic_objs,$(PE_OBJ))
 # The unit test of every metric of the tree, on tables of all cores.
 $(O)/tests/unit/test_metric_all: $(PE_ALL_OBJS)
 $(O)/tests/unit/test_metric_all: SELFMON_LDFLAGS += $(PE_ALL_OBJS)

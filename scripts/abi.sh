@@ -1,0 +1,29 @@
+#!/bin/sh
+# libselfmon.so's ABI against the baseline kept in the tree (docs/abi.md):
+#   scripts/abi.sh dump SO BASELINE ARCH     write BASELINE from SO (abidw)
+#   scripts/abi.sh diff SO BASELINE ARCH     abidiff BASELINE SO: status 0 when
+#                                            nothing but additions changed
+# ARCH: the kernel's (x86, arm64), for arch/ARCH/include/selfmon/arch.h.
+# Run from the source tree. The types are those the public headers declare
+# and the exported functions and variables reach.
+set -u
+cmd=$1 so=$2 base=$3 arch=$4
+if ! command -v abidw >/dev/null 2>&1; then
+	echo "abi.sh: no abidw/abidiff here (Debian: apt-get install abigail-tools; scripts/deps.sh tests installs it)" >&2
+	exit 2
+fi
+hd="--headers-dir include/selfmon --headers-dir arch/$arch/include/selfmon"
+case $cmd in
+dump)
+	# No paths of this machine in the file: it is kept in the tree.
+	# shellcheck disable=SC2086 # hd is words
+	abidw --no-corpus-path --no-comp-dir-path --short-locs $hd --out-file "$base.tmp" "$so" &&
+		mv "$base.tmp" "$base" ;;
+diff)
+	# An added function or variable is compatible; the baseline records it
+	# when it is next updated on purpose (make abi-baseline).
+	abidiff --no-added-syms --hd2 include/selfmon --hd2 "arch/$arch/include/selfmon" "$base" "$so" ;;
+*)
+	echo "usage: scripts/abi.sh dump|diff SO BASELINE ARCH" >&2
+	exit 2 ;;
+esac

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A program with markers (tests/check_plugin.sh): N pairs of its own, then,
+ * with a PLUGIN, dlopen() it, run N of its pairs, dlclose() it, and one
+ * pair more of its own after the plugin is gone. Without NO_MARKERS it
+ * counts regions of its own; with it (the loader of a plugin that carries
+ * the library inside) it has none and links no selfmon.
+ * Usage: host N [PLUGIN.so]
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#ifndef NO_MARKERS
+#include <selfmon/marker.h>
+#else
+#define SELFMON_MARKER_BEGIN(name) ((void)0)
+#define SELFMON_MARKER_END(name) ((void)0)
+#endif
+
+static volatile unsigned long sink;
+
+/* Load @path, run @n pairs of its plugin_work(), unload it. Return: 0, or 2 with a message. */
+static int run_plugin(const char *path, int n)
+{
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	int (*work)(int);
+
+	if (!h) {
+		fprintf(stderr, "host: dlopen '%s': %s\n", path, dlerror());
+		return 2;
+	}
+	*(void **)&work = dlsym(h, "plugin_work");
+	if (!work || work(n)) {
+		fprintf(stderr, "host: '%s' has no plugin_work()\n", path);
+		dlclose(h);
+		return 2;
+	}
+	if (dlclose(h)) {
+		fprintf(stderr, "host: dlclose '%s': %s\n", path, dlerror());
+		return 2;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 10;
+
+	for (int i = 0; i < n; i++) {
+		SELFMON_MARKER_BEGIN("host loop");
+		sink += (unsigned long)i;
+		SELFMON_MARKER_END("host loop");
+	}
+	if (argc > 2 && run_plugin(argv[2], n))
+		return 2;
+	/* The program's markers still count with the plugin gone. */
+	SELFMON_MARKER_BEGIN("host after");
+	sink++;
+	SELFMON_MARKER_END("host after");
+	return 0;
+}

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A plugin with markers (tests/check_plugin.sh): a shared object that a
+ * program dlopen()s, calls and dlclose()s before exit. Its regions, both
+ * forms, must be in the program's report at exit.
+ */
+#include <selfmon/marker.h>
+
+int plugin_work(int n);
+
+static volatile unsigned long sink;
+
+/* plugin_work() - @n pairs of the cached form, then one by name. Return: 0. */
+int plugin_work(int n)
+{
+	for (int i = 0; i < n; i++) {
+		SELFMON_MARKER_BEGIN("plugin loop");
+		sink += (unsigned long)i;
+		SELFMON_MARKER_END("plugin loop");
+	}
+	selfmon_marker__begin("plugin by name");
+	sink++;
+	selfmon_marker__end("plugin by name");
+	return 0;
+}
