@@ -76,9 +76,16 @@ missing=""
 for arch in amd64 arm64; do
 	case $arch in amd64) tr=x86_64-linux-gnu ;; arm64) tr=aarch64-linux-gnu ;; esac
 	dev=$work/libselfmon-dev_${version}_$arch.deb cli=$work/selfmon_${version}_$arch.deb
+	so=$work/libselfmon0_${version}_$arch.deb
 	[ -f "$dev" ] || { missing="$missing $(basename "$dev")"; continue; }
 	dpkg-deb -c "$dev" >"$work/$arch-dev.list"; dpkg-deb -c "$cli" >"$work/$arch-cli.list" 2>&1
+	dpkg-deb -c "$so" >"$work/$arch-so.list" 2>&1
+	grep -q " \./usr/lib/$tr/libselfmon\.so\.0 -> " "$work/$arch-so.list" ||
+		missing="$missing $arch:libselfmon0:usr/lib/$tr/libselfmon.so.0"
+	grep -q " \./usr/lib/$tr/libselfmon\.so -> " "$work/$arch-dev.list" ||
+		missing="$missing $arch:libselfmon-dev:usr/lib/$tr/libselfmon.so"
 	for f in usr/include/$tr/selfmon/selfmon.h usr/include/$tr/selfmon/arch.h usr/lib/$tr/libselfmon.a \
+		usr/lib/$tr/libselfmon_pic.a \
 		usr/lib/$tr/selfmon/libperf.a usr/lib/$tr/selfmon/libapi.a usr/lib/$tr/pkgconfig/selfmon.pc \
 		usr/share/man/man3/selfmon_set__open.3.gz usr/share/doc/libselfmon-dev/examples/markers.c \
 		usr/share/doc/libselfmon-dev/copyright; do
@@ -90,34 +97,38 @@ for arch in amd64 arm64; do
 	done
 	grep -q "usr/lib/$tr/libperf\.a\$" "$work/$arch-dev.list" && missing="$missing $arch:(libperf.a outside usr/lib/$tr/selfmon)"
 done
-if [ -z "$missing" ]; then ok "each package holds its files: libselfmon-dev the multiarch headers, archives (libperf's in a folder of its own), selfmon.pc, man3, examples; selfmon the CLI, man1, man7"
+if [ -z "$missing" ]; then ok "each package holds its files: libselfmon0 libselfmon.so.0; libselfmon-dev the multiarch headers, the .so link, archives (libperf's in a folder of its own), selfmon.pc, man3, examples; selfmon the CLI, man1, man7"
 else notok "the packages lack:$missing"; fi
 
 # 6: dpkg --root into an empty root: amd64 both, and arm64 libselfmon-dev beside.
 root=$work/root
 mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" && : >"$root/var/lib/dpkg/status"
 dpkg="dpkg --root=$root --log=$work/dpkg.log --force-depends --force-script-chrootless"
-debs="$work/libselfmon-dev_${version}_amd64.deb $work/selfmon_${version}_amd64.deb"
-[ -f "$work/libselfmon-dev_${version}_arm64.deb" ] && debs="$debs $work/libselfmon-dev_${version}_arm64.deb"
+debs="$work/libselfmon0_${version}_amd64.deb $work/libselfmon-dev_${version}_amd64.deb $work/selfmon_${version}_amd64.deb"
+[ -f "$work/libselfmon-dev_${version}_arm64.deb" ] &&
+	debs="$debs $work/libselfmon0_${version}_arm64.deb $work/libselfmon-dev_${version}_arm64.deb"
 # shellcheck disable=SC2086
 if $dpkg --add-architecture arm64 && $dpkg -i $debs >"$work/dpkg-root.log" 2>&1 &&
-   $dpkg -l 'libselfmon-dev:*' selfmon | grep -c '^ii' | grep -qx "$(echo $debs | wc -w)"; then
-	ok "dpkg --root installs libselfmon-dev and selfmon (amd64) and libselfmon-dev:arm64 beside them (Multi-Arch: same)"
+   $dpkg -l 'libselfmon0:*' 'libselfmon-dev:*' selfmon | grep -c '^ii' | grep -qx "$(echo $debs | wc -w)"; then
+	ok "dpkg --root installs libselfmon0, libselfmon-dev and selfmon (amd64) and libselfmon0:arm64 and libselfmon-dev:arm64 beside them (Multi-Arch: same)"
 else
 	notok "dpkg --root -i $debs: $(tail_of "$work/dpkg-root.log")"
 fi
 
 # 7: a program built in that root through its selfmon.pc: the shipped example.
-pcflags() { # TRIPLET
+# shellcheck disable=SC2086 # $2: --static or nothing
+pcflags() { # TRIPLET [--static]
 	PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_LIBDIR=$root/usr/lib/$1/pkgconfig PKG_CONFIG_PATH='' \
-		pkg-config --cflags --libs --static selfmon
+		pkg-config --cflags --libs $2 selfmon
 }
 ex=$root/usr/share/doc/libselfmon-dev/examples/markers.c
+# The default link is the shared library: the program needs libselfmon.so.0, from the root.
 # shellcheck disable=SC2086 # pkg-config's flags are words
 if flags=$(pcflags x86_64-linux-gnu) && cc -O2 "$ex" $flags -o "$work/markers" >"$work/markers.log" 2>&1 &&
-   SELFMON_EVENTS=task-clock "$work/markers" >>"$work/markers.log" 2>&1 &&
+   readelf -d "$work/markers" | grep -q 'NEEDED.*\[libselfmon\.so\.0\]' &&
+   SELFMON_EVENTS=task-clock LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu "$work/markers" >>"$work/markers.log" 2>&1 &&
    grep -Eq '^sum +10 ' "$work/markers.log"; then
-	ok "the shipped examples/markers.c builds through the installed selfmon.pc ($flags) and counts 10 calls"
+	ok "the shipped examples/markers.c builds through the installed selfmon.pc ($flags), needs libselfmon.so.0 and counts 10 calls with it"
 else
 	notok "markers.c through the installed selfmon.pc: $(tail_of "$work/markers.log")"
 fi
@@ -135,7 +146,7 @@ fi
 # shellcheck disable=SC2086 # pkg-config's flags are words
 if [ ! -f "$root/usr/lib/aarch64-linux-gnu/pkgconfig/selfmon.pc" ]; then
 	notok "an arm64 program through the arm64 selfmon.pc: libselfmon-dev:arm64 is not installed"
-elif flags=$(pcflags aarch64-linux-gnu) &&
+elif flags=$(pcflags aarch64-linux-gnu --static) &&
      aarch64-linux-gnu-gcc -O2 -static "$prog" $flags -o "$work/min-arm64" >"$work/min-arm64.log" 2>&1 &&
      aarch64-linux-gnu-readelf -h "$work/min-arm64" | grep -q AArch64; then
 	ok "$(basename "$prog") links for arm64 through libselfmon-dev:arm64's selfmon.pc (-static)"

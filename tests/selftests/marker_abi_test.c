@@ -40,7 +40,7 @@ static int scenario_other_layout(void)
 
 TEST(code_of_another_layout_takes_the_library_path_said_once_and_its_pairs_count)
 {
-	struct jval root = { 0 };
+	struct util_json root = { 0 };
 	char err[128], want[160];
 	struct run r;
 
@@ -55,7 +55,7 @@ TEST(code_of_another_layout_takes_the_library_path_said_once_and_its_pairs_count
 	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(3, num(json_bench(&root, "other layout"), "iterations")) TH_LOG("%s", r.report);
 	EXPECT_EQ(1, num(json_bench(&root, "this layout"), "iterations")) TH_LOG("%s", r.report);
-	json_free(&root);
+	util_json_free(&root);
 	run_free(&r);
 }
 
