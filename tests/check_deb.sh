@@ -119,7 +119,7 @@ fi
 # shellcheck disable=SC2086 # $2: --static or nothing
 pcflags() { # TRIPLET [--static]
 	PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_LIBDIR=$root/usr/lib/$1/pkgconfig PKG_CONFIG_PATH='' \
-		pkg-config --cflags --libs $2 selfmon
+		pkg-config --cflags --libs ${2:-} selfmon
 }
 ex=$root/usr/share/doc/libselfmon-dev/examples/markers.c
 # The default link is the shared library: the program needs libselfmon.so.0, from the root.
