@@ -183,11 +183,12 @@ TEST(an_inline_read_costs_at_most_22_instructions_at_every_counter_index)
 
 /*
  * The budget of the public read: selfmon_set__read() (the page,
- * checks and the reset baseline, through a call) costs at most 60 user
- * instructions. Measured as the inline reads are, with the counter's own page
- * as the meter.
+ * checks and the reset baseline, through a call) costs at most 51 user
+ * instructions: 50 on -cpu max (a 64-bit counter), 51 on cortex-a72 (a
+ * 32-bit one: one test of the slot's width more). Measured as the inline
+ * reads are, with the counter's own page as the meter.
  */
-TEST(selfmon_set_read_costs_at_most_60_user_instructions)
+TEST(selfmon_set_read_costs_at_most_51_user_instructions)
 {
 	const struct perf_event_mmap_page *pg;
 	struct selfmon_set *set;
@@ -206,7 +207,7 @@ TEST(selfmon_set_read_costs_at_most_60_user_instructions)
 	TH_LOG("selfmon_set__read: %lld.%03lld user instructions per call", (long long)(x / READS),
 	       (long long)(x % READS));
 	EXPECT_EQ(0, selfmon_set__fallbacks(set, 0));
-	EXPECT_LE(x, 60 * READS);
+	EXPECT_LE(x, 51 * READS);
 	selfmon_set__close(set);
 }
 
