@@ -17,6 +17,18 @@
 #include "group.h"
 #include "set.h"
 
+/*
+ * A counter whose slot has a width (set.h) is read by the short read of that
+ * width: one copy of the read, with its 32 blocks of mrs, per width and
+ * function. A build for size (-Os, CONFIG_OPTIMIZE_SIZE) leaves them out:
+ * every counter takes the general read.
+ */
+#if SELFMON_ARCH_FIXED_PAGE && !defined(__OPTIMIZE_SIZE__)
+#define READ_BY_WIDTH 1
+#else
+#define READ_BY_WIDTH 0
+#endif
+
 /* Counts since selfmon_set__reset(): the same for both paths. */
 static void rebase(const struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
@@ -168,9 +180,9 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 	h = &set->hot[(unsigned int)idx];
 	/* A width implies a page: a child's wiped slot has neither. One bit test each. */
 	width = h->width;
-	if (SELFMON_ARCH_FIXED_PAGE && (width & 64))
+	if (READ_BY_WIDTH && (width & 64))
 		return read_fixed_slot(h, count, 64);
-	if (SELFMON_ARCH_FIXED_PAGE && (width & 32))
+	if (READ_BY_WIDTH && (width & 32))
 		return read_fixed_slot(h, count, 32);
 	if (__builtin_expect(!h->page, 0))
 		return h->fd1 ? read_fd_slot(h, count) : read_from_slot(h, count);
@@ -219,9 +231,9 @@ int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count
 		return read_raw_checked(set, idx, count);
 	h = &set->hot[(unsigned int)idx];
 	/* As selfmon_set__read(): a fixed page by the short read of its width. */
-	if (SELFMON_ARCH_FIXED_PAGE && (h->width & 64))
+	if (READ_BY_WIDTH && (h->width & 64))
 		return read_raw_fixed(set, idx, h, count, 64);
-	if (SELFMON_ARCH_FIXED_PAGE && (h->width & 32))
+	if (READ_BY_WIDTH && (h->width & 32))
 		return read_raw_fixed(set, idx, h, count, 32);
 	if (__builtin_expect(!h->page || selfmon_page__read_steady(h->page, count), 0))
 		return read_raw_checked(set, idx, count);
