@@ -57,7 +57,7 @@ KSELFTEST := $(LINUX_DEPS)/kselftest
 include scripts/mk/libc.mk
 
 CFLAGS_WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
-OPT := $(if $(CONFIG_DEBUG),-O0 -g3 -DSELFMON_DEBUG,-O2 -g)
+OPT := $(if $(CONFIG_DEBUG),-O0 -g3 -DSELFMON_DEBUG,$(if $(CONFIG_OPTIMIZE_SIZE),-Os,-O2) -g)
 # selfmon's own flags are SELFMON_CPPFLAGS, SELFMON_CFLAGS and
 # SELFMON_LDFLAGS. CPPFLAGS, CFLAGS and LDFLAGS are the caller's (a distro's
 # hardening, from the environment as dpkg-buildpackage and Yocto give them,
@@ -75,7 +75,8 @@ SELFMON_CPPFLAGS := -D_GNU_SOURCE -Iinclude -Iarch/$(SRCARCH)/include -I$(O)/inc
 	  -DSELFMON_VERSION='"$(VERSION)"' $(if $(CONFIG_SERIALIZE_READS),-DSELFMON_SERIALIZE_READS)
 # One section per function and datum: a static link with --gc-sections
 # (the minimal program, the CLI) keeps only what it reaches of the library.
-SELFMON_CFLAGS := -std=c11 $(OPT) $(CFLAGS_WARN) -fno-strict-aliasing -ffunction-sections -fdata-sections
+SELFMON_CFLAGS := -std=c11 $(OPT) $(CFLAGS_WARN) -fno-strict-aliasing -ffunction-sections -fdata-sections \
+	$(if $(CONFIG_UNWIND_TABLES),,-fno-asynchronous-unwind-tables -fno-unwind-tables)
 # (scripts/mk/libc.mk, included above, may have added to it.)
 SELFMON_LDFLAGS += $(if $(CONFIG_STATIC),-static)
 # glibc's <features.h> ignores _FORTIFY_SOURCE without optimisation; older

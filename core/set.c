@@ -232,6 +232,14 @@ static int group_width(struct selfmon_set *set, int nr)
 	return width;
 }
 
+/* A slot's width (set.h): 32 or 64 where its page's read may skip the tests of both. */
+static int fixed_width(const struct perf_event_mmap_page *pg)
+{
+	if (!SELFMON_ARCH_FIXED_PAGE || !pg || !(pg->capabilities & SELFMON_CAP_USER_RDPMC))
+		return 0;
+	return pg->pmc_width == 32 || pg->pmc_width == 64 ? pg->pmc_width : 0;
+}
+
 /* Step 5: open the counters in order, each group's leader before its members. */
 static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx *ctx)
 {
@@ -253,11 +261,12 @@ static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx 
 		set->hot[i].idx = i;
 		if (!c->page && c->fd >= 0 && c->leader < 0 && !c->nr_more && set->hot_wiped) {
 			set->hot[i].fd1 = c->fd + 1;
-			set->hot[i].reason = (int)c->reason;
+			set->hot[i].reason = (short)c->reason;
 		}
 		if (set->hot_wiped)
 			set->hot[i].page = set->ctr[i].page;
 		set->hot[i].member = (unsigned char)(c->leader >= 0 && c->leader != i);
+		set->hot[i].width = (unsigned char)fixed_width(set->hot[i].page);
 	}
 	if (!err)
 		set->hot[0].group_width = (short)group_width(set, nr);

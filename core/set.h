@@ -59,7 +59,7 @@ struct selfmon_hot {
 	int idx;
 	/* A lone counter without a page: its fd + 1, for a bare read(2); 0: none (or a child). */
 	int fd1;
-	int reason; /* why such a counter is read by read(2) */
+	short reason; /* why such a counter is read by read(2) (an enum selfmon_reason) */
 	/*
 	 * 1: a member of a group, read right after its leader: its times are
 	 * the leader's (the kernel schedules members with their leader), so
@@ -68,6 +68,14 @@ struct selfmon_hot {
 	unsigned char member;
 	/* Where slot 0 has a group_width: 64 - this counter's pmc_width (0 or 32). */
 	unsigned char shift;
+	/*
+	 * 32 or 64 when the open saw this counter's page with cap_user_rdpmc
+	 * and that pmc_width, where the kernel keeps both for the event's life
+	 * (SELFMON_ARCH_FIXED_PAGE): selfmon_set__read() then reads it by the
+	 * short read, which tests neither. 0: the general read (and in a
+	 * forked child, whose slots are wiped).
+	 */
+	unsigned char width;
 	/*
 	 * In slot 0 alone: 32 or 64 when the set is one group (or one counter)
 	 * whose pages the open saw with cap_user_rdpmc and a pmc_width of 32 or

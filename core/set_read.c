@@ -17,6 +17,18 @@
 #include "group.h"
 #include "set.h"
 
+/*
+ * A counter whose slot has a width (set.h) is read by the short read of that
+ * width: one copy of the read, with its 32 blocks of mrs, per width and
+ * function. A build for size (-Os, CONFIG_OPTIMIZE_SIZE) leaves them out:
+ * every counter takes the general read.
+ */
+#if SELFMON_ARCH_FIXED_PAGE && !defined(__OPTIMIZE_SIZE__)
+#define READ_BY_WIDTH 1
+#else
+#define READ_BY_WIDTH 0
+#endif
+
 /* Counts since selfmon_set__reset(): the same for both paths. */
 static void rebase(const struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
@@ -123,10 +135,42 @@ static __attribute__((noinline)) int read_fd_slot(const struct selfmon_hot *h,
 	return 0;
 }
 
+/*
+ * A slot whose page the open saw fixed (set.h: width), by the short read of
+ * constant @width: the index, the offset, the counter and the times, with
+ * no test of cap_user_rdpmc or pmc_width. A refusal (index 0) or a
+ * multiplexed event (its times must be brought up to now) goes the long
+ * way, from what the slot names, as the general read does.
+ */
+static inline __attribute__((always_inline)) int
+read_fixed_slot(const struct selfmon_hot *h, struct selfmon_count *count, const unsigned int width)
+{
+	/* Before the read: its barriers would load them again. */
+	uint64_t value = h->base.value, enabled = h->base.enabled, running = h->base.running;
+	struct selfmon_count now;
+
+	if (__builtin_expect(selfmon_page__read_fixed_times_(h->page, &now, width), 0))
+		return read_from_slot(h, count);
+	/*
+	 * Pairs of 64-bit registers, not a vector: gcc would otherwise move
+	 * the three differences through a vector register, four instructions
+	 * more than the two stp below.
+	 */
+	value = now.value - value;
+	enabled = now.enabled - enabled;
+	__asm__("" : "+r"(value));
+	count->value = value;
+	count->enabled = enabled;
+	count->running = now.running - running;
+	store_user_flags(count);
+	return 0;
+}
+
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
 	const struct selfmon_hot *h;
 	struct selfmon_count now;
+	unsigned int width;
 
 	/* The process is checked by h->page (wiped in a child), the thread here. */
 	if (__builtin_expect(!set || !count || (unsigned int)idx >= (unsigned int)set->nr ||
@@ -134,6 +178,12 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 			     0))
 		return read_checked(set, idx, count);
 	h = &set->hot[(unsigned int)idx];
+	/* A width implies a page: a child's wiped slot has neither. One bit test each. */
+	width = h->width;
+	if (READ_BY_WIDTH && (width & 64))
+		return read_fixed_slot(h, count, 64);
+	if (READ_BY_WIDTH && (width & 32))
+		return read_fixed_slot(h, count, 32);
 	if (__builtin_expect(!h->page, 0))
 		return h->fd1 ? read_fd_slot(h, count) : read_from_slot(h, count);
 	/* A refusal or a multiplexed event: the long way, from what the slot names. */
@@ -159,6 +209,17 @@ static __attribute__((noinline)) int read_raw_checked(struct selfmon_set *set, i
 	return selfmon_counter__read_raw(set, idx, count);
 }
 
+static inline __attribute__((always_inline)) int read_raw_fixed(struct selfmon_set *set, int idx,
+								const struct selfmon_hot *h,
+								struct selfmon_count *count,
+								const unsigned int width)
+{
+	if (__builtin_expect(selfmon_page__read_fixed_times_(h->page, count, width), 0))
+		return read_raw_checked(set, idx, count);
+	store_user_flags(count);
+	return 0;
+}
+
 /* As selfmon_set__read(), less the baseline: the same checks, the same inline page read. */
 int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
@@ -169,6 +230,11 @@ int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count
 			     0))
 		return read_raw_checked(set, idx, count);
 	h = &set->hot[(unsigned int)idx];
+	/* As selfmon_set__read(): a fixed page by the short read of its width. */
+	if (READ_BY_WIDTH && (h->width & 64))
+		return read_raw_fixed(set, idx, h, count, 64);
+	if (READ_BY_WIDTH && (h->width & 32))
+		return read_raw_fixed(set, idx, h, count, 32);
 	if (__builtin_expect(!h->page || selfmon_page__read_steady(h->page, count), 0))
 		return read_raw_checked(set, idx, count);
 	return 0;
@@ -374,7 +440,12 @@ int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
 		if (__builtin_expect(!h->page, 0))
 			return read_all_checked(set, counts);
 		if (h->member) {
-			if (__builtin_expect(selfmon_page__read_value(h->page, &now.value), 0))
+			/*
+			 * The read that tests cap_user_rdpmc and pmc_width too: with the
+			 * index-only one, gcc allocates this function's registers so
+			 * that the short path above costs 2 to 3 instructions more.
+			 */
+			if (__builtin_expect(selfmon_page__read_value_(h->page, &now.value, 0), 0))
 				return read_all_checked(set, counts);
 		} else {
 			if (__builtin_expect(selfmon_page__read_steady(h->page, &now), 0))

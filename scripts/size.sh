@@ -3,15 +3,22 @@
 # `make size`: text, data, bss (size(1) of the target's binutils) and the
 # stripped file size of libselfmon.a, the selfmon CLI and the minimal
 # program (tests/min/min.c) of each build tree named; with TAP=file, also
-# the checks of `make check`: the minimal program's budget and that it
-# carries no bench, report or CLI code.
-# Usage: scripts/size.sh BUDGET_KIB LABEL:CROSS_COMPILE:TREE...
-#   BUDGET_KIB applies to the tree labelled "arm64-musl" (stripped minimal program).
+# the checks of `make check`: the minimal program's budgets and that it
+# carries no bench, report or CLI code. After the table, where the bytes of
+# each budgeted minimal program go (scripts/size-top.sh: by object, by symbol).
+# Usage: scripts/size.sh 'LABEL=BYTES...' LABEL:CROSS_COMPILE:TREE...
+#   each LABEL=BYTES: the stripped minimal program of the tree so labelled
+#   stays within BYTES (e.g. 'arm64-musl=204800 arm64-min=131072').
 # A library archive is stripped of debug information only (-g): its symbols
 # are its interface. Programs are stripped whole.
 set -u
-budget=$1
+budgets=$1
 shift
+specs=$*	# the loop below reuses "$@" (set -- of size's fields)
+# The budget in bytes of a label, empty where it has none.
+budget_of() {
+	for b in $budgets; do [ "${b%%=*}" != "$1" ] || { echo "${b#*=}"; return; }; done
+}
 tap=${TAP:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-size.XXXXXX")
 cleanup() { rm -rf "$tmp"; }
@@ -52,11 +59,12 @@ for spec in "$@"; do
 		bad=$("${cross}nm" "$path" | awk '{ print $NF }' | grep -E "$not_min" | head -n 5 | tr '\n' ' ')
 		if [ -z "$bad" ]; then ok "[$label] the minimal program carries no bench, report or CLI code"
 		else notok "[$label] the minimal program carries bench, report or CLI code: $bad"; fi
-		if [ "$label" = arm64-musl ]; then
-			if [ "$bytes" -le $((budget * 1024)) ]; then
-				ok "[$label] the minimal static program is $bytes bytes stripped, within the ${budget} KiB budget"
+		budget=$(budget_of "$label")
+		if [ -n "$budget" ]; then
+			if [ "$bytes" -le "$budget" ]; then
+				ok "[$label] the minimal static program is $bytes bytes stripped, within its budget of $budget bytes"
 			else
-				notok "[$label] the minimal static program is $bytes bytes stripped, over the ${budget} KiB budget"
+				notok "[$label] the minimal static program is $bytes bytes stripped, over its budget of $budget bytes: scripts/size-top.sh ${cross} $path says where they go"
 			fi
 		fi
 	done
@@ -69,4 +77,13 @@ for spec in "$@"; do
 			notok "[$label] the symbol check sees no bench code even without --gc-sections: it cannot fail"
 		fi
 	fi
+done
+# Where the bytes of each budgeted minimal program go.
+# shellcheck disable=SC2086 # one word per tree spec
+[ -n "$tap" ] || for spec in $specs; do
+	label=${spec%%:*} rest=${spec#*:}
+	cross=${rest%%:*} tree=${rest#*:}
+	if [ -z "$(budget_of "$label")" ] || [ ! -f "$tree/tests/min.map" ]; then continue; fi
+	echo
+	echo "[$label] $(scripts/size-top.sh "$cross" "$tree/tests/min" 15)"
 done

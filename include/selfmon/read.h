@@ -37,6 +37,14 @@
  */
 #define SELFMON_HOT static inline __attribute__((always_inline))
 
+#ifndef SELFMON_ARCH_INDEX_GATES_READ
+/*
+ * 1 where a page index other than 0 implies cap_user_rdpmc and a pmc_width
+ * of 32 or 64 (arch.h says why): the general read then tests the index alone.
+ */
+#define SELFMON_ARCH_INDEX_GATES_READ 0
+#endif
+
 /*
  * Keeps every load of the page between the two loads of 'lock', which is all
  * the kernel's update on this CPU needs (perf_event_open(2), the seqlock
@@ -110,18 +118,19 @@ SELFMON_HOT uint64_t selfmon_cyc_to_ns(uint64_t cyc, uint16_t shift, uint32_t mu
 	return offset + quot * mult + ((rem * mult) >> shift);
 }
 
-/**
- * selfmon_page__read_value() - the cheapest read: the raw event count
- * @pc: the counter's mmap page
- * @value: the count (the same quantity read(2) returns for this event)
- * Return: 0, or -EAGAIN when the page allows no user-space read now.
+/*
+ * The body of selfmon_page__read_value(): @gated (a constant) tests the
+ * index alone, where the arch says it gates the read (arch.h); 0 tests
+ * cap_user_rdpmc and pmc_width too.
  */
-SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, uint64_t *value)
+SELFMON_HOT int selfmon_page__read_value_(const struct perf_event_mmap_page *pc, uint64_t *value,
+					  const int gated)
 {
 #if !SELFMON_ARCH_USER_READ
 	/* No counter instruction on this arch: every read is read(2)'s. */
 	(void)pc;
 	(void)value;
+	(void)gated;
 	return -EAGAIN;
 #else
 	const volatile struct perf_event_mmap_page *p = pc;
@@ -137,17 +146,41 @@ SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, 
 	do {
 		selfmon_arch_load_lock_index(p, seq, idx);
 		selfmon_barrier();
-		shift = 64u - pc->pmc_width;
-		if (__builtin_expect(!selfmon_page_readable(idx, shift, pc->capabilities), 0))
-			return -EAGAIN;
+		if (gated) {
+			/* The index alone says whether the page allows the read (arch.h). */
+			if (__builtin_expect(idx - 1u >= SELFMON_ARCH_MAX_INDEX, 0))
+				return -EAGAIN;
+			shift = pc->pmc_width;
+		} else {
+			shift = 64u - pc->pmc_width;
+			if (__builtin_expect(!selfmon_page_readable(idx, shift, pc->capabilities), 0))
+				return -EAGAIN;
+		}
 		cnt = pc->offset;
 		pmc = selfmon_arch_read_counter(idx);
 		selfmon_barrier();
 	} while (__builtin_expect(p->lock != seq, 0));
 
+#if SELFMON_ARCH_INDEX_GATES_READ
+	if (gated) {
+		*value = cnt + selfmon_arch_sext_width(pmc, shift);
+		return 0;
+	}
+#endif
 	*value = cnt + selfmon_pmc_sext(pmc, shift);
 	return 0;
 #endif
+}
+
+/**
+ * selfmon_page__read_value() - the cheapest read: the raw event count
+ * @pc: the counter's mmap page
+ * @value: the count (the same quantity read(2) returns for this event)
+ * Return: 0, or -EAGAIN when the page allows no user-space read now.
+ */
+SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, uint64_t *value)
+{
+	return selfmon_page__read_value_(pc, value, SELFMON_ARCH_INDEX_GATES_READ);
 }
 
 #ifndef SELFMON_ARCH_FIXED_PAGE

@@ -280,6 +280,53 @@ TEST_F(user_access, a_region_read_inline_then_by_read_raw_counts_exactly_after_a
 	selfmon_set__close(set);
 }
 
+/* A region between two selfmon_set__read() calls, both by mrs; -1 otherwise. */
+static __attribute__((noinline)) int64_t region_set_read(struct selfmon_set *set, uint64_t n)
+{
+	struct selfmon_count a, b;
+
+	if (selfmon_set__read(set, 0, &a))
+		return -1;
+	loop3(n);
+	if (selfmon_set__read(set, 0, &b) || !(a.flags & b.flags & SELFMON_COUNT_USER))
+		return -1;
+	return (int64_t)(b.value - a.value);
+}
+
+/* selfmon_set__read()'s short read of a fixed page at @width: exact, with no fallback. */
+static void check_set_read_exact(struct __test_metadata *_metadata, const struct selfmon_opts *opts,
+				 int width)
+{
+	static const uint64_t n[] = { 1, 10, 1000, 123457 };
+	struct selfmon_set *set;
+	int64_t empty;
+
+	EXACT_OR_SKIP();
+	OPEN_USER(set, "instructions:u", opts);
+	if (width)
+		ASSERT_EQ(width, selfmon_set__pmc_width(set, 0));
+	empty = region_set_read(set, 0);
+	ASSERT_GT(empty, 0);
+	for (unsigned int i = 0; i < sizeof(n) / sizeof(n[0]); i++) {
+		EXPECT_EQ(3 * n[i], region_set_read(set, n[i]) - empty)
+			TH_LOG("n = %llu, pmc_width %d", (unsigned long long)n[i], selfmon_set__pmc_width(set, 0));
+	}
+	EXPECT_EQ(0, selfmon_set__fallbacks(set, 0));
+	selfmon_set__close(set);
+}
+
+TEST(selfmon_set_read_measures_a_known_region_exactly_with_the_default_counter)
+{
+	check_set_read_exact(_metadata, NULL, 0);
+}
+
+TEST(selfmon_set_read_measures_a_known_region_exactly_with_a_32_bit_counter)
+{
+	struct selfmon_opts opts = { .sz = sizeof(opts), .no_long = 1 };
+
+	check_set_read_exact(_metadata, &opts, 32);
+}
+
 TEST(a_known_region_measures_exactly_by_mrs_and_by_read2_with_the_default_counter)
 {
 	check_exact(_metadata, NULL, 0);
@@ -410,6 +457,51 @@ TEST(multiplexed_counters_fall_back_while_off_and_scale_within_one_percent)
 
 		EXPECT_EQ(1, selfmon_count__scale(&c[i], &scaled)) TH_LOG("event %d was never multiplexed", i);
 		EXPECT_LT(c[i].running, c[i].enabled);
+		EXPECT_LT(abs((int)(((double)scaled - truth) * 1000.0 / truth)), 10)
+			TH_LOG("event %d: scaled %llu, true %.0f", i, (unsigned long long)scaled, truth);
+	}
+	selfmon_set__close(set);
+}
+
+/*
+ * The same, each counter by selfmon_set__read(), which reads a page of a
+ * fixed width by the short read (core/set.h, "width"): an event off its
+ * counter (index 0) falls back to read(2), and one on its counter after
+ * being multiplexed (time_enabled != time_running) takes the timed read,
+ * whose times scale its count.
+ */
+TEST(selfmon_set_read_of_multiplexed_counters_falls_back_while_off_and_scales_within_one_percent)
+{
+	const uint64_t chunk = 200000, chunks = 500;
+	struct selfmon_count c[MUX_NR];
+	int64_t user = 0, timed = 0, fallback = 0;
+	struct selfmon_set *set;
+
+	OPEN_USER(set, MUX_EVENTS, NULL);
+	for (uint64_t k = 0; k < chunks; k++) {
+		loop3(chunk);
+		for (int i = 0; i < MUX_NR; i++) {
+			ASSERT_EQ(0, selfmon_set__read(set, i, &c[i]));
+			if (!(c[i].flags & SELFMON_COUNT_USER)) {
+				EXPECT_EQ(SELFMON_REASON_INDEX, c[i].reason);
+				continue;
+			}
+			user++;
+			timed += c[i].running < c[i].enabled;
+		}
+	}
+	for (int i = 0; i < MUX_NR; i++)
+		fallback += selfmon_set__fallbacks(set, i);
+	TH_LOG("%lld reads by mrs (%lld of a multiplexed event, timed), %lld by read(2) (index 0)",
+	       (long long)user, (long long)timed, (long long)fallback);
+	EXPECT_GT(timed, 0);
+	EXPECT_GT(fallback, 0);
+	EXPECT_EQ(chunks * MUX_NR, (uint64_t)(user + fallback));
+	for (int i = 0; i < MUX_NR; i++) {
+		const double truth = 3.0 * chunk * chunks;
+		uint64_t scaled;
+
+		EXPECT_EQ(1, selfmon_count__scale(&c[i], &scaled)) TH_LOG("event %d was never multiplexed", i);
 		EXPECT_LT(abs((int)(((double)scaled - truth) * 1000.0 / truth)), 10)
 			TH_LOG("event %d: scaled %llu, true %.0f", i, (unsigned long long)scaled, truth);
 	}

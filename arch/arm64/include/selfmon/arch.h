@@ -29,6 +29,27 @@
  * selfmon_page__read_value32() (read.h).
  */
 #define SELFMON_ARCH_FIXED_PAGE 1
+/*
+ * And a page index other than 0 implies both: armv8pmu_user_event_idx()
+ * gives 0 unless the event has the user-read flag that also sets
+ * cap_user_rdpmc, and arch_perf_update_userpage() sets pmc_width to 32 or
+ * 64 and nothing else. So the general read (read.h) tests the index alone,
+ * and sign-extends by the width itself: for 32 and 64, 64 - pmc_width and
+ * pmc_width are the same shift modulo 64 (0 or 32), and arm64's variable
+ * shifts take their amount modulo 64, so no subtraction is needed.
+ */
+#define SELFMON_ARCH_INDEX_GATES_READ 1
+
+/*
+ * @pmc sign-extended from a @width of 32 or 64, as above: lsl and asr by the
+ * width itself. In asm because gcc keeps the "& 63" that C would need to
+ * shift by 64, an instruction a read more.
+ */
+static inline __attribute__((always_inline)) uint64_t selfmon_arch_sext_width(uint64_t pmc, uint64_t width)
+{
+	__asm__("lsl\t%0, %0, %1\n\tasr\t%0, %0, %1" : "+r"(pmc) : "r"(width));
+	return pmc;
+}
 
 /* A test may define these to see which register the timestamp read takes, on any host. */
 #ifndef SELFMON_ARM64_MRS
