@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # libselfmon.so's ABI against the baseline kept in the tree (docs/abi.md):
 #   scripts/abi.sh dump SO BASELINE ARCH     write BASELINE from SO (abidw)
 #   scripts/abi.sh diff SO BASELINE ARCH     abidiff BASELINE SO: status 0 when

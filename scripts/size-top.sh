@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Where a static program's bytes go: the top contributors by input object
 # (archive member) and by symbol, from its GNU ld link map (-Wl,-Map) and
 # nm(1). Sizes are of the sections the link kept (after --gc-sections)

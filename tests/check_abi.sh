@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The ABI check (docs/abi.md), TAP to OUT: libselfmon.so against the
 # baseline in the tree; then the check itself: a copy of the tree with an
 # incompatible change injected as a layout bump makes it (a field in the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Markers in shared objects, as a user builds them against the library
 # installed in STAGING (make install DESTDIR=STAGING prefix=/usr), with
 # pkg-config's flags (docs/building.md, "Shared or static"): a dlopen()ed
