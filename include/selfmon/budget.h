@@ -145,8 +145,12 @@ int selfmon_measure__check_within(const struct selfmon_measure *m, double expect
 				  char *msg, size_t size);
 
 /**
- * SELFMON_MEASURE(m, event, statement...) - measure @statement in @event
- * into the struct selfmon_measure @m. The statement runs K times (it must
+ * SELFMON_MEASURE() - measure a statement in @event into @m
+ * @m: a struct selfmon_measure (not a pointer): what was measured
+ * @event: the event string, as selfmon_set__open() takes it ("instructions:u")
+ * @...: the statement
+ *
+ * The statement runs K times (it must
  * bear repeating); an empty region of this same expansion runs before each,
  * so both are read by the same code and its cost is subtracted. The compiler
  * may drop a statement without effects: measure a call, or use its result.

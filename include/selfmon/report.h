@@ -15,17 +15,7 @@
  *   selfmon_report__context_fill(&ctx);
  *   selfmon_report__json(stdout, &ctx, &e, 1);
  *
- * The schema (SELFMON_REPORT_SCHEMA, version SELFMON_REPORT_SCHEMA_VERSION):
- *  - top level: "schema", "schema_version", "context" {...}, "benchmarks" [...];
- *  - per entry and repetition, one object with "run_type": "iteration",
- *    "run_name", "repetition_index", "repetitions", "iterations",
- *    "real_time" (column 0, ns per iteration), "cpu_time" (the column named
- *    "task-clock", else column 0), "time_unit": "ns", and one numeric member
- *    per other column, named as the column, per iteration: those members are
- *    the counters, and nothing else numeric is added to an iteration object;
- *  - per entry, "aggregate" objects "<name>_mean", "<name>_median",
- *    "<name>_stddev"; the median one also holds the derived metrics (IPC,
- *    miss rates, ns_per_iteration), the extras and "expected_instructions".
+ * The schema is in selfmon_report__json()'s comment (and man page).
  *
  * Naming and errors as in <selfmon/selfmon.h>.
  */
@@ -160,8 +150,25 @@ void selfmon_report__derived(const struct selfmon_report_entry *e,
 			     struct selfmon_report_derived *d);
 
 /**
- * selfmon_report__json() - write @nr entries and @ctx as JSON (the schema
- * above). Skipped entries and entries with no kept repetition are left out.
+ * selfmon_report__json() - write @nr entries and @ctx as JSON
+ * @f: where to write
+ * @ctx: the report's "context": fill it with selfmon_report__context_fill()
+ * @e: the entries, one benchmark each
+ * @nr: entries in @e
+ *
+ * The schema (SELFMON_REPORT_SCHEMA, version SELFMON_REPORT_SCHEMA_VERSION):
+ * the top level holds "schema", "schema_version", "context" {...} and
+ * "benchmarks" [...]. Per entry and repetition, one object with "run_type":
+ * "iteration", "run_name", "repetition_index", "repetitions", "iterations",
+ * "real_time" (column 0, ns per iteration), "cpu_time" (the column named
+ * "task-clock", else column 0), "time_unit": "ns", and one numeric member
+ * per other column, named as the column, per iteration: those members are
+ * the counters, and nothing else numeric is added to an iteration object.
+ * Per entry, "aggregate" objects "<name>_mean", "<name>_median",
+ * "<name>_stddev"; the median one also holds the derived metrics (IPC,
+ * miss rates, ns_per_iteration), the extras and "expected_instructions".
+ * Skipped entries and entries with no kept repetition are left out.
+ *
  * Return: 0, -EINVAL for an entry with more than SELFMON_REPORT_MAX_COLS
  * columns or without values, -ENOMEM, or -EIO when @f saw a write error.
  */
