@@ -46,7 +46,7 @@ struct selfmon_budget;
 
 /** What SELFMON_MEASURE() measured: a plain value. */
 struct selfmon_measure {
-	char event[SELFMON_EVENT_NAME_MAX];
+	char event[SELFMON_EVENT_NAME_MAX]; /**< the event measured, as given */
 	double value; /**< raw - overhead, clamped at 0: the statement's cost */
 	double raw; /**< the statement's regions, reads included */
 	double overhead; /**< the empty regions: subtracted */
@@ -75,7 +75,7 @@ struct selfmon_measure {
 	 * time_enabled. @reps counts the statement regions kept.
 	 */
 	int dropped;
-	char why[256];
+	char why[256]; /**< with @err: the cause and the fix */
 };
 
 /** Results of selfmon_measure__check_le() and selfmon_measure__check_within(). */

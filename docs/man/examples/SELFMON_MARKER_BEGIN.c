@@ -17,5 +17,5 @@ int main(void)
 		solve();
 		SELFMON_MARKER_END("solve");
 	}
-	return selfmon_marker__report() < 0;	/* now, and not only at exit */
+	return selfmon_marker__report() < 0; /* now, and not only at exit */
 }

@@ -8,8 +8,8 @@ static int find(const int *v, size_t n, int key)
 	SELFMON_MARKER_SCOPE("find");
 	for (size_t i = 0; i < n; i++)
 		if (v[i] == key)
-			return (int)i;	/* "find" ends here */
-	return -1;			/* and here */
+			return (int)i; /* "find" ends here */
+	return -1; /* and here */
 }
 
 int main(void)

@@ -15,7 +15,10 @@ int main(void)
 
 	SELFMON_MEASURE(m, "instructions:u", len = strlen(line));
 	v = selfmon_measure__check_le(&m, 200, msg, sizeof(msg));
-	printf("%s: %s\n", v == SELFMON_VERDICT_PASS ? "pass" : v == SELFMON_VERDICT_SKIP ? "skip" : "fail",
+	printf("%s: %s\n",
+	       v == SELFMON_VERDICT_PASS ? "pass" :
+	       v == SELFMON_VERDICT_SKIP ? "skip" :
+					   "fail",
 	       msg);
 	if (selfmon_measure__check_within(&m, 40, 50, msg, sizeof(msg)) == SELFMON_VERDICT_FAIL)
 		printf("not 40 +- 50%%: %s\n", msg);

@@ -14,8 +14,9 @@ static void body(void *arg, uint64_t iters)
 
 int main(void)
 {
-	struct selfmon_bench_opts opts = { .sz = sizeof(opts), .events = "instructions:u",
-					   .repetitions = 20, .warmup = 2 };
+	struct selfmon_bench_opts opts = {
+		.sz = sizeof(opts), .events = "instructions:u", .repetitions = 20, .warmup = 2
+	};
 	struct selfmon_bench *b = selfmon_bench__open(&opts);
 	struct selfmon_bench_result res;
 	struct selfmon_report_context ctx = { 0 };

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* A harness of your own that fails as selfmon does: -errno, and the cause and fix in selfmon_errmsg(). */
+/*
+ * A harness of your own that fails as selfmon does: -errno, and the cause
+ * and the fix in selfmon_errmsg().
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <selfmon/selfmon.h>

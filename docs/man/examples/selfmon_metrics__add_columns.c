@@ -28,7 +28,7 @@ int main(void)
 	}
 	if (!selfmon_pmu_events__part(-1, part, sizeof(part)))
 		printf("part %s, tables %s\n", part, selfmon_pmu_events__core(-1, NULL));
-	opts.optional_events = selfmon_metrics__events(m);	/* what sharing left to open */
+	opts.optional_events = selfmon_metrics__events(m); /* what sharing left to open */
 	b = selfmon_bench__open(&opts);
 	if (b && selfmon_bench__run(b, "sum", body, NULL, &res) == 0) {
 		printf("%d events on the set of %d\n", selfmon_bench__nr_events(b),

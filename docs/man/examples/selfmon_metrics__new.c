@@ -9,11 +9,11 @@ int main(int argc, char **argv)
 	struct selfmon_metrics *m;
 	int fallback = 0;
 
-	if (selfmon_metrics__split(argc > 1 ? argv[1] : "instructions:u,@ipc", events, sizeof(events),
-				   names, sizeof(names)))
+	if (selfmon_metrics__split(argc > 1 ? argv[1] : "instructions:u,@ipc", events,
+				   sizeof(events), names, sizeof(names)))
 		return 1;
 	if (!names[0])
-		return 0;	/* no metric in the list */
+		return 0; /* no metric in the list */
 	m = selfmon_metrics__new(names, -1, "u");
 	if (!m) {
 		fprintf(stderr, "%s\n", selfmon_errmsg());

@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 	}
 	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
 		close(fd);
-		selfmon_outfile__discard(tmp);	/* the old file stays */
+		selfmon_outfile__discard(tmp); /* the old file stays */
 		return 1;
 	}
 	close(fd);

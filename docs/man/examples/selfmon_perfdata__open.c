@@ -9,13 +9,15 @@ static volatile unsigned long sink;
 
 static int write_one(const struct selfmon_record *rec, void *pd)
 {
-	return selfmon_perfdata__write(pd, rec);	/* non-zero stops the drain */
+	return selfmon_perfdata__write(pd, rec); /* non-zero stops the drain */
 }
 
 int main(void)
 {
-	struct selfmon_sampler_opts opts = { .sz = sizeof(opts), .period = 1000000,
-					     .sideband = SELFMON_SIDEBAND_MMAP2 | SELFMON_SIDEBAND_COMM,
+	struct selfmon_sampler_opts opts = { .sz = sizeof(opts),
+					     .period = 1000000,
+					     .sideband = SELFMON_SIDEBAND_MMAP2 |
+							 SELFMON_SIDEBAND_COMM,
 					     .sample_id_all = 1 };
 	struct selfmon_sampler *s = selfmon_sampler__open("task-clock", &opts);
 	struct selfmon_perfdata *pd = s ? selfmon_perfdata__open("perf.data", s) : NULL;

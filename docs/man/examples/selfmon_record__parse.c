@@ -14,7 +14,8 @@ static int show(const struct selfmon_record *rec, void *ctx)
 	if (selfmon_record__parse(rec->data, rec->size, layout, &again))
 		return 0;
 	if (again.type == PERF_RECORD_SAMPLE)
-		for (uint64_t i = 0; selfmon_record_read__entry(&again.sample.read, i, &e) == 0; i++)
+		for (uint64_t i = 0; selfmon_record_read__entry(&again.sample.read, i, &e) == 0;
+		     i++)
 			printf("value %llu id %llu\n", (unsigned long long)e.value,
 			       (unsigned long long)e.id);
 	return 0;
@@ -22,8 +23,10 @@ static int show(const struct selfmon_record *rec, void *ctx)
 
 int main(void)
 {
-	struct selfmon_sampler_opts opts = { .sz = sizeof(opts), .period = 1000000,
-					     .sample_type = SELFMON_SAMPLER_DEFAULT_TYPE | PERF_SAMPLE_READ };
+	struct selfmon_sampler_opts opts = { .sz = sizeof(opts),
+					     .period = 1000000,
+					     .sample_type = SELFMON_SAMPLER_DEFAULT_TYPE |
+							    PERF_SAMPLE_READ };
 	struct selfmon_sampler *s = selfmon_sampler__open("{task-clock,page-faults}", &opts);
 	struct selfmon_record_layout layout;
 
@@ -40,7 +43,7 @@ int main(void)
 	for (volatile unsigned long i = 0; i < 20000000; i++)
 		;
 	selfmon_sampler__disable(s);
-	selfmon_record_fn fn = show;	/* the callback's type */
+	selfmon_record_fn fn = show; /* the callback's type */
 
 	selfmon_sampler__drain(s, fn, &layout, 0);
 	selfmon_sampler__close(s);

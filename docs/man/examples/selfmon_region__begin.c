@@ -21,7 +21,7 @@ int main(void)
 	selfmon_region__end(&pages, &r);
 	printf("%llu instructions%s\n", (unsigned long long)selfmon_region__delta(&r, 0),
 	       r.slow & SELFMON_REGION_SLOW_END ? " (read(2) at the end)" : "");
-	if (r.err) {	/* a fallback read failed: read again, page or read(2) */
+	if (r.err) { /* a fallback read failed: read again, page or read(2) */
 		uint64_t now[SELFMON_PAGES_MAX];
 
 		if (selfmon_pages__read_slow(&pages, now) == 0)

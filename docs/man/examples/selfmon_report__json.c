@@ -11,8 +11,13 @@ int main(void)
 		{ .name = "instructions:u", .unit = "", .path = "user", .values = insns },
 	};
 	struct selfmon_report_entry e = {
-		.name = "parse", .iterations = 1000, .repetitions = 3, .kept = 3,
-		.nr_cols = 2, .cols = cols, .expected_insns = -1,
+		.name = "parse",
+		.iterations = 1000,
+		.repetitions = 3,
+		.kept = 3,
+		.nr_cols = 2,
+		.cols = cols,
+		.expected_insns = -1,
 	};
 	struct selfmon_report_context ctx = { 0 };
 

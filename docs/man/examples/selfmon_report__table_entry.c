@@ -1,18 +1,27 @@
 // SPDX-License-Identifier: MIT
-/* The table printed row by row as each row is measured, plus the row's derived metrics and hand-written JSON/CSV values. */
+/*
+ * The table printed row by row, as each row is measured; the row's derived
+ * metrics written as JSON and CSV values by hand.
+ */
 #include <stdio.h>
 #include <selfmon/report.h>
 
 int main(void)
 {
-	static const double ns[] = { 1000, 1010 }, insns[] = { 4000, 4000 }, cycles[] = { 2000, 2100 };
+	static const double ns[] = { 1000, 1010 }, insns[] = { 4000, 4000 },
+			    cycles[] = { 2000, 2100 };
 	const struct selfmon_report_col cols[] = {
 		{ .name = "time", .unit = "ns", .values = ns },
 		{ .name = "instructions", .values = insns },
 		{ .name = "cycles", .values = cycles },
 	};
-	struct selfmon_report_entry e = { .name = "loop", .iterations = 100, .repetitions = 2,
-					  .kept = 2, .nr_cols = 3, .cols = cols, .expected_insns = 40 };
+	struct selfmon_report_entry e = { .name = "loop",
+					  .iterations = 100,
+					  .repetitions = 2,
+					  .kept = 2,
+					  .nr_cols = 3,
+					  .cols = cols,
+					  .expected_insns = 40 };
 	struct selfmon_report_context ctx = { 0 };
 	struct selfmon_report_derived d;
 

@@ -39,7 +39,7 @@ int main(void)
 		;
 	selfmon_sampler__drain(s, count, &n, 0);
 	printf("%d records\n", n);
-	selfmon_sampler__close(s);	/* leaves the mapping */
+	selfmon_sampler__close(s); /* leaves the mapping */
 	munmap(map, len);
 	close(fd);
 	return 0;

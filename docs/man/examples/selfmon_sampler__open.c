@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Sample the thread's instruction pointer every 100000 cycles (task-clock nanoseconds without a PMU). */
+/*
+ * Sample the thread's instruction pointer every 100000 cycles (without a
+ * PMU: ./a.out task-clock, every 100000 ns).
+ */
 #include <stdio.h>
 #include <selfmon/sampler.h>
 #include <selfmon/selfmon.h>
@@ -16,7 +19,7 @@ static int on_record(const struct selfmon_record *rec, void *ctx)
 	} else {
 		printf("%s record\n", selfmon_record__name(rec->type));
 	}
-	return 0;	/* go on */
+	return 0; /* go on */
 }
 
 int main(int argc, char **argv)
@@ -39,7 +42,8 @@ int main(int argc, char **argv)
 	for (unsigned long i = 0; i < 10000000; i++)
 		sink += i;
 	selfmon_sampler__disable(s);
-	if (selfmon_sampler__drain(s, on_record, &samples, 0) < 0 || selfmon_sampler__stats(s, &st)) {
+	if (selfmon_sampler__drain(s, on_record, &samples, 0) < 0 ||
+	    selfmon_sampler__stats(s, &st)) {
 		selfmon_sampler__close(s);
 		return 1;
 	}

@@ -35,8 +35,11 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 
 int main(void)
 {
-	struct selfmon_sampler_opts opts = { .sz = sizeof(opts), .period = 1000000,
-					     .wakeup_events = 1, .sigtrap = 1, .sig_data = 42 };
+	struct selfmon_sampler_opts opts = { .sz = sizeof(opts),
+					     .period = 1000000,
+					     .wakeup_events = 1,
+					     .sigtrap = 1,
+					     .sig_data = 42 };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));

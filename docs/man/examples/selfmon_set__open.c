@@ -12,7 +12,7 @@ int main(void)
 	struct selfmon_count c;
 
 	if (!set) {
-		fprintf(stderr, "%s\n", selfmon_errmsg());	/* the cause and the fix */
+		fprintf(stderr, "%s\n", selfmon_errmsg()); /* the cause and the fix */
 		return 1;
 	}
 	selfmon_set__enable(set);

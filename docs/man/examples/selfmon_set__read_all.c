@@ -32,16 +32,18 @@ int main(int argc, char **argv)
 		int leader = selfmon_set__group(set, i);
 
 		if (selfmon_set__path(set, i, &why) != SELFMON_PATH_USER)
-			printf("%s: read(2): %s; %s\n", selfmon_set__name(set, i), selfmon_reason__str(why),
-			       selfmon_reason__fix(why));
-		printf("%s on %s: group %d, %d-bit counter, page %s, type %u, %lld fallback(s), note: %s\n",
-		       selfmon_set__name(set, i), selfmon_set__pmu(set), leader, selfmon_set__pmc_width(set, i),
-		       selfmon_set__page(set, i) ? "mapped" : "none", selfmon_set__attr(set, i)->type,
-		       (long long)selfmon_set__fallbacks(set, i),
+			printf("%s: read(2): %s; %s\n", selfmon_set__name(set, i),
+			       selfmon_reason__str(why), selfmon_reason__fix(why));
+		printf("%s on %s: group %d, %d-bit, page %s, type %u, %lld fallback(s), note: %s\n",
+		       selfmon_set__name(set, i), selfmon_set__pmu(set), leader,
+		       selfmon_set__pmc_width(set, i),
+		       selfmon_set__page(set, i) ? "mapped" : "none",
+		       selfmon_set__attr(set, i)->type, (long long)selfmon_set__fallbacks(set, i),
 		       selfmon_set__note(set, i) ? selfmon_set__note(set, i) : "none");
 		if (leader == i && selfmon_set__read_group(set, i, counts) == 0)
 			printf("  group read at once: %llu\n", (unsigned long long)counts[0].value);
-		if (!selfmon_set__read_raw(set, i, &c) && !selfmon_set__read_syscall(set, i, &counts[0]))
+		if (!selfmon_set__read_raw(set, i, &c) &&
+		    !selfmon_set__read_syscall(set, i, &counts[0]))
 			printf("  raw %llu, read(2) %llu\n", (unsigned long long)c.value,
 			       (unsigned long long)counts[0].value);
 	}

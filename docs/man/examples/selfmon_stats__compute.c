@@ -15,9 +15,11 @@ int main(void)
 	       selfmon_stats__quantile(sorted, 5, 0.5));
 	/* a region of 1000 iterations read 5020, an empty one 20 */
 	if (!selfmon_calib__empty(5020, 20, 1000, &per_iter))
-		printf("%s: %.2f per iteration\n", selfmon_calib__str(SELFMON_CALIB_EMPTY), per_iter);
+		printf("%s: %.2f per iteration\n", selfmon_calib__str(SELFMON_CALIB_EMPTY),
+		       per_iter);
 	/* L iterations read 5020, 2L read 10020: the fixed cost drops out */
 	if (!selfmon_calib__two_length(5020, 10020, 1000, &per_iter))
-		printf("%s: %.2f per iteration\n", selfmon_calib__str(SELFMON_CALIB_TWO_LENGTH), per_iter);
+		printf("%s: %.2f per iteration\n", selfmon_calib__str(SELFMON_CALIB_TWO_LENGTH),
+		       per_iter);
 	return 0;
 }
