@@ -98,3 +98,76 @@ elif [ -z "$lack" ]; then
 else
 	notok "selfmon(7)'s ENVIRONMENT lacks variables the library reads:$lack"
 fi
+
+# ---- section 3: macros, examples, structs (run from the source tree) ----
+sect() { # PAGE SECTION: the text of one section of a rendered page
+	MANWIDTH=200 man -l "$1" 2>/dev/null | awk -v s="$2" '$0 == s { e = 1; next } /^[A-Z]/ { e = 0 } e'
+}
+# Every public macro (SELFMON_*; internal: "__" inside, a trailing "_",
+# SELFMON_ARCH_*, include guards, SELFMON_HOT) has its page.
+macros=$(grep -ohE '^[[:space:]]*#[[:space:]]*define[[:space:]]+SELFMON_[A-Z0-9_]+' include/selfmon/*.h include/selfmon/*.hpp 2>/dev/null |
+	sed 's/.*define[[:space:]]*//' | grep -vE '__|_$|^SELFMON_ARCH_|_HP?P?$|^SELFMON_HOT$' | sort -u)
+lack=""
+for m in $macros SELFMON_NO_SUCH_MACRO; do
+	[ -f "$man/man3/$m.3" ] || lack="$lack $m"
+done
+if [ -z "$macros" ]; then
+	notok "the public macros of include/selfmon/ are found (run from the source tree)"
+elif [ "$lack" != " SELFMON_NO_SUCH_MACRO" ]; then
+	notok "every public macro has a man page; without one (SELFMON_NO_SUCH_MACRO must be among them):$lack"
+else
+	ok "every public macro of include/selfmon/ has a man page ($(printf '%s\n' $macros | wc -l) macros)"
+fi
+
+# Every page of a function, and of a macro that takes arguments, shows an
+# example, but those docs/man/examples/without-example.txt names (what a
+# program does not call itself).
+skip=$(sed 's/#.*//' docs/man/examples/without-example.txt 2>/dev/null | tr -s ' \n' ' ')
+lack="" with=0 total=0
+for p in "$man"/man3/*.3; do
+	name=$(basename "$p" .3)
+	grep -qE "^\\\\fB#define $name " "$p" && continue # a constant
+	total=$((total + 1))
+	if grep -q '^\.SH EXAMPLES' "$p"; then
+		with=$((with + 1))
+	else
+		case " $skip " in *" $name "*) ;; *) lack="$lack $name" ;; esac
+	fi
+done
+[ -z "$lack" ] && ok "every page of a function or macro a program calls has EXAMPLES ($with of $total pages)" ||
+	notok "pages without EXAMPLES (add docs/man/examples/NAME.c, or name it in without-example.txt with why):$lack"
+
+# No page points at text it does not show ("the schema above": a header
+# comment); the pattern catches a page made to say it.
+pointing='(see|the [a-z]+|as|comment) (above|below)\b|\((above|below)\)'
+printf '.TH X 3\n.SH DESCRIPTION\nwrite JSON (the schema above).\n' >"$tmp/above.3"
+points() { tr '\n' ' ' <"$1" | grep -qE "$pointing"; } # the page's source, its lines joined
+if points "$tmp/above.3"; then
+	bad=""
+	for p in "$man"/man3/*.3; do
+		points "$p" && bad="$bad $(basename "$p" .3)"
+	done
+	[ -z "$bad" ] && ok "no section 3 page points at text above or below it that it does not show" ||
+		notok "pages that point at text above or below (a header comment they do not show):$bad"
+else
+	notok "the 'above' pattern misses 'the schema above': the check could not fail"
+fi
+
+# Each options struct's fields are all in the OPTIONS section of each page
+# that takes it, with a field that is not there found lacking.
+opts=$(grep -ohE '^struct selfmon_[a-z_]*opts \{' include/selfmon/*.h | awk '{ print $2 }' | sort -u)
+[ -n "$opts" ] || notok "the options structs of include/selfmon/ are found"
+for s in $opts; do
+	fields=$(python3 scripts/mkman3.py --fields "$s" include/selfmon/*.h)
+	users=$(grep -l "struct $s \*" "$man"/man3/*.3 2>/dev/null)
+	[ -n "$users" ] || { notok "a page takes struct $s"; continue; }
+	for p in $users; do
+		text=$(sect "$p" OPTIONS)
+		lack=""
+		for f in $fields no_such_field; do
+			printf '%s\n' "$text" | grep -qw -- "$f" || lack="$lack $f"
+		done
+		[ "$lack" = " no_such_field" ] && ok "$(basename "$p" .3)(3) describes every field of struct $s" ||
+			notok "$(basename "$p" .3)(3)'s OPTIONS lack fields of struct $s:$lack"
+	done
+done

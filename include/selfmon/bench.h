@@ -34,8 +34,8 @@ extern "C" {
 
 /** The pages of a set, taken once so that a region reads them without a call. */
 struct selfmon_pages {
-	struct selfmon_set *set;
-	int nr;
+	struct selfmon_set *set; /**< the set they belong to */
+	int nr; /**< counters: the set's */
 	/** 1 when every counter has a page: regions try the inline read. */
 	int all_user;
 	/**
@@ -45,6 +45,7 @@ struct selfmon_pages {
 	 * fences every single read as well.
 	 */
 	int serialize;
+	/** each counter's page; NULL: none */
 	const struct perf_event_mmap_page *pg[SELFMON_PAGES_MAX];
 };
 
@@ -54,8 +55,8 @@ struct selfmon_pages {
 
 /** One measured region: raw counts at both ends. */
 struct selfmon_region {
-	uint64_t begin[SELFMON_PAGES_MAX];
-	uint64_t end[SELFMON_PAGES_MAX];
+	uint64_t begin[SELFMON_PAGES_MAX]; /**< each counter's raw count at the begin */
+	uint64_t end[SELFMON_PAGES_MAX]; /**< and at the end: selfmon_region__delta() */
 	/** SELFMON_REGION_SLOW_*: an end that fell back also counted its read(2) */
 	unsigned int slow;
 	/** 0, or the -errno of a fallback read that failed (the counts are then invalid) */
@@ -133,8 +134,8 @@ static inline uint64_t selfmon_region__delta(const struct selfmon_region *r, int
 
 /** Summary of samples; quantiles interpolate linearly between closest ranks. */
 struct selfmon_stats {
-	size_t n;
-	double min, max, mean, median, p10, p90;
+	size_t n; /**< values */
+	double min, max, mean, median, p10, p90; /**< quantiles as selfmon_stats__quantile() */
 	double stddev; /**< sample standard deviation (n - 1); 0 for n < 2 */
 	double mad; /**< median absolute deviation from the median, unscaled */
 };
@@ -243,8 +244,8 @@ struct selfmon_bench_col {
 
 /** What selfmon_bench__run() measured. */
 struct selfmon_bench_result {
-	char name[64];
-	enum selfmon_calib calibration;
+	char name[64]; /**< as given to selfmon_bench__run() */
+	enum selfmon_calib calibration; /**< how the reads' cost was taken out */
 	uint64_t iterations; /**< per repetition (L of the two-length method) */
 	int repetitions; /**< run */
 	int kept; /**< of which the statistics use */
@@ -265,7 +266,8 @@ struct selfmon_bench_result {
 	 */
 	int flagged;
 	int slow_regions; /**< regions read by read(2) */
-	int nr_cols;
+	int nr_cols; /**< columns in @col */
+	/** time, task-clock, then each event; selfmon_bench_result__col() finds one by name */
 	struct selfmon_bench_col col[SELFMON_BENCH_MAX_COLS];
 	/** nr_cols x kept per-iteration values: samples[c * kept + r] */
 	double *samples;

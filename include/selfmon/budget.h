@@ -46,7 +46,7 @@ struct selfmon_budget;
 
 /** What SELFMON_MEASURE() measured: a plain value. */
 struct selfmon_measure {
-	char event[SELFMON_EVENT_NAME_MAX];
+	char event[SELFMON_EVENT_NAME_MAX]; /**< the event measured, as given */
 	double value; /**< raw - overhead, clamped at 0: the statement's cost */
 	double raw; /**< the statement's regions, reads included */
 	double overhead; /**< the empty regions: subtracted */
@@ -75,7 +75,7 @@ struct selfmon_measure {
 	 * time_enabled. @reps counts the statement regions kept.
 	 */
 	int dropped;
-	char why[256];
+	char why[256]; /**< with @err: the cause and the fix */
 };
 
 /** Results of selfmon_measure__check_le() and selfmon_measure__check_within(). */
@@ -145,8 +145,12 @@ int selfmon_measure__check_within(const struct selfmon_measure *m, double expect
 				  char *msg, size_t size);
 
 /**
- * SELFMON_MEASURE(m, event, statement...) - measure @statement in @event
- * into the struct selfmon_measure @m. The statement runs K times (it must
+ * SELFMON_MEASURE() - measure a statement in @event into @m
+ * @m: a struct selfmon_measure (not a pointer): what was measured
+ * @event: the event string, as selfmon_set__open() takes it ("instructions:u")
+ * @...: the statement
+ *
+ * The statement runs K times (it must
  * bear repeating); an empty region of this same expansion runs before each,
  * so both are read by the same code and its cost is subtracted. The compiler
  * may drop a statement without effects: measure a call, or use its result.

@@ -59,7 +59,24 @@ extern "C" {
 		}                                              \
 	} while (0)
 
-/** The cost of @statement in @event is at most @max (see above). */
+/**
+ * SELFMON_ASSERT_BUDGET() - fail the cmocka test when a statement costs more
+ * than @max in @event
+ * @event: the event string, as selfmon_set__open() takes it ("instructions:u")
+ * @max: the budget, in @event's unit
+ * @...: the statement, run K times (SELFMON_BUDGET_REPS): it must bear repeating
+ *
+ * Measures the statement as SELFMON_MEASURE() does (the empty measurement
+ * subtracted, the minimum of K repetitions for instruction-like events,
+ * else the median). A cost over @max fails the test with a message giving
+ * the measured cost, the budget, the overhead subtracted, the read path
+ * and the repetitions. Where the event cannot be counted (no PMU) the test
+ * is skipped, the reason printed; with SELFMON_EXPECT_USER_READ=1 in the
+ * environment it fails instead. A counter that opened but did not run
+ * (disabled with PR_TASK_PERF_EVENTS_DISABLE, multiplexed out) measured
+ * nothing: the test fails, naming the cause. Link with libselfmon
+ * (pkg-config selfmon) and cmocka.
+ */
 #define SELFMON_ASSERT_BUDGET(event, max, ...)                                            \
 	do {                                                                              \
 		struct selfmon_measure sm_m_;                                             \
@@ -70,7 +87,16 @@ extern "C" {
 					sm_msg_);                                         \
 	} while (0)
 
-/** The cost of @statement in @event is @expected, give or take @pct percent. */
+/**
+ * SELFMON_ASSERT_WITHIN() - fail the cmocka test unless a statement costs
+ * @expected in @event, give or take @pct percent
+ * @event: the event string ("instructions:u")
+ * @expected: the cost the statement should have
+ * @pct: the tolerance, in percent of @expected (|cost - expected| <= expected * pct / 100)
+ * @...: the statement, run K times: it must bear repeating
+ *
+ * Measures, skips and reports as SELFMON_ASSERT_BUDGET() does.
+ */
 #define SELFMON_ASSERT_WITHIN(event, expected, pct, ...)                                         \
 	do {                                                                                     \
 		struct selfmon_measure sm_m_;                                                    \

@@ -48,21 +48,52 @@
 		cmp(SELFMON_VERDICT_PASS, sm_v_) TH_LOG("%s", sm_msg_); \
 	} while (0)
 
-/** The cost of @statement in @event is at most @max; the test ends if not. */
+/**
+ * SELFMON_ASSERT_BUDGET() - end the kselftest test with a failure when a
+ * statement costs more than @max in @event (include kselftest_harness.h first)
+ * @event: the event string ("instructions:u")
+ * @max: the budget, in @event's unit
+ * @...: the statement, run K times (SELFMON_BUDGET_REPS): it must bear repeating
+ *
+ * The message (the measured cost, the budget, the overhead subtracted, the
+ * read path, the repetitions) goes to the test's log; an event this machine
+ * cannot count skips the test with the reason, or fails it under
+ * SELFMON_EXPECT_USER_READ=1; a counter that did not run fails it.
+ */
 #define SELFMON_ASSERT_BUDGET(event, max, ...)                                                   \
 	SELFMON_KSFT_(event, selfmon_measure__check_le(&sm_m_, (max), sm_msg_, sizeof(sm_msg_)), \
 		      ASSERT_EQ, __VA_ARGS__)
-/** As SELFMON_ASSERT_BUDGET(), and the test goes on. */
+/**
+ * SELFMON_EXPECT_BUDGET() - as SELFMON_ASSERT_BUDGET(), and the test goes on
+ * after a failure, as the harness's EXPECT_* do
+ * @event: the event string ("instructions:u")
+ * @max: the budget, in @event's unit
+ * @...: the statement, run K times: it must bear repeating
+ */
 #define SELFMON_EXPECT_BUDGET(event, max, ...)                                                   \
 	SELFMON_KSFT_(event, selfmon_measure__check_le(&sm_m_, (max), sm_msg_, sizeof(sm_msg_)), \
 		      EXPECT_EQ, __VA_ARGS__)
-/** The cost of @statement in @event is @expected, give or take @pct percent. */
+/**
+ * SELFMON_ASSERT_WITHIN() - end the kselftest test with a failure unless a
+ * statement costs @expected in @event, give or take @pct percent
+ * @event: the event string ("instructions:u")
+ * @expected: the cost the statement should have
+ * @pct: the tolerance, in percent of @expected
+ * @...: the statement, run K times: it must bear repeating
+ */
 #define SELFMON_ASSERT_WITHIN(event, expected, pct, ...)                                \
 	SELFMON_KSFT_(event,                                                            \
 		      selfmon_measure__check_within(&sm_m_, (expected), (pct), sm_msg_, \
 						    sizeof(sm_msg_)),                   \
 		      ASSERT_EQ, __VA_ARGS__)
-/** As SELFMON_ASSERT_WITHIN(), and the test goes on. */
+/**
+ * SELFMON_EXPECT_WITHIN() - as SELFMON_ASSERT_WITHIN(), and the test goes on
+ * after a failure
+ * @event: the event string ("instructions:u")
+ * @expected: the cost the statement should have
+ * @pct: the tolerance, in percent of @expected
+ * @...: the statement, run K times: it must bear repeating
+ */
 #define SELFMON_EXPECT_WITHIN(event, expected, pct, ...)                                \
 	SELFMON_KSFT_(event,                                                            \
 		      selfmon_measure__check_within(&sm_m_, (expected), (pct), sm_msg_, \

@@ -418,9 +418,28 @@ void selfmon_marker__end_call(struct selfmon_marker *marker);
 #endif
 
 #ifdef SELFMON_ARCH_MARKER_CALL
-/** Begin region @name (a string literal) with the cached form. */
+/**
+ * SELFMON_MARKER_BEGIN() - begin region @name, the cached form
+ * @name: the region, a string literal (at most SELFMON_MARKER_NAME_MAX bytes)
+ *
+ * Each use has a site of its own that caches the region, resolved at its
+ * first call: later calls go to the region without a lookup, and read its
+ * events (at most SELFMON_MARKER_EVENTS) from user space where the machine
+ * allows, the events of $SELFMON_EVENTS. With markers off (SELFMON_EVENTS
+ * empty) a begin is a load and a branch. End the region with
+ * SELFMON_MARKER_END() of the same name in the same thread; regions nest and
+ * interleave, and the same name in several places adds up. The report is
+ * written at exit (or by selfmon_marker__report()); docs/markers.md.
+ */
 #define SELFMON_MARKER_BEGIN(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_marker__begin_call)
-/** End region @name (a string literal) with the cached form. */
+/**
+ * SELFMON_MARKER_END() - end region @name, the cached form
+ * @name: the region, the string literal its SELFMON_MARKER_BEGIN() gave
+ *
+ * Adds the events counted since the matching begin to the region's figures
+ * for this thread. An unbalanced end gives one message on stderr and the
+ * program runs on.
+ */
 #define SELFMON_MARKER_END(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_marker__end_call)
 #else
 #define SELFMON_MARKER__AT(fn, name)                                                        \

@@ -115,7 +115,7 @@ int selfmon_metrics__add_columns(struct selfmon_metrics *m, struct selfmon_bench
 
 /** One event or metric of a core's tables (selfmon_pmu_events__get()). */
 struct selfmon_pmu_event_info {
-	const char *name;
+	const char *name; /**< the event's or metric's name */
 	const char *desc; /**< one line; "" when built without descriptions */
 	const char *encoding; /**< an event's PMU terms; NULL for a metric */
 	const char *expr; /**< a metric's formula; NULL for an event */

@@ -21,15 +21,15 @@
 #include <selfmon/arch.h>
 #include <selfmon/selfmon.h>
 
-/*
+/**
  * Bits of perf_event_mmap_page.capabilities. The uapi names them as bitfields;
  * masks let us test one snapshot of the word instead of re-reading a volatile
  * bitfield for each bit (a unit test checks they agree with the bitfields).
  */
-#define SELFMON_CAP_USER_RDPMC (1ull << 2)
-#define SELFMON_CAP_USER_TIME (1ull << 3)
-#define SELFMON_CAP_USER_TIME_ZERO (1ull << 4)
-#define SELFMON_CAP_USER_TIME_SHORT (1ull << 5)
+#define SELFMON_CAP_USER_RDPMC (1ull << 2) /**< cap_user_rdpmc: the counter reads from user space */
+#define SELFMON_CAP_USER_TIME (1ull << 3) /**< cap_user_time: time_shift, time_mult, time_offset valid */
+#define SELFMON_CAP_USER_TIME_ZERO (1ull << 4) /**< cap_user_time_zero: time_zero valid */
+#define SELFMON_CAP_USER_TIME_SHORT (1ull << 5) /**< cap_user_time_short: time_cycles, time_mask valid */
 
 /*
  * The hot path must not become a call: with several callers in one file gcc

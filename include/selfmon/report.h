@@ -15,17 +15,7 @@
  *   selfmon_report__context_fill(&ctx);
  *   selfmon_report__json(stdout, &ctx, &e, 1);
  *
- * The schema (SELFMON_REPORT_SCHEMA, version SELFMON_REPORT_SCHEMA_VERSION):
- *  - top level: "schema", "schema_version", "context" {...}, "benchmarks" [...];
- *  - per entry and repetition, one object with "run_type": "iteration",
- *    "run_name", "repetition_index", "repetitions", "iterations",
- *    "real_time" (column 0, ns per iteration), "cpu_time" (the column named
- *    "task-clock", else column 0), "time_unit": "ns", and one numeric member
- *    per other column, named as the column, per iteration: those members are
- *    the counters, and nothing else numeric is added to an iteration object;
- *  - per entry, "aggregate" objects "<name>_mean", "<name>_median",
- *    "<name>_stddev"; the median one also holds the derived metrics (IPC,
- *    miss rates, ns_per_iteration), the extras and "expected_instructions".
+ * The schema is in selfmon_report__json()'s comment (and man page).
  *
  * Naming and errors as in <selfmon/selfmon.h>.
  */
@@ -77,7 +67,7 @@ struct selfmon_report_entry {
 	int repetitions; /**< with @res NULL: run (0: @kept) */
 	int kept; /**< with @res NULL: values per column */
 	int nr_cols; /**< with @res NULL: columns, column 0 the time */
-	const struct selfmon_report_col *cols;
+	const struct selfmon_report_col *cols; /**< with @res NULL: the @nr_cols columns */
 	/** a line on what is measured; NULL: none */
 	const char *what;
 	/** not measured, and why: the row is a note in the table, absent elsewhere */
@@ -85,7 +75,8 @@ struct selfmon_report_entry {
 	/** instructions per iteration the code should retire; < 0 (set -1): none */
 	double expected_insns;
 	/** named figures of the row (ratios to another row), in the median aggregate */
-	int nr_extra;
+	int nr_extra; /**< figures in @extra */
+	/** each a name and a value */
 	struct {
 		char name[40];
 		double value;
@@ -95,30 +86,36 @@ struct selfmon_report_entry {
 /** A cache of the machine, as Google Benchmark's context lists them. */
 struct selfmon_report_cache {
 	const char *type; /**< "Data", "Instruction", "Unified" */
-	int level;
+	int level; /**< 1 for L1 ... */
 	long size; /**< bytes */
-	int num_sharing;
+	int num_sharing; /**< CPUs that share one */
 };
 
 /** The "context" of a report: the machine and how it was measured. */
 struct selfmon_report_context {
+	/** when, where and what ran: selfmon_report__context_fill() fills them */
 	char date[64], host_name[256], executable[512];
-	int num_cpus;
-	double mhz_per_cpu;
-	bool cpu_scaling_enabled;
-	int nr_caches;
-	struct selfmon_report_cache caches[8];
+	int num_cpus; /**< online CPUs */
+	double mhz_per_cpu; /**< CPU 0's cpuinfo_max_freq; 0: unknown */
+	bool cpu_scaling_enabled; /**< CPU 0's governor is not "performance" */
+	int nr_caches; /**< entries in @caches */
+	struct selfmon_report_cache caches[8]; /**< as sysfs lists them */
 	const char *build_type; /**< "release" or "debug"; NULL: "release" */
+	/**
+	 * the caller's: "x86_64", selfmon_version(), the events, a note, the
+	 * CPUs pinned to; NULL prints ""
+	 */
 	const char *arch, *version, *events, *note, *pinned;
 	bool hardware; /**< hardware counters counted */
-	enum selfmon_calib calibration;
-	bool serialize;
+	enum selfmon_calib calibration; /**< as the entries were measured */
+	bool serialize; /**< the region reads were fenced (selfmon_bench_opts.serialize) */
 	const char *read_path; /**< "inline" / "read(2): <why>" */
 };
 
 /** Derived metrics of an entry, from its medians. */
 struct selfmon_report_derived {
-	int nr;
+	int nr; /**< metrics in @m */
+	/** each a name ("IPC", "ns_per_iteration"...) and its value */
 	struct {
 		const char *name;
 		double value;
@@ -160,8 +157,25 @@ void selfmon_report__derived(const struct selfmon_report_entry *e,
 			     struct selfmon_report_derived *d);
 
 /**
- * selfmon_report__json() - write @nr entries and @ctx as JSON (the schema
- * above). Skipped entries and entries with no kept repetition are left out.
+ * selfmon_report__json() - write @nr entries and @ctx as JSON
+ * @f: where to write
+ * @ctx: the report's "context": fill it with selfmon_report__context_fill()
+ * @e: the entries, one benchmark each
+ * @nr: entries in @e
+ *
+ * The schema (SELFMON_REPORT_SCHEMA, version SELFMON_REPORT_SCHEMA_VERSION):
+ * the top level holds "schema", "schema_version", "context" {...} and
+ * "benchmarks" [...]. Per entry and repetition, one object with "run_type":
+ * "iteration", "run_name", "repetition_index", "repetitions", "iterations",
+ * "real_time" (column 0, ns per iteration), "cpu_time" (the column named
+ * "task-clock", else column 0), "time_unit": "ns", and one numeric member
+ * per other column, named as the column, per iteration: those members are
+ * the counters, and nothing else numeric is added to an iteration object.
+ * Per entry, "aggregate" objects "<name>_mean", "<name>_median",
+ * "<name>_stddev"; the median one also holds the derived metrics (IPC,
+ * miss rates, ns_per_iteration), the extras and "expected_instructions".
+ * Skipped entries and entries with no kept repetition are left out.
+ *
  * Return: 0, -EINVAL for an entry with more than SELFMON_REPORT_MAX_COLS
  * columns or without values, -ENOMEM, or -EIO when @f saw a write error.
  */

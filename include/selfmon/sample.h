@@ -90,35 +90,35 @@ struct selfmon_record_regs {
 /** PERF_RECORD_SAMPLE: each field is there when its PERF_SAMPLE_* bit is. */
 struct selfmon_sample {
 	uint64_t id; /**< IDENTIFIER, or ID (the group leader's id) */
-	uint64_t ip;
-	uint32_t pid, tid;
-	uint64_t time;
-	uint64_t addr;
+	uint64_t ip; /**< PERF_SAMPLE_IP: the instruction pointer */
+	uint32_t pid, tid; /**< PERF_SAMPLE_TID */
+	uint64_t time; /**< PERF_SAMPLE_TIME: perf_clock, ns */
+	uint64_t addr; /**< PERF_SAMPLE_ADDR */
 	uint64_t stream_id; /**< this event's own id */
-	uint32_t cpu, res;
-	uint64_t period;
-	struct selfmon_record_read read;
-	uint64_t callchain_nr;
-	const uint64_t *callchain;
+	uint32_t cpu, res; /**< PERF_SAMPLE_CPU */
+	uint64_t period; /**< PERF_SAMPLE_PERIOD: events since the last sample */
+	struct selfmon_record_read read; /**< PERF_SAMPLE_READ: see selfmon_record_read__entry() */
+	uint64_t callchain_nr; /**< PERF_SAMPLE_CALLCHAIN: entries in @callchain */
+	const uint64_t *callchain; /**< its addresses, PERF_CONTEXT_* markers included */
 	uint32_t raw_size; /**< bytes of @raw, padding included */
-	const void *raw;
-	uint64_t branch_nr;
+	const void *raw; /**< PERF_SAMPLE_RAW */
+	uint64_t branch_nr; /**< PERF_SAMPLE_BRANCH_STACK: entries in @branches */
 	uint64_t branch_hw_idx; /**< branch_sample_type PERF_SAMPLE_BRANCH_HW_INDEX */
-	const struct perf_branch_entry *branches;
-	struct selfmon_record_regs regs_user;
+	const struct perf_branch_entry *branches; /**< the branch records */
+	struct selfmon_record_regs regs_user; /**< PERF_SAMPLE_REGS_USER */
 	uint64_t stack_size; /**< bytes of @stack (0: nothing, no dyn_size) */
-	const void *stack;
+	const void *stack; /**< PERF_SAMPLE_STACK_USER: the dumped stack */
 	uint64_t stack_dyn_size; /**< bytes of @stack actually dumped */
 	union perf_sample_weight weight; /**< WEIGHT (.full) or WEIGHT_STRUCT (var1_dw...) */
-	uint64_t data_src;
-	uint64_t transaction;
-	struct selfmon_record_regs regs_intr;
-	uint64_t phys_addr;
-	uint64_t cgroup;
-	uint64_t data_page_size;
-	uint64_t code_page_size;
+	uint64_t data_src; /**< PERF_SAMPLE_DATA_SRC */
+	uint64_t transaction; /**< PERF_SAMPLE_TRANSACTION */
+	struct selfmon_record_regs regs_intr; /**< PERF_SAMPLE_REGS_INTR */
+	uint64_t phys_addr; /**< PERF_SAMPLE_PHYS_ADDR */
+	uint64_t cgroup; /**< PERF_SAMPLE_CGROUP */
+	uint64_t data_page_size; /**< PERF_SAMPLE_DATA_PAGE_SIZE */
+	uint64_t code_page_size; /**< PERF_SAMPLE_CODE_PAGE_SIZE */
 	uint64_t aux_size; /**< PERF_SAMPLE_AUX */
-	const void *aux;
+	const void *aux; /**< its data */
 };
 
 /** PERF_RECORD_MMAP and PERF_RECORD_MMAP2. */

@@ -35,22 +35,28 @@ CHECK_TAPS += $(CHECK)/host-makerun.tap
 # Section 3 from the public headers' doc comments by the kernel's
 # scripts/kernel-doc (scripts/mkman3.py: every public function gets a page,
 # those without are listed in man3/missing.txt); sections 1 and 7 are
-# docs/man/. `make man` builds them into $(O)/man; `make install` installs
-# them; check-run-man renders each with man --warnings.
+# docs/man/. Each macro a program writes has its page too, each struct a
+# page's function takes or gives is described field by field there, and
+# docs/man/examples/NAME.c (or one that calls NAME) is NAME(3)'s EXAMPLES.
+# `make man` builds them into $(O)/man; `make install` installs them;
+# check-run-man renders each with man --warnings, checks the macros,
+# examples and option fields (tests/check_man.sh), and compiles and links
+# every example as the pages show it (tests/check_man_examples.sh).
 KERNEL_DOC := $(LINUX_DEPS)/src/scripts/kernel-doc
 MAN_O := $(O)/man
-MAN_HEADERS = $(wildcard include/selfmon/*.h)
+MAN_HEADERS = $(wildcard include/selfmon/*.h include/selfmon/*.hpp)
 MAN_PAGES = $(wildcard docs/man/*.1 docs/man/*.7)
+MAN_EXAMPLES = $(wildcard docs/man/examples/*.c docs/man/examples/*.cpp)
 datarootdir ?= $(prefix)/share
 mandir ?= $(datarootdir)/man
 
 $(KERNEL_DOC): | $(LIBPERF)/.stamp
 	$(Q)scripts/build-deps.sh --kernel-doc $(LINUX_DEPS)
 
-$(MAN_O)/.stamp: $(MAN_HEADERS) $(MAN_PAGES) scripts/mkman3.py $(KERNEL_DOC)
+$(MAN_O)/.stamp: $(MAN_HEADERS) $(MAN_PAGES) $(MAN_EXAMPLES) scripts/mkman3.py $(KERNEL_DOC)
 	$(quiet) MAN $(MAN_O:$(srctree)/%=%)
 	$(Q)rm -rf $(MAN_O) && mkdir -p $(MAN_O)/man1 $(MAN_O)/man3 $(MAN_O)/man7
-	$(Q)$(PYTHON) scripts/mkman3.py $(KERNEL_DOC) $(MAN_O)/man3 $(VERSION) $(MAN_HEADERS) 2>$(MAN_O)/mkman3.log; \
+	$(Q)$(PYTHON) scripts/mkman3.py --examples=docs/man/examples $(KERNEL_DOC) $(MAN_O)/man3 $(VERSION) $(MAN_HEADERS) 2>$(MAN_O)/mkman3.log; \
 	  rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 3 ] || { cat $(MAN_O)/mkman3.log >&2; exit 1; }
 	$(Q)cp docs/man/*.1 $(MAN_O)/man1/ && cp docs/man/*.7 $(MAN_O)/man7/
 	$(Q)touch $@
@@ -65,12 +71,18 @@ install-man: $(MAN_O)/.stamp
 	$(Q)install -m 644 $(MAN_O)/man3/*.3 $(call shq,$(DESTDIR)$(mandir)/man3/)
 	$(Q)install -m 644 $(MAN_O)/man7/*.7 $(call shq,$(DESTDIR)$(mandir)/man7/)
 
-check-run-man: $(MAN_O)/.stamp
+check-run-man: $(MAN_O)/.stamp $(O)/libselfmon.a $(KSELFTEST)/.stamp | $(CMOCKA_STAMP)
 	$(Q)mkdir -p $(CHECK)
 	$(Q)tests/check_man.sh $(CHECK)/host-man.tap $(MAN_O) $(O)/selfmon
 	$(Q)cat $(CHECK)/host-man.tap
+	$(Q)tests/check_man_examples.sh $(CHECK)/host-man-examples.tap $(MAN_O) docs/man/examples \
+	  '$(CC)' '$(MAN_CXX)' '$(SELFMON_CPPFLAGS)' '$(ALL_LDFLAGS) $(O)/libselfmon.a $(LIBS)' \
+	  '$(EXAMPLES_CMOCKA)' $(KSELFTEST)
+	$(Q)cat $(CHECK)/host-man-examples.tap
+# The examples' C++ compiler: CC's own (gcc -> g++, clang -> clang++).
+MAN_CXX = $(patsubst %gcc,%g++,$(patsubst %clang,%clang++,$(firstword $(CC)))) $(wordlist 2,99,$(CC))
 check-run-variants: check-run-man
-CHECK_TAPS += $(CHECK)/host-man.tap
+CHECK_TAPS += $(CHECK)/host-man.tap $(CHECK)/host-man-examples.tap
 
 # ---- examples/: the README's tour, as a user builds and runs it ----
 # `make examples`: this tree installed into a staging folder, then each
