@@ -137,6 +137,20 @@ if brmake build install-staging install-target >"$br/build.log" 2>&1 &&
 		notok "buildroot: the target's CLI is wrong: $(file "$br/target/usr/bin/selfmon" 2>&1); without the option: $(ls "$br/target-nocli/usr/bin" 2>&1)"
 	fi
 	links buildroot "$st" /usr/lib aarch64-linux-gnu-gcc -static
+	# The target's static CLI under qemu-user, whose perf_event_open is
+	# ENOSYS for every event: probe says so, exit status 1.
+	qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64)
+	if [ -z "$qemu" ]; then
+		skip "buildroot: the target's selfmon probe under qemu-user" "no qemu-aarch64-static (scripts/deps.sh board installs it)"
+	else
+		"$qemu" "$br/target/usr/bin/selfmon" probe >"$br/qemu-probe.log" 2>&1
+		rc=$?
+		if [ $rc -eq 1 ] && grep -q '^verdict: perf_event_open is not available here (ENOSYS: qemu-user' "$br/qemu-probe.log"; then
+			ok "buildroot: the target's selfmon probe under qemu-user says perf_event_open is not available (ENOSYS), exit status 1"
+		else
+			notok "buildroot: the target's selfmon probe under qemu-user (exit $rc): $(tail -n 3 "$br/qemu-probe.log" | tr '\n' ' ')"
+		fi
+	fi
 else
 	notok "buildroot: the package's commands fail: $(tail -n 15 "$br/build.log" "$br/target-nocli.log" 2>/dev/null | tr '\n' ' ')"
 fi
@@ -209,8 +223,9 @@ if bbr --set D="$D" script do_compile >"$wd/do_compile.sh" 2>"$wd/parse.log" &&
 			notok "yocto: the package split: $(cat "$wd/packages.log")"
 		fi
 		if grep -q '^selfmon-cli /usr/bin/selfmon$' "$wd/packages.txt" && grep -q '^selfmon-staticdev /usr/lib/selfmon/libperf.a$' "$wd/packages.txt" &&
-		   grep -q '^selfmon-dev /usr/lib/pkgconfig/selfmon.pc$' "$wd/packages.txt"; then
-			ok "yocto: selfmon-cli takes the CLI, selfmon-staticdev the archives, selfmon-dev selfmon.pc"
+		   grep -q '^selfmon-dev /usr/lib/pkgconfig/selfmon.pc$' "$wd/packages.txt" &&
+		   grep -q '^selfmon /usr/lib/libselfmon.so.0$' "$wd/packages.txt" && grep -q '^selfmon-dev /usr/lib/libselfmon.so$' "$wd/packages.txt"; then
+			ok "yocto: selfmon takes libselfmon.so.0, selfmon-dev its link and selfmon.pc, selfmon-staticdev the archives, selfmon-cli the CLI"
 		else
 			notok "yocto: the packages take the wrong files: $(tr '\n' ' ' <"$wd/packages.txt")"
 		fi
