@@ -31,6 +31,9 @@
  */
 static inline int seccomp_enosys_perf(void)
 {
+#ifndef SECCOMP_ENOSYS_ARCH
+	return -EOPNOTSUPP; /* an architecture this filter does not know */
+#else
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SECCOMP_ENOSYS_ARCH, 1, 0),
@@ -46,6 +49,7 @@ static inline int seccomp_enosys_perf(void)
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0))
 		return -errno;
 	return 0;
+#endif
 }
 
 #endif
