@@ -94,6 +94,7 @@ br=$work/buildroot
 # external tree as external.desc does.
 br_name=$(sed -n 's/^name: *//p' "$br_ext/external.desc")
 undeclared=""
+# shellcheck disable=SC2013 # option names are words
 for sym in $(grep -o 'BR2_PACKAGE_SELFMON[A-Z0-9_]*' "$br_ext/package/selfmon/selfmon.mk" | sort -u); do
 	grep -q "^config $sym\$" "$br_ext/package/selfmon/Config.in" || undeclared="$undeclared $sym"
 done
