@@ -180,7 +180,10 @@ $(CMOCKA_DIR)/.stamp:
 
 # ---- compile ----
 # Third-party stamps are order-only: built once, they never force a rebuild.
-$(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H) | $(CMOCKA_STAMP)
+# Only the unit tests include cmocka: a static build of the library and the
+# CLI alone (Buildroot's BR2_STATIC_LIBS) must not build a static cmocka.
+$(UNIT_SRCS:%.c=$(O)/obj/%.o): | $(CMOCKA_STAMP)
+$(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 	$(quiet) CC $<
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@

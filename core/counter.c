@@ -88,6 +88,13 @@ static int open_error(const struct selfmon_counter *c, int err, const char *root
 	case -EMFILE:
 		return selfmon__err(err, "event '%s': out of file descriptors (ulimit -n)",
 				    c->ev.name);
+	case -ENOSYS:
+		/* No event opens at all, not even a software one: the call itself is missing. */
+		return selfmon__err(err,
+				    "event '%s': perf_event_open is not available here (ENOSYS: "
+				    "qemu-user, a seccomp filter, or a kernel without "
+				    "CONFIG_PERF_EVENTS)",
+				    c->ev.name);
 	case -EINVAL:
 		/* The kernel checks that a whole group fits the PMU as each member joins. */
 		if (c->leader >= 0)

@@ -50,7 +50,9 @@ for what in "${@:-build}"; do
 	# g++-aarch64-linux-gnu: the public headers as C++ for arm64 (tests/check_cxx.sh).
 	arm64) add gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 cmake musl-dev:arm64 ;;
 	# linux-source-6.12: the libperf of the board's second kernel line.
-	vm)    add qemu-system-arm cpio device-tree-compiler linux-source-6.12 ;;
+	# qemu-user-static: an arm64 CLI's probe under qemu-user, where
+	# perf_event_open(2) is ENOSYS (tests/check_recipes.sh).
+	vm)    add qemu-system-arm cpio device-tree-compiler linux-source-6.12 qemu-user-static ;;
 	board) set -- arm64 vm; for w; do want="$want $("$0" --list "$w")"; done ;;
 	musl)  add musl-tools ;;
 	# debhelper, dpkg-dev and lintian; debian/control's Build-Depends

@@ -22,6 +22,7 @@
 struct probe_event {
 	const char *name;
 	bool opened;
+	int err; /* errno of a failed open */
 	int path;
 	enum selfmon_reason reason;
 	int pmc_width;
@@ -45,7 +46,14 @@ struct probe {
 	char pin_error[512];
 	struct probe_event ev[32];
 	int nr_ev, nr_user;
+	/* Every event failed with ENOSYS: perf_event_open(2) itself is missing. */
+	bool no_perf;
 };
+
+/* The verdict where no event opens, not even a software one. */
+#define PROBE_ENOSYS                                                                  \
+	"perf_event_open is not available here (ENOSYS: qemu-user, a seccomp filter, " \
+	"or a kernel without CONFIG_PERF_EVENTS)"
 
 static unsigned long long cap_effective(void)
 {
@@ -71,6 +79,7 @@ static void probe_event(struct probe_event *pe, const struct selfmon_machine *m)
 	/* The view read once above: eleven events, one scan of sysfs. */
 	set = selfmon_set__open(pe->name, &so);
 	if (!set) {
+		pe->err = errno;
 		snprintf(pe->error, sizeof(pe->error), "%s", selfmon_errmsg());
 		return;
 	}
@@ -120,13 +129,17 @@ static int gather(struct probe *p)
 	gather_pinning(p);
 	if (p->fixture)
 		return 0; /* the events below would open on this kernel, not the fixture's */
+	p->no_perf = true;
 	for (int i = 0; (name = selfmon_events__standard(i)) && p->nr_ev < 32; i++) {
 		struct probe_event *pe = &p->ev[p->nr_ev++];
 
 		pe->name = name;
 		probe_event(pe, p->m);
 		p->nr_user += pe->opened && pe->path == SELFMON_PATH_USER;
+		/* qemu-user and seccomp refuse the call itself, for every event. */
+		p->no_perf &= !pe->opened && pe->err == ENOSYS;
 	}
+	p->no_perf &= p->nr_ev > 0;
 	return 0;
 }
 
@@ -260,9 +273,9 @@ static void print_events_text(const struct probe *p)
 		printf("\n");
 	}
 	printf("verdict: %s\n",
-	       p->nr_user ?
-		       "user-space counter reads are available" :
-		       "no user-space counter reads on this machine: every read takes read(2) (see above)");
+	       p->nr_user  ? "user-space counter reads are available" :
+	       p->no_perf ? PROBE_ENOSYS :
+			     "no user-space counter reads on this machine: every read takes read(2) (see above)");
 }
 
 static void print_text(const struct probe *p)
@@ -414,7 +427,8 @@ static void print_json(const struct probe *p)
 		jstr(fix);
 		printf(", \"pmc_width\": %d}", pe->pmc_width);
 	}
-	printf("\n  ],\n  \"user_read\": %s\n}\n", p->nr_user ? "true" : "false");
+	printf("\n  ],\n  \"perf_event_open\": %s,\n  \"user_read\": %s\n}\n",
+	       p->no_perf ? "false" : "true", p->nr_user ? "true" : "false");
 }
 
 int cmd_probe(int argc, char **argv)

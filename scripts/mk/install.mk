@@ -78,3 +78,19 @@ check-run-flags:
 	  '$(MAKE) --no-print-directory -j$(CHECK_JOBS) DEPS=$(DEPS) LINUX_SRC=$(call shq,$(LINUX_SRC))' \
 	  $(LINUX_DEPS) tests/min/min.c || true
 	$(Q)grep -E '^(not )?ok|^# the replays' $(CHECK)/host-flags.tap
+
+# tests/check_recipes.sh: packaging/'s Buildroot package and Yocto recipe,
+# their own make lines replayed for aarch64 with each tool's variables (two
+# lib+cli builds with this tree's libperf, in $(CHECK)/recipes): the install
+# trees per option, the package split, a program linked through selfmon.pc.
+# Their DEPS holds $(LINUX_DEPS) alone (its arm64 libperf built there on
+# the way, as check-run-flags does).
+## check-run-recipes  the Buildroot package and Yocto recipe of packaging/, replayed for arm64
+.PHONY: check-run-recipes
+check-run-variants: check-run-recipes
+CHECK_TAPS += $(CHECK)/host-recipes.tap
+check-run-recipes:
+	$(Q)mkdir -p $(CHECK)
+	$(Q)tests/check_recipes.sh $(CHECK)/host-recipes.tap $(CHECK)/recipes $(call shq,$(LINUX_SRC)) $(LINUX_DEPS) \
+	  tests/min/min.c $(CHECK_JOBS) || true
+	$(Q)grep -E '^(not )?ok|^# the replays' $(CHECK)/host-recipes.tap
