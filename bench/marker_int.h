@@ -162,6 +162,43 @@ void mk__reset(void);
 
 /* marker_output.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT (mk.report). */
 int mk_report_write(void);
+/* marker_row.c: a region's figures, as the report and selfmon_marker__result() give them. */
+/* One region's counts: a thread's, or the sum over threads. */
+struct mk_row {
+	uint64_t calls, fallbacks, enabled, running;
+	/*
+	 * Less the empty pair, as measured: a call that counted less than the
+	 * empty pair reads below 0 (below the resolution), never floored.
+	 */
+	int64_t sum[MK_EVENTS], min[MK_EVENTS], max[MK_EVENTS];
+	int threads;
+};
+/* Add @t's pairs of one region (@s) to @r, less @t's empty pair of each pair's form. Caller holds mk.lock. */
+void mk_row_add(struct mk_row *r, const struct mk_thread *t, const struct selfmon_marker__slot *s);
+/* The totals of region @id over every thread of the process. Caller holds mk.lock. */
+void mk_row_total(int id, struct mk_row *r);
+/* Event @i's mean per call in @r (0 without calls). */
+double mk_row_per_call(const struct mk_row *r, int i);
+/* Whether a figure of @r fell below the empty pair: below the resolution. */
+bool mk_row_below(const struct mk_row *r);
+/* Whether thread @t counted region @id. */
+bool mk_counted(const struct mk_thread *t, int id);
+/*
+ * Thread @t's number in region @id: 1 for the first thread (in the order
+ * threads first began a region) that counted it, 2 for the next, and so on:
+ * the N of the report's "region/thread:N". Caller holds mk.lock.
+ */
+int mk_thread_ordinal(const struct mk_thread *t, int id);
+/* The thread whose number in region @id is @n; NULL: none. Caller holds mk.lock. */
+const struct mk_thread *mk_thread_nth(int id, int n);
+/*
+ * Every row of the report, in its order: each region with calls (less the
+ * library's own) as its totals (@t NULL), then each thread that counted it.
+ * @fn returns nonzero to stop. Caller holds mk.lock.
+ */
+void mk_each_row(int (*fn)(void *ctx, int id, const struct mk_thread *t, const struct mk_row *r),
+		 void *ctx);
+
 /* marker_report.c: the report's formats. */
 /* The report in @format ("table", "csv", "json") to @f; the caller holds mk.lock. */
 int mk_report_to(FILE *f, const char *format);

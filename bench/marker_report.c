@@ -17,84 +17,6 @@
 #include <selfmon/selfmon.h>
 #include "marker_int.h"
 
-/* One region's counts: a thread's, or the sum over threads. */
-struct mk_row {
-	uint64_t calls, fallbacks, enabled, running;
-	/*
-	 * Less the empty pair, as measured: a call that counted less than the
-	 * empty pair reads below 0 (below the resolution), never floored.
-	 */
-	int64_t sum[MK_EVENTS], min[MK_EVENTS], max[MK_EVENTS];
-	int threads;
-};
-
-/* @a less @b, signed: below 0 where a call counted less than the empty pair. */
-static int64_t sub(uint64_t a, uint64_t b)
-{
-	return (int64_t)(a - b);
-}
-
-/* 1 when a figure of row @r fell below the empty pair: a table's flag. */
-static bool below(const struct mk_row *r)
-{
-	for (int i = 0; i < mk.nr; i++)
-		if (r->min[i] < 0)
-			return true;
-	return false;
-}
-
-/*
- * Add @t's pairs of one region to @r, less @t's empty pair of each pair's
- * form; a region ended in both forms takes the smaller one off its min and
- * max (and each form's off its sum).
- */
-static void row_add(struct mk_row *r, const struct mk_thread *t,
-		    const struct selfmon_marker__slot *s)
-{
-	uint64_t calls = s->calls[MK_CACHED] + s->calls[MK_NAMED];
-
-	if (!calls)
-		return;
-	if (!r->calls)
-		for (int i = 0; i < MK_EVENTS; i++) {
-			r->min[i] = INT64_MAX;
-			r->max[i] = INT64_MIN;
-		}
-	r->calls += calls;
-	r->fallbacks += s->fallbacks;
-	r->enabled += s->enabled;
-	r->running += s->running;
-	for (int i = 0; i < mk.nr; i++) {
-		uint64_t oc = t->overhead[MK_CACHED][i], on = t->overhead[MK_NAMED][i];
-		uint64_t o = !s->calls[MK_NAMED]  ? oc :
-			     !s->calls[MK_CACHED] ? on :
-			     oc < on		  ? oc :
-						    on;
-		int64_t min = sub(s->min[i], o), max = sub(s->max[i], o);
-
-		r->sum[i] += sub(s->sum[i], s->calls[MK_CACHED] * oc + s->calls[MK_NAMED] * on);
-		if (min < r->min[i])
-			r->min[i] = min;
-		if (max > r->max[i])
-			r->max[i] = max;
-	}
-	r->threads++;
-}
-
-/* The totals of region @id over every thread of the process. */
-static void region_total(int id, struct mk_row *r)
-{
-	memset(r, 0, sizeof(*r));
-	for (const struct mk_thread *t = mk.threads; t; t = t->next)
-		if ((unsigned long)id < t->h.nr_slots)
-			row_add(r, t, &t->h.slot[id]);
-}
-
-static double per_call(const struct mk_row *r, int i)
-{
-	return r->calls ? (double)r->sum[i] / (double)r->calls : 0;
-}
-
 /* The first thread's empty pair, which the header states (each thread subtracts its own). */
 static const struct mk_thread *first_thread(void)
 {
@@ -146,7 +68,7 @@ static void row_metrics(const struct mk_row *r, struct mk_metric_vals *out)
 	res.repetitions = res.kept = 1;
 	for (int i = 0; i < mk.nr; i++) {
 		struct selfmon_bench_col *c = &res.col[i];
-		double v = per_call(r, i);
+		double v = mk_row_per_call(r, i);
 
 		snprintf(c->name, sizeof(c->name), "%s", mk.event_name[i]);
 		c->unit = "";
@@ -164,67 +86,16 @@ static void row_metrics(const struct mk_row *r, struct mk_metric_vals *out)
 	free(res.samples);
 }
 
-/* Whether thread @t counted region @id. */
-static bool counted(const struct mk_thread *t, int id)
-{
-	return (unsigned long)id < t->h.nr_slots &&
-	       t->h.slot[id].calls[MK_CACHED] + t->h.slot[id].calls[MK_NAMED];
-}
-
-/*
- * Thread @t's number in region @id: 1 for the first thread (in the order
- * threads first began a region) that counted it, 2 for the next, and so on.
- * A rerun gives the same numbers, where thread ids differ from run to run,
- * so that selfmon compare pairs two runs' per-thread rows. The list holds
- * the newest thread first: those after @t began earlier.
- */
-static int thread_ordinal(const struct mk_thread *t, int id)
-{
-	int n = 1;
-
-	for (const struct mk_thread *o = t->next; o; o = o->next)
-		n += counted(o, id);
-	return n;
-}
-
-/*
- * Every row of the report, in its order: each region with calls (less the
- * library's own) as its totals (@t NULL), then each thread that counted it.
- * @fn returns nonzero to stop.
- */
-static void each_row(int (*fn)(void *ctx, int id, const struct mk_thread *t, const struct mk_row *r),
-		     void *ctx)
-{
-	for (int id = 0; id < mk.nr_regions; id++) {
-		struct mk_row r;
-
-		region_total(id, &r);
-		if (!r.calls || mk_is_internal(mk.region[id]))
-			continue;
-		if (fn(ctx, id, NULL, &r))
-			return;
-		for (const struct mk_thread *t = mk.threads; t; t = t->next) {
-			struct mk_row one = { 0 };
-
-			if (!counted(t, id))
-				continue;
-			row_add(&one, t, &t->h.slot[id]);
-			if (fn(ctx, id, t, &one))
-				return;
-		}
-	}
-}
-
 /* ---- table ---- */
 
 static void table_row(FILE *f, const char *label, const struct mk_row *r)
 {
 	fprintf(f, "%-28s %8llu", label, (unsigned long long)r->calls);
 	for (int i = 0; i < mk.nr; i++)
-		fprintf(f, " %14.1f %10lld %10lld", per_call(r, i), (long long)r->min[i],
+		fprintf(f, " %14.1f %10lld %10lld", mk_row_per_call(r, i), (long long)r->min[i],
 			(long long)r->max[i]);
 	fprintf(f, " %8llu", (unsigned long long)r->fallbacks);
-	if (below(r))
+	if (mk_row_below(r))
 		fputs("  below resolution: under the empty pair", f);
 	if (r->enabled != r->running)
 		fprintf(f, "  ran %.1f%% of the time enabled",
@@ -280,7 +151,7 @@ static int report_table(FILE *f)
 	int open = open_pairs();
 
 	table_header(f);
-	each_row(table_line, f);
+	mk_each_row(table_line, f);
 	if (open)
 		fprintf(f, "  %d pair%s still open (a begin without its end yet): not counted\n",
 			open, open == 1 ? "" : "s");
@@ -304,7 +175,7 @@ static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row 
 		fputc(',', f);
 		selfmon_report__csv_field(f, mk.event_name[i]);
 		fprintf(f, ",%llu,%lld,%.3f,%lld,%lld,", (unsigned long long)r->calls,
-			(long long)r->sum[i], per_call(r, i), (long long)r->min[i],
+			(long long)r->sum[i], mk_row_per_call(r, i), (long long)r->min[i],
 			(long long)r->max[i]);
 		if (t)
 			fprintf(f, "%llu", (unsigned long long)t->overhead[MK_CACHED][i]);
@@ -335,7 +206,7 @@ static int report_csv(FILE *f)
 	fputs("region,thread,event,calls,sum,per_call,min,max,empty_pair,read_fallbacks,time_enabled,"
 	      "time_running\n",
 	      f);
-	each_row(csv_line, f);
+	mk_each_row(csv_line, f);
 	return 0;
 }
 
@@ -390,7 +261,7 @@ static int col_taken(const struct mk_json_entry *j, int c, const char *name)
  * mean per call and its min and max ("<event>_min", "<event>_max"); the
  * fallbacks, times and the number of threads (a thread's row: its thread id)
  * as extras, which land in the median entry. A thread's row is named
- * "region/thread:N", N its thread_ordinal(). An event named twice
+ * "region/thread:N", N its mk_thread_ordinal(). An event named twice
  * (SELFMON_EVENTS=task-clock,task-clock) has its columns once: the first's.
  */
 static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, int id,
@@ -405,19 +276,19 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 	int c = 1;
 
 	if (t)
-		snprintf(j->name, sizeof(j->name), "%s/thread:%d", region, thread_ordinal(t, id));
+		snprintf(j->name, sizeof(j->name), "%s/thread:%d", region, mk_thread_ordinal(t, id));
 	else
 		snprintf(j->name, sizeof(j->name), "%s", region);
 	j->v[0] = 0;
 	j->col[0] = (struct selfmon_report_col){ .name = "time", .unit = "ns", .values = &j->v[0] };
 	for (int i = 0, timed = 0; i < mk.nr; i++) {
 		if (!timed && is_time_event(mk.event_name[i])) {
-			j->v[0] = per_call(r, i);
+			j->v[0] = mk_row_per_call(r, i);
 			timed = 1;
 		}
 		if (col_taken(j, c, mk.event_name[i]))
 			continue;
-		j->v[c] = per_call(r, i);
+		j->v[c] = mk_row_per_call(r, i);
 		j->col[c] =
 			(struct selfmon_report_col){ .name = mk.event_name[i], .values = &j->v[c] };
 		c++;
@@ -476,7 +347,7 @@ static int json_rows(struct selfmon_report_entry *e, struct mk_json_entry *j, in
 {
 	struct mk_json_rows rows = { e, j, 0, max, names };
 
-	each_row(json_line, &rows);
+	mk_each_row(json_line, &rows);
 	return rows.n;
 }
 

@@ -145,6 +145,29 @@ int selfmon_measure__check_within(const struct selfmon_measure *m, double expect
 				  char *msg, size_t size);
 
 /**
+ * selfmon_marker__check_le() - region @region of the markers
+ * (<selfmon/marker_result.h>) against "at most @budget of @event per call": the
+ * mean per call over every thread so far, as selfmon_marker__result() and
+ * the report give it (the empty pair subtracted)
+ * @region: the region, as SELFMON_MARKER_BEGIN() names it
+ * @event: one of the markers' events, as opened ("instructions:u"): an
+ *	event of SELFMON_EVENTS
+ * @budget: the most @event may count per call
+ * @msg: filled whatever the verdict: the mean, the budget, the calls,
+ *	threads, min and max per call, the empty pair subtracted (pass and
+ *	fail), or why nothing was measured
+ *
+ * Nothing measured fails, as a budget's counter that did not run does: an
+ * unknown region or one with no ended pair, an event the markers do not
+ * count, markers off, counters multiplexed during the region's calls.
+ * Markers whose events did not open on this machine skip, as a budget's
+ * event that does not open (they fail under SELFMON_EXPECT_USER_READ=1).
+ * Return: enum selfmon_verdict.
+ */
+int selfmon_marker__check_le(const char *region, const char *event, double budget, char *msg,
+			     size_t size);
+
+/**
  * SELFMON_MEASURE() - measure a statement in @event into @m
  * @m: a struct selfmon_measure (not a pointer): what was measured
  * @event: the event string, as selfmon_set__open() takes it ("instructions:u")

@@ -107,4 +107,19 @@ extern "C" {
 					sm_msg_);                                                \
 	} while (0)
 
+/**
+ * SELFMON_ASSERT_MARKER_BUDGET() - marker region @region counted at most
+ * @max of @event per call so far (the mean over its calls in every thread,
+ * the empty pair subtracted): selfmon_marker__check_le() as a cmocka
+ * assertion. A region with nothing measured fails; markers whose events
+ * do not open here skip.
+ */
+#define SELFMON_ASSERT_MARKER_BUDGET(region, event, max)                                      \
+	do {                                                                                 \
+		char sm_msg_[640];                                                           \
+		SELFMON_CMOCKA_VERDICT_(selfmon_marker__check_le((region), (event), (max), \
+								 sm_msg_, sizeof(sm_msg_)),  \
+					sm_msg_);                                            \
+	} while (0)
+
 #endif /* SELFMON_CMOCKA_H */

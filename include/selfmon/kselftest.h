@@ -100,4 +100,27 @@
 						    sizeof(sm_msg_)),                   \
 		      EXPECT_EQ, __VA_ARGS__)
 
+/* @check: a selfmon_marker__check_le() call writing sm_msg_; @cmp as in SELFMON_KSFT_(). */
+#define SELFMON_KSFT_MARKER_(region, event, max, cmp)                                           \
+	do {                                                                                    \
+		char sm_msg_[640];                                                              \
+		int sm_v_ = selfmon_marker__check_le((region), (event), (max), sm_msg_,         \
+						     sizeof(sm_msg_));                          \
+		if (sm_v_ == SELFMON_VERDICT_SKIP)                                              \
+			SKIP(return, "%s", sm_msg_);                                            \
+		cmp(SELFMON_VERDICT_PASS, sm_v_) TH_LOG("%s", sm_msg_);                         \
+	} while (0)
+
+/**
+ * SELFMON_ASSERT_MARKER_BUDGET() - marker region @region counted at most
+ * @max of @event per call so far (the mean over its calls in every thread,
+ * the empty pair subtracted, as the report gives it); the test ends if not.
+ * selfmon_marker__check_le() judges: nothing measured fails.
+ */
+#define SELFMON_ASSERT_MARKER_BUDGET(region, event, max) \
+	SELFMON_KSFT_MARKER_(region, event, max, ASSERT_EQ)
+/** As SELFMON_ASSERT_MARKER_BUDGET(), and the test goes on. */
+#define SELFMON_EXPECT_MARKER_BUDGET(region, event, max) \
+	SELFMON_KSFT_MARKER_(region, event, max, EXPECT_EQ)
+
 #endif /* SELFMON_KSELFTEST_H */

@@ -12,7 +12,8 @@
  * Each thread opens its own counters at its first begin. Regions nest and
  * interleave; the same name in several places adds up. The report (table,
  * CSV or JSON, to stderr or $SELFMON_OUTPUT) is written at exit, or by
- * selfmon_marker__report(). Nothing here aborts or exits: a bad event, a
+ * selfmon_marker__report(); <selfmon/marker_result.h> reads a region's
+ * figures inside the program. Nothing here aborts or exits: a bad event, a
  * refusing PMU, an unbalanced end or a bad name gives one message on stderr
  * and the program runs on. docs/markers.md has the environment and the costs.
  */

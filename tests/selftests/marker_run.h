@@ -91,7 +91,7 @@ static void run_free(struct run *r)
 	free(r->report);
 }
 
-static int count_lines(const char *text, const char *needle)
+static __attribute__((unused)) int count_lines(const char *text, const char *needle)
 {
 	int n = 0;
 
@@ -107,7 +107,7 @@ static void work(int n)
 	for (int i = 0; i < n; i++)
 		sink += (unsigned long)i;
 }
-static double num(const struct util_json *o, const char *key)
+static __attribute__((unused)) double num(const struct util_json *o, const char *key)
 {
 	const struct util_json *v = util_json_get(o, key);
 
