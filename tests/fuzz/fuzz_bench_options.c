@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "../../tools/bench_options.c"
+#include "../../tools/cli_opts.c"
+#include "../../tools/cli.c"
 
 #define MAX_ARGS 64
 
