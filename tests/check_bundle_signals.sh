@@ -121,8 +121,12 @@ run_killed() {
 	fi
 }
 
+# The signals at their defaults, as a terminal's session starts a command:
+# a shell cannot trap a signal ignored when it started (POSIX, "trap"), and
+# a background job starts with SIGINT ignored, a job under nohup with SIGHUP.
 dfl='import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
+for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+    signal.signal(s, signal.SIG_DFL)
 os.execvp(sys.argv[1], sys.argv[1:])'
 if ! command -v python3 >/dev/null 2>&1; then
 	skip "the signals" "no python3 here to start run_tests.sh with SIGINT as a terminal has it"
