@@ -162,7 +162,7 @@ start() {
 	daemon scheduler setpriv --reuid lavaserver --regid lavaserver --init-groups \
 		lava-server manage lava-scheduler --level INFO --log-file -
 	wait_for 120 "lava-server (gunicorn on 127.0.0.1:$PORT)" \
-		curl -fsS "http://127.0.0.1:$PORT/api/v0.2/system/version/"
+		chroot "$ROOT" curl -fsS "http://127.0.0.1:$PORT/api/v0.2/system/version/"
 	daemon worker lava-worker --name "$WORKER" --url "http://127.0.0.1:$PORT/" \
 		--token "$(cat "$RUN/worker-token")" --level INFO --log-file -
 	sleep 2
