@@ -16,7 +16,7 @@ QEMU devices, in a chroot, on 127.0.0.1):
 4. a job for a device type the lab lacks and a job file LAVA's schema
    refuses are refused at submission, with the server's reason, by lavacli
    and by lab-run.
-TAP on stdout and in CHECKDIR/lab.tap.
+TAP on stdout and in CHECKDIR/lab.tap; reports, JUnit and logs in CHECKDIR/lab/.
 
 Usage: tests/check_lab.py LAB_RUN_DIR CHECKDIR SELFMON BUNDLE_TGZ VMDIR KERNEL
 """
@@ -76,7 +76,9 @@ class Check:
         with open(os.path.join(self.run_dir, "lab.env")) as f:
             self.env = dict(l.strip().split("=", 1) for l in f if "=" in l)
         self.root = self.env["LAB_ROOT"]
-        self.out = os.path.join(self.run_dir, "out")
+        # What a run leaves to read (reports, JUnit, lava-run's log): beside
+        # lab.tap, not in the lab's folder, which the next start empties.
+        self.out = os.path.join(self.checkdir, "lab")
         self.tap = lavacheck.Tap()
         self.cli_env = dict(os.environ, HOME=os.path.join(self.run_dir, "home"),
                             XDG_CONFIG_HOME=os.path.join(self.run_dir, "home/.config"))
@@ -116,7 +118,7 @@ class Check:
 
     # ---- lava-run on the host: the reference ----
     def lava_run(self, host_art, result):
-        d = os.path.join(self.run_dir, "lava-run-max")
+        d = os.path.join(self.out, "lava-run-max")
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         job = yaml.safe_load(self.job_text("max", "file://" + host_art))
