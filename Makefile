@@ -361,6 +361,7 @@ include scripts/mk/host.mk
 include scripts/mk/variants.mk
 include scripts/mk/board.mk
 include scripts/mk/lava.mk
+include scripts/mk/lab.mk
 include scripts/mk/reliability.mk
 include scripts/mk/embedded.mk
 include scripts/mk/install.mk

@@ -8,6 +8,8 @@
 #   board   the emulated arm64 board: cross compilers (glibc and musl),
 #           arm64 cmocka, QEMU, cpio, dtc
 #   lava    LAVA's dispatcher (make check-lava)
+#   lab     a LAVA lab in a chroot (make check-lab): mmdebstrap builds it;
+#           lava-server itself goes in the chroot, never on the host
 #   lint    make lint: checkpatch (perl), cppcheck, clang-tidy (in tests too)
 #   musl, musl-arm64   musl for `make LIBC=musl` (x86_64, arm64)
 #   deb    make check-deb: the Debian packages built natively and for arm64
@@ -65,7 +67,10 @@ for what in "${@:-build}"; do
 	# LAVA's dispatcher (lava-run) and what rendering a device needs; git
 	# for the definition referenced from a repository.
 	lava)  add lava-dispatcher python3-jinja2 python3-yaml git ;;
-	*) echo "deps.sh: unknown set '$what' (build, tests, board, lava, lint, musl, musl-arm64, deb; host, arm64, vm)" >&2; exit 2 ;;
+	# mmdebstrap makes the lab's Debian 12 chroot (scripts/lab/lab.sh): the
+	# server's packages (lava-server wants systemd-sysv) stay out of the host.
+	lab)   add mmdebstrap ;;
+	*) echo "deps.sh: unknown set '$what' (build, tests, board, lava, lab, lint, musl, musl-arm64, deb; host, arm64, vm)" >&2; exit 2 ;;
 	esac
 done
 if [ "$list" = 1 ]; then
