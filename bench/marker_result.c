@@ -87,7 +87,7 @@ static int result_locked(const char *region, int id, int thread,
 			 struct selfmon_marker_result *full)
 {
 	const struct mk_thread *t = NULL;
-	struct mk_row r;
+	struct mk_row r = { 0 };
 	char q[96];
 
 	if (id >= 0)

@@ -358,11 +358,34 @@ static void json_context(FILE *f, const struct selfmon_report_context *ctx)
 	fputs("  },\n", f);
 }
 
+/*
+ * The member names of one benchmark object written so far: a name is
+ * written once (RFC 8259 section 4: names should be unique, and strict
+ * readers refuse a second), the first one kept, whatever a caller named
+ * its columns and extras ("iterations", or two columns alike).
+ */
+struct json_keys {
+	const char *k[SELFMON_REPORT_MAX_COLS + 32];
+	int n;
+};
+
+/* true, and @name noted, when @keys does not hold it yet. */
+static bool json_key_new(struct json_keys *keys, const char *name)
+{
+	for (int i = 0; i < keys->n; i++)
+		if (!strcmp(keys->k[i], name))
+			return false;
+	if (keys->n < (int)(sizeof(keys->k) / sizeof(keys->k[0])))
+		keys->k[keys->n++] = name;
+	return true;
+}
+
 /* Columns after the time as numeric members; task-clock is cpu_time, not a member of its own. */
-static void json_counters(FILE *f, const struct selfmon_report_view *v, const double *val)
+static void json_counters(FILE *f, const struct selfmon_report_view *v, const double *val,
+			  struct json_keys *keys)
 {
 	for (int c = 1; c < v->nr_cols; c++) {
-		if (!strcmp(v->col[c].name, "task-clock"))
+		if (!strcmp(v->col[c].name, "task-clock") || !json_key_new(keys, v->col[c].name))
 			continue;
 		fputs(",\n      ", f);
 		selfmon_report__json_string(f, v->col[c].name);
@@ -373,22 +396,26 @@ static void json_counters(FILE *f, const struct selfmon_report_view *v, const do
 
 /* The median's figures that are not per repetition: derived metrics, extras, expectation. */
 static void json_median_extras(FILE *f, const struct selfmon_report_entry *e,
-			       const struct selfmon_report_view *v)
+			       const struct selfmon_report_view *v, struct json_keys *keys)
 {
 	struct selfmon_report_derived d;
 
 	selfmon_report_view__derived(v, &d);
 	for (int i = 0; i < d.nr; i++) {
+		if (!json_key_new(keys, d.m[i].name))
+			continue;
 		fprintf(f, ",\n      \"%s\": ", d.m[i].name);
 		selfmon_report__json_number(f, d.m[i].value);
 	}
 	for (int i = 0; i < e->nr_extra && i < 4; i++) {
+		if (!json_key_new(keys, e->extra[i].name))
+			continue;
 		fputs(",\n      ", f);
 		selfmon_report__json_string(f, e->extra[i].name);
 		fputs(": ", f);
 		selfmon_report__json_number(f, e->extra[i].value);
 	}
-	if (e->expected_insns >= 0) {
+	if (e->expected_insns >= 0 && json_key_new(keys, "expected_instructions")) {
 		fputs(",\n      \"expected_instructions\": ", f);
 		selfmon_report__json_number(f, e->expected_insns);
 	}
@@ -403,11 +430,22 @@ struct json_row {
 	const double *val; /* one per column */
 };
 
+/* The members json_entry() writes before the counters, in every object. */
+static const char *const json_fixed_keys[] = {
+	"name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+	"threads", "aggregate_name", "aggregate_unit", "iterations", "repetition_index",
+	"real_time", "cpu_time", "time_unit",
+};
+
 static void json_entry(FILE *f, const struct json_row *r, bool *first)
 {
 	const struct selfmon_report_view *v = r->v;
 	int cpu = selfmon_report_view__col(v, "task-clock");
 	const char *in = "      ";
+	struct json_keys keys = { .n = 0 };
+
+	for (size_t i = 0; i < sizeof(json_fixed_keys) / sizeof(json_fixed_keys[0]); i++)
+		json_key_new(&keys, json_fixed_keys[i]);
 
 	fputs(*first ? "\n    {\n" : ",\n    {\n", f);
 	*first = false;
@@ -437,9 +475,9 @@ static void json_entry(FILE *f, const struct json_row *r, bool *first)
 	json_kv_num(f, in, "real_time", r->val[0], true);
 	json_kv_num(f, in, "cpu_time", r->val[cpu < 0 ? 0 : cpu], true);
 	fputs("      \"time_unit\": \"ns\"", f);
-	json_counters(f, v, r->val);
+	json_counters(f, v, r->val, &keys);
 	if (r->aggregate && !strcmp(r->aggregate, "median"))
-		json_median_extras(f, r->e, v);
+		json_median_extras(f, r->e, v, &keys);
 	fputs("\n    }", f);
 }
 

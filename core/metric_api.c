@@ -460,10 +460,11 @@ static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *re
 	int err = 0, first;
 
 	m->cur = o;
+	first = o->shared ? 0 : find_group(m, res, o);
 	if (o->shared) {
 		if (shared_cols(m, res, o))
 			return 0;
-	} else if ((first = find_group(m, res, o)) >= 0) {
+	} else if (first >= 0) {
 		for (int e = 0; e < o->nr_ev; e++)
 			m->col[e] = first + e;
 	} else {

@@ -66,10 +66,13 @@ static bool covers(const struct selfmon_metrics *m, const struct caller *c, int 
 	struct selfmon_event ev;
 	int at[MAX_MEVENTS];
 
-	for (int e = 0; e < o->nr_ev; e++)
-		if (selfmon_event__parse(o->ev[e], &m->pmus, &ev) ||
-		    (at[e] = find(m, c, g, &ev)) < 0)
+	for (int e = 0; e < o->nr_ev; e++) {
+		if (selfmon_event__parse(o->ev[e], &m->pmus, &ev))
 			return false;
+		at[e] = find(m, c, g, &ev);
+		if (at[e] < 0)
+			return false;
+	}
 	for (int e = 0; e < o->nr_ev; e++)
 		snprintf(o->col[e], sizeof(o->col[e]), "%s", c->spec[at[e]].name);
 	return o->shared = true;

@@ -28,8 +28,8 @@ fi
 cflags=$(pkg-config --cflags selfmon) shared=$(pkg-config --libs selfmon) || { notok "pkg-config finds selfmon"; finish; }
 # The archives explicitly, libselfmon.so beside them notwithstanding: the
 # program's (libselfmon.a), and the one for a shared object (libselfmon_pic.a).
-archive="-L$lib -Wl,-Bstatic -lselfmon -lperf -lapi -Wl,-Bdynamic -lpthread -lm"
-pic="-L$lib -Wl,-Bstatic -lselfmon_pic -lperf -lapi -Wl,-Bdynamic -lpthread -lm"
+archive="-L$lib -L$lib/selfmon -Wl,-Bstatic -lselfmon -lperf -lapi -Wl,-Bdynamic -lpthread -lm"
+pic="-L$lib -L$lib/selfmon -Wl,-Bstatic -lselfmon_pic -lperf -lapi -Wl,-Bdynamic -lpthread -lm"
 # The report of each run: CSV in a file; task-clock where no PMU counts (the host).
 export SELFMON_EVENTS="${EVENTS:-task-clock}" SELFMON_FORMAT=csv LD_LIBRARY_PATH="$lib"
 warn="-std=c11 -O2 -Wall -Wextra -Werror"

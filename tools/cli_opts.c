@@ -60,7 +60,7 @@ static void say_unknown(const struct option *opts, const char *arg, char *err, s
 			*(nr++ ? &second : &first) = o->name;
 		}
 	}
-	if (nr > 1)
+	if (nr > 1 && first && second)
 		snprintf(err, errsz, "ambiguous option '%.*s' (--%s, --%s%s)", len, arg, first,
 			 second, nr > 2 ? ", ..." : "");
 	else

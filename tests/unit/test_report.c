@@ -181,6 +181,47 @@ static void the_table_of_an_entry_of_columns_escapes_its_name(void **state)
 	free(s);
 }
 
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/*
+ * A member name is written once per object (strict JSON readers refuse a
+ * second): two columns named alike, or a column named as a member the
+ * writer has ("iterations"), keep the first.
+ */
+static void a_column_named_twice_or_as_a_member_is_written_once_per_object(void **state)
+{
+	static const struct selfmon_report_col dup[] = {
+		{ .name = "time", .unit = "ns", .values = values[0] },
+		{ .name = "instructions:u", .values = values[2] },
+		{ .name = "instructions:u", .values = values[1] },
+		{ .name = "iterations", .values = values[1] },
+	};
+	struct selfmon_report_context ctx;
+	struct selfmon_report_entry e;
+	char *s = NULL;
+
+	(void)state;
+	context(&ctx);
+	columns_entry(&e);
+	e.cols = dup;
+	e.nr_cols = 4;
+	CAPTURE(s, selfmon_report__json(f, &ctx, &e, 1));
+	/* three repetitions and three aggregates: six objects, each name once */
+	assert_int_equal(count(s, "\"run_type\": "), 6);
+	assert_int_equal(count(s, "\"instructions:u\": "), 6);
+	assert_int_equal(count(s, "\"iterations\": "), 6);
+	/* the first column of the name is the one kept: its repetitions 100, 100, 101 */
+	assert_non_null(strstr(s, "\"instructions:u\": 101"));
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +231,7 @@ int main(void)
 		cmocka_unit_test(an_entry_without_values_or_with_too_many_columns_is_einval),
 		cmocka_unit_test(derived_metrics_of_an_entry_of_columns_come_from_its_medians),
 		cmocka_unit_test(the_table_of_an_entry_of_columns_escapes_its_name),
+		cmocka_unit_test(a_column_named_twice_or_as_a_member_is_written_once_per_object),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,7 +108,7 @@ TEST(bench_json_carries_exact_counts_and_the_read_cost_within_budget)
 	sys_all = v ? v->num : -1;
 	m = json_bench(&root, "readcost/set_read_median");
 	ASSERT_NE(NULL, m) TH_LOG("readcost/set_read missing: %.400s", out);
-	set_read = json_get(m, "instructions:u")->num;
+	set_read = util_json_get(m, "instructions:u")->num;
 	TH_LOG("readcost per read: selfmon %.0f, libperf %.0f, read(2) %.0f user / %.0f user+kernel "
 	       "instructions; libperf/selfmon %.1fx, read(2)/selfmon %.1fx (user+kernel); "
 	       "selfmon_set__read %.0f",
