@@ -18,6 +18,18 @@ check-run-compare: $(O)/selfmon
 check-run-host: check-run-compare
 CHECK_TAPS += $(CHECK)/host-compare.tap
 
+# The dashboards' payloads (scripts/dashboards) from a report and compare's
+# JSON, each validated against the shape kept in tests/fixtures/dashboards.
+## check-run-dashboards  SQUAD, KCIDB v5 and Bencher payloads from a report: shapes, medians, verdicts
+.PHONY: check-run-dashboards
+check-run-dashboards: $(O)/selfmon
+	$(Q)mkdir -p $(CHECK)
+	$(Q)$(PYTHON) tests/check_dashboards.py $(O)/selfmon $(srctree) >$(CHECK)/host-dashboards.tap 2>&1 || true
+	$(Q)grep -E '^(not )?ok' $(CHECK)/host-dashboards.tap
+
+check-run-host: check-run-dashboards
+CHECK_TAPS += $(CHECK)/host-dashboards.tap
+
 # GATE_ROUNDS: runs a side, alternating (GATE_REPS / GATE_ROUNDS repetitions
 # each); 1 is two sequential runs.
 GATE_TRIES ?= 20
