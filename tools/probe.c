@@ -116,6 +116,7 @@ static void gather_pinning(struct probe *p)
 static int gather(struct probe *p)
 {
 	const char *name;
+	int opened = 0, nosys = 0;
 
 	p->m = selfmon_machine__open(NULL);
 	if (!p->m)
@@ -129,17 +130,21 @@ static int gather(struct probe *p)
 	gather_pinning(p);
 	if (p->fixture)
 		return 0; /* the events below would open on this kernel, not the fixture's */
-	p->no_perf = true;
 	for (int i = 0; (name = selfmon_events__standard(i)) && p->nr_ev < 32; i++) {
 		struct probe_event *pe = &p->ev[p->nr_ev++];
 
 		pe->name = name;
 		probe_event(pe, p->m);
 		p->nr_user += pe->opened && pe->path == SELFMON_PATH_USER;
-		/* qemu-user and seccomp refuse the call itself, for every event. */
-		p->no_perf &= !pe->opened && pe->err == ENOSYS;
+		opened += pe->opened;
+		nosys += !pe->opened && pe->err == ENOSYS;
 	}
-	p->no_perf &= p->nr_ev > 0;
+	/*
+	 * qemu-user and seccomp refuse the call itself, for every event that
+	 * reaches it; the events a PMU does not offer (no sysfs alias) are
+	 * refused before the call, with their own reason.
+	 */
+	p->no_perf = !opened && nosys > 0;
 	return 0;
 }
 
