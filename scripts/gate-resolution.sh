@@ -7,8 +7,8 @@
 #  3. the gate's resolution: the smallest injected slowdown of KERNEL caught
 #     in at least TRIES - 1 of TRIES tries, with REPS repetitions a side.
 # Each side of a try is REPS repetitions made of ROUNDS runs of REPS/ROUNDS
-# repetitions, the two sides' runs alternating (A B, B A, A B, ...) so that a
-# change in the machine's load hits both sides alike, and compared with
+# repetitions, the two sides' runs in pairs, each pair in a random order, so
+# that a change in the machine's load hits both sides alike, and compared with
 # selfmon compare --base A1 --base A2 ... --new B1 ... (the repetitions of a
 # side pooled). ROUNDS=1 is two sequential runs, as a CI step that compares
 # with a baseline written earlier does.
@@ -50,7 +50,8 @@ try() {
 	r=1
 	args=""
 	while [ $r -le "$rounds" ]; do
-		if [ $((r % 2)) -eq 1 ]; then
+		# A coin per pair (not A B, B A, ...): no pattern in the machine's speed can follow the order.
+		if [ $(($(od -An -N1 -tu1 /dev/urandom) % 2)) -eq 1 ]; then
 			run "$1" "$tmp/a$r.json"
 			run "$1" "$tmp/b$r.json" "$2"
 		else
