@@ -196,7 +196,14 @@ $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 # counter 54 instead of 48). No semantic interposition: a public function
 # called inside the library is the library's own (as --dynamic-list binds
 # it in libselfmon.so, below), so the compiler inlines it as without -fPIC.
-PIC_CFLAGS := -fPIC -fno-semantic-interposition
+# Initial-exec TLS for the library's own thread variables: the marker pair's
+# read of its thread is then a load from the GOT and the thread pointer, not
+# a TLS descriptor call that also costs the pair's functions a stack frame
+# (on arm64 17 user instructions a pair). The library's thread data is kept
+# to about 100 bytes, so that a dlopen() of libselfmon.so, or of a plugin with
+# libselfmon_pic.a inside, finds room in the static TLS that glibc keeps
+# free for such libraries (docs/markers.md, "Shared objects and plugins").
+PIC_CFLAGS := -fPIC -fno-semantic-interposition -ftls-model=initial-exec
 pic_objs = $(patsubst $(O)/obj/%,$(O)/obj-pic/%,$(1))
 $(O)/obj-pic/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 	$(quiet) CC '$< (PIC)'
