@@ -123,7 +123,8 @@ INTERNAL_LIB := $(O)/libselfmon-internal.a
 # scripts/build-deps.sh), and a version script from the same public list,
 # so that it exports the documented API alone. ABI_MAJOR is the soname's
 # number: bumped on an incompatible change, never otherwise. Not built in a
-# static configuration (CONFIG_STATIC, musl), which has no dynamic linker.
+# static configuration (CONFIG_STATIC, musl), which has no dynamic linker,
+# unless named (the board's glibc tree: check-run-shared-pair).
 ABI_MAJOR := 0
 SONAME := libselfmon.so.$(ABI_MAJOR)
 SHLIB := $(O)/libselfmon.so.$(ABI_MAJOR).$(word 2,$(subst ., ,$(VERSION))).$(word 3,$(subst ., ,$(VERSION)))
@@ -254,7 +255,7 @@ $(O)/libselfmon.dynlist: Makefile
 	$(Q){ echo '{'; for s in $(SHLIB_PLT); do printf '\t%s;\n' $$s; done; echo '};'; } >$@
 $(SHLIB): $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(O)/libselfmon.map $(O)/libselfmon.dynlist
 	$(quiet) LD $(@:$(srctree)/%=%)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter-out -static,$(ALL_LDFLAGS)) -shared -Wl,-soname,$(SONAME) \
 	  -Wl,--version-script=$(O)/libselfmon.map -Wl,--dynamic-list=$(O)/libselfmon.dynlist -Wl,-z,defs -Wl,-z,now \
 	  $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(LIBS) -o $@
 
