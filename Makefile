@@ -123,7 +123,8 @@ INTERNAL_LIB := $(O)/libselfmon-internal.a
 # scripts/build-deps.sh), and a version script from the same public list,
 # so that it exports the documented API alone. ABI_MAJOR is the soname's
 # number: bumped on an incompatible change, never otherwise. Not built in a
-# static configuration (CONFIG_STATIC, musl), which has no dynamic linker.
+# static configuration (CONFIG_STATIC, musl), which has no dynamic linker,
+# unless named (the board's glibc tree: check-run-shared-pair).
 ABI_MAJOR := 0
 SONAME := libselfmon.so.$(ABI_MAJOR)
 SHLIB := $(O)/libselfmon.so.$(ABI_MAJOR).$(word 2,$(subst ., ,$(VERSION))).$(word 3,$(subst ., ,$(VERSION)))
@@ -196,7 +197,14 @@ $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 # counter 54 instead of 48). No semantic interposition: a public function
 # called inside the library is the library's own (as --dynamic-list binds
 # it in libselfmon.so, below), so the compiler inlines it as without -fPIC.
-PIC_CFLAGS := -fPIC -fno-semantic-interposition
+# Initial-exec TLS for the library's own thread variables: the marker pair's
+# read of its thread is then a load from the GOT and the thread pointer, not
+# a TLS descriptor call that also costs the pair's functions a stack frame
+# (on arm64 17 user instructions a pair). The library's thread data is kept
+# to about 100 bytes, so that a dlopen() of libselfmon.so, or of a plugin with
+# libselfmon_pic.a inside, finds room in the static TLS that glibc keeps
+# free for such libraries (docs/markers.md, "Shared objects and plugins").
+PIC_CFLAGS := -fPIC -fno-semantic-interposition -ftls-model=initial-exec
 pic_objs = $(patsubst $(O)/obj/%,$(O)/obj-pic/%,$(1))
 $(O)/obj-pic/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 	$(quiet) CC '$< (PIC)'
@@ -247,7 +255,7 @@ $(O)/libselfmon.dynlist: Makefile
 	$(Q){ echo '{'; for s in $(SHLIB_PLT); do printf '\t%s;\n' $$s; done; echo '};'; } >$@
 $(SHLIB): $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(O)/libselfmon.map $(O)/libselfmon.dynlist
 	$(quiet) LD $(@:$(srctree)/%=%)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter-out -static,$(ALL_LDFLAGS)) -shared -Wl,-soname,$(SONAME) \
 	  -Wl,--version-script=$(O)/libselfmon.map -Wl,--dynamic-list=$(O)/libselfmon.dynlist -Wl,-z,defs -Wl,-z,now \
 	  $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(LIBS) -o $@
 

@@ -14,7 +14,6 @@
 #include "../util/text.h"
 #include "report_view.h"
 
-#define TEXT_BUFS 8
 /* Why a counter stands still, and what restarts it. */
 #define NOT_RUN_FIX                                                                      \
 	" (its time_running did not advance): the task's counters are disabled "          \
@@ -24,16 +23,13 @@
 
 /*
  * @s with control characters and DEL as \xNN and a backslash doubled, cut
- * with "..." when long; NULL as "". Buffers of this thread, reused in turn:
- * enough for the arguments of one fprintf.
+ * with "..." when long; NULL as "". Each use has a buffer of its own on the
+ * caller's stack (a compound literal lives to the end of its block: the
+ * fprintf that prints it), not in thread-local storage: libselfmon.so keeps
+ * its thread data small enough for the static TLS that its initial-exec
+ * accesses need (docs/markers.md, "Shared objects and plugins").
  */
-static const char *text(const char *s)
-{
-	static _Thread_local char bufs[TEXT_BUFS][TEXT_MAX];
-	static _Thread_local unsigned int next;
-
-	return util_text_escape(bufs[next++ % TEXT_BUFS], TEXT_MAX, s);
-}
+#define text(s) util_text_escape((char[TEXT_MAX]){ 0 }, TEXT_MAX, (s))
 
 void selfmon_report__table_header(FILE *f, const struct selfmon_report_context *ctx)
 {

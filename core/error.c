@@ -1,22 +1,62 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <selfmon/selfmon.h>
 #include "error.h"
 
-/* Per thread, like errno: two threads failing at once keep their own story. */
-static _Thread_local char errmsg[512];
+/*
+ * Per thread, like errno: two threads failing at once keep their own story.
+ * The message is on the heap, the thread variable a pointer: libselfmon.so
+ * keeps its thread data small enough for the static TLS that its
+ * initial-exec accesses need (docs/markers.md, "Shared objects and
+ * plugins"). A thread's buffer is freed when it exits; without memory, a
+ * failure keeps its return value and loses its message.
+ */
+#define ERRMSG_MAX 512
+static _Thread_local char *errmsg;
+static pthread_key_t errmsg_key;
+static pthread_once_t errmsg_once = PTHREAD_ONCE_INIT;
+
+static void errmsg_key_make(void)
+{
+	(void)pthread_key_create(&errmsg_key, free);
+}
+
+/* This thread's buffer, made at its first message; NULL without memory. */
+static char *errmsg_buf(void)
+{
+	if (!errmsg) {
+		int saved = errno; /* a constructor's errno outlives its message */
+
+		pthread_once(&errmsg_once, errmsg_key_make);
+		errmsg = calloc(1, ERRMSG_MAX);
+		if (errmsg)
+			(void)pthread_setspecific(errmsg_key, errmsg);
+		errno = saved;
+	}
+	return errmsg;
+}
+
+static void errmsg_vset(const char *fmt, va_list ap)
+{
+	char *buf = errmsg_buf();
+
+	if (buf)
+		vsnprintf(buf, ERRMSG_MAX, fmt, ap);
+}
 
 int selfmon__err(int err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
+	errmsg_vset(fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -26,19 +66,20 @@ int selfmon_errmsg__set(int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
+	errmsg_vset(fmt, ap);
 	va_end(ap);
 	return err;
 }
 
 void selfmon__err_clear(void)
 {
-	errmsg[0] = '\0';
+	if (errmsg)
+		errmsg[0] = '\0';
 }
 
 const char *selfmon_errmsg(void)
 {
-	return errmsg;
+	return errmsg ? errmsg : "";
 }
 
 static const char *const selfmon_errstr[] = {

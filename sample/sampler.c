@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,11 +173,24 @@ static void set_attrs(struct selfmon_sampler *s, const struct selfmon_sampler_op
 	}
 }
 
+/*
+ * The running kernel's release, read once for the process (it cannot change
+ * under it): not a thread variable, so that libselfmon.so's thread data stays
+ * small (docs/markers.md, "Shared objects and plugins").
+ */
+static struct utsname kernel_uts;
+static int kernel_uts_err;
+static pthread_once_t kernel_uts_once = PTHREAD_ONCE_INIT;
+
+static void kernel_uts_read(void)
+{
+	kernel_uts_err = uname(&kernel_uts);
+}
+
 static const char *kernel_release(void)
 {
-	static _Thread_local struct utsname u;
-
-	return uname(&u) ? "unknown" : u.release;
+	pthread_once(&kernel_uts_once, kernel_uts_read);
+	return kernel_uts_err ? "unknown" : kernel_uts.release;
 }
 
 /* kernel.perf_event_max_sample_rate now (the kernel lowers it itself when sampling runs long); 0: unknown. */

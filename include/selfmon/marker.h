@@ -260,10 +260,13 @@ selfmon_marker__begin_with_(struct selfmon_marker *m, void (*const first)(struct
 {
 	struct selfmon_marker__thread *t = selfmon_marker__self;
 	unsigned long id = (unsigned long)((const struct selfmon_marker_site *)m)->id;
-	struct selfmon_marker__slot *s;
+	unsigned long nr = t->nr_slots;
+	struct selfmon_marker__slot *s = t->slot;
+	const struct perf_event_mmap_page *pg0, *pg1;
 	uint64_t v0, v1;
 
-	if (__builtin_expect(id >= t->nr_slots, 0)) {
+	/* nr_slots and slot read together (one ldp on arm64), as in selfmon_marker__add_pg_(). */
+	if (__builtin_expect(id >= nr, 0)) {
 		struct selfmon_marker__ready r;
 
 		/* @first: the library's, a tail call (no frame for the plain path); NULL: prepare, go on inline. */
@@ -277,15 +280,20 @@ selfmon_marker__begin_with_(struct selfmon_marker *m, void (*const first)(struct
 			return;
 		t = r.t;
 		id = r.id;
+		s = t->slot;
 	}
-	s = &t->slot[id];
+	s += id;
+	__asm__("" : "+r"(s)); /* its words by offsets from one register */
 	if (__builtin_expect(s->depth != 0, 0)) {
 		selfmon_marker__begin_at(m);
 		return;
 	}
+	/* Both pages before the reads, whose asm clobbers memory: one ldp on arm64, not a load after each read. */
+	pg0 = t->pg[0];
+	pg1 = t->pg[1];
 	s->depth = 1;
-	if (__builtin_expect(selfmon_page__read_value32(t->pg[0], &v0) ||
-				     selfmon_page__read_value32(t->pg[1], &v1),
+	if (__builtin_expect(selfmon_page__read_value32(pg0, &v0) ||
+				     selfmon_page__read_value32(pg1, &v1),
 			     0)) {
 		s->depth = 0;
 		selfmon_marker__begin_at(m);
@@ -302,24 +310,38 @@ selfmon_marker__begin_inline_(struct selfmon_marker *m)
 	selfmon_marker__begin_with_(m, (void (*)(struct selfmon_marker *))0);
 }
 
-/* Add the pair ending with @v0, @v1 to region @m of this thread, or leave it to the library. */
+/*
+ * Add the pair ending with @v0, @v1 to region @m of this thread, or leave it
+ * to the library. @pg0 is t->pg[0], kept by a caller that read it already:
+ * the reads' asm clobbers memory, so t->pg[0] would be loaded again.
+ */
 static inline __attribute__((always_inline)) void
-selfmon_marker__add_(struct selfmon_marker__thread *t, struct selfmon_marker *m, uint64_t v0,
-		     uint64_t v1, int form)
+selfmon_marker__add_pg_(struct selfmon_marker__thread *t, const struct perf_event_mmap_page *pg0,
+			struct selfmon_marker *m, uint64_t v0, uint64_t v1, int form)
 {
 	unsigned long id = (unsigned long)((const struct selfmon_marker_site *)m)->id;
-	struct selfmon_marker__slot *s;
-	uint64_t d0, d1;
+	unsigned long nr = t->nr_slots;
+	struct selfmon_marker__slot *s = t->slot;
+	uint64_t d0, d1, calls;
+	long depth;
 
-	/* A multiplexed leader is read with its times from now on: the library's. */
-	if (__builtin_expect(id >= t->nr_slots || t->slot[id].depth != 1 ||
-				     t->pg[0]->time_enabled != t->pg[0]->time_running,
-			     0)) {
-		selfmon_marker__finish(m, v0, v1, 1, form);
-		return;
-	}
-	s = &t->slot[id];
+	/*
+	 * The words the plain path needs are read in adjacent pairs (nr_slots
+	 * and slot, depth and calls[form]: one ldp each on arm64) and depth
+	 * and calls are written back together. A multiplexed leader is read
+	 * with its times from now on: the library's.
+	 */
+	if (__builtin_expect(id >= nr, 0))
+		goto finish;
+	s += id;
+	/* The slot's address in a register: its words are then addressed by offsets, which pair. */
+	__asm__("" : "+r"(s));
+	depth = s->depth;
+	calls = s->calls[form];
+	if (__builtin_expect(depth != 1 || pg0->time_enabled != pg0->time_running, 0))
+		goto finish;
 	s->depth = 0;
+	s->calls[form] = calls + 1;
 	d0 = v0 - s->begin[0];
 	d1 = v1 - s->begin[1];
 	s->sum[0] += d0;
@@ -328,7 +350,17 @@ selfmon_marker__add_(struct selfmon_marker__thread *t, struct selfmon_marker *m,
 	s->min[1] = d1 < s->min[1] ? d1 : s->min[1];
 	s->max[0] = d0 > s->max[0] ? d0 : s->max[0];
 	s->max[1] = d1 > s->max[1] ? d1 : s->max[1];
-	s->calls[form]++;
+	return;
+finish:
+	selfmon_marker__finish(m, v0, v1, 1, form);
+}
+
+/* selfmon_marker__add_pg_() of this thread's first page. */
+static inline __attribute__((always_inline)) void
+selfmon_marker__add_(struct selfmon_marker__thread *t, struct selfmon_marker *m, uint64_t v0,
+		     uint64_t v1, int form)
+{
+	selfmon_marker__add_pg_(t, t->pg[0], m, v0, v1, form);
 }
 
 /* The end's reads, first thing. Return: 1 when both counters read inline. */
@@ -344,13 +376,16 @@ static inline __attribute__((always_inline)) void
 selfmon_marker__end_inline_(struct selfmon_marker *m)
 {
 	struct selfmon_marker__thread *t = selfmon_marker__self;
+	const struct perf_event_mmap_page *pg0 = t->pg[0], *pg1 = t->pg[1];
 	uint64_t v0, v1;
 
-	if (__builtin_expect(!selfmon_marker__read_(t, &v0, &v1), 0)) {
+	if (__builtin_expect(selfmon_page__read_value32(pg0, &v0) ||
+				     selfmon_page__read_value32(pg1, &v1),
+			     0)) {
 		selfmon_marker__finish(m, 0, 0, 0, 0);
 		return;
 	}
-	selfmon_marker__add_(t, m, v0, v1, 0);
+	selfmon_marker__add_pg_(t, pg0, m, v0, v1, 0);
 }
 
 /*

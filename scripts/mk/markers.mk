@@ -55,3 +55,47 @@ $(SHAPE_CXX_OBJS): $(O)/obj/tests/selftests/arm64/shapes-%.o: tests/selftests/ar
 $(O)/tests/selftests/arm64/marker_exact_test: $(SHAPE_OBJS) $(SHAPE_CXX_OBJS)
 $(O)/tests/selftests/arm64/marker_exact_test: SELFMON_LDFLAGS += $(SHAPE_OBJS) $(SHAPE_CXX_OBJS)
 endif
+
+# ---- the pair through libselfmon.so and inside a user's shared object, on the board ----
+# The board's tree is static (CONFIG_STATIC); these are not:
+# tests/selftests/arm64/marker_shared.c linked against libselfmon.so, and two
+# shared objects of marker_so_pair.c that it dlopen()s: one against
+# libselfmon.so (a plugin), one with libselfmon_pic.a inside (its own copy of
+# the library, --exclude-libs so that it binds to that copy). Bound at load
+# (-z now), as docs/markers.md advises where a region's max must be exact.
+# scripts/board-run runs them with the cross toolchain's libraries.
+## check-run-shared-pair  the board: a cached pair through libselfmon.so and in a user's .so, at most 130, exact
+ifeq ($(SRCARCH),arm64)
+SHPAIR_O := $(O)/shared-pair
+SHPAIR_LDFLAGS = $(filter-out -static,$(ALL_LDFLAGS)) -Wl,-z,now
+$(SHPAIR_O)/marker_so_pair.so: tests/selftests/arm64/marker_so_pair.c $(SHLIB_LINKS) $(PUBLIC_HEADERS)
+	$(quiet) CC $(@:$(srctree)/%=%)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared $(SHPAIR_LDFLAGS) $< -L$(O) -lselfmon -o $@
+$(SHPAIR_O)/marker_so_pair_pic.so: tests/selftests/arm64/marker_so_pair.c $(PIC_LIB) $(PUBLIC_HEADERS)
+	$(quiet) CC $(@:$(srctree)/%=%)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared $(SHPAIR_LDFLAGS) -Wl,--exclude-libs,ALL $< $(PIC_LIB) $(LIBS) -o $@
+$(SHPAIR_O)/marker_shared: $(O)/obj/tests/selftests/arm64/marker_shared.o $(SHLIB_LINKS)
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SHPAIR_LDFLAGS) $< -L$(O) -lselfmon -ldl -lpthread -o $@
+.PHONY: shared-pair-build
+shared-pair-build: $(SHPAIR_O)/marker_shared $(SHPAIR_O)/marker_so_pair.so $(SHPAIR_O)/marker_so_pair_pic.so
+endif
+
+.PHONY: check-run-shared-pair
+check-run-shared-pair:
+	$(Q)mkdir -p $(CHECK)
+	+$(Q)[ -f $(ARM64_O)/.config ] || $(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
+	+$(Q)$(ARM64_MAKE) shared-pair-build && \
+	  $(BOARD_RUN) --vm $(BOARD_VM) --sysroot $(RUNNER_SYSROOT) --out $(CHECK)/shared-pair \
+	    --log $(CHECK)/board-shared-pair.log --with $(ARM64_O)/shared-pair/marker_shared \
+	    --with $(ARM64_O)/shared-pair/marker_so_pair.so --with $(ARM64_O)/shared-pair/marker_so_pair_pic.so \
+	    --with $(ARM64_O)/$(SONAME) tests/selftests/arm64/marker_shared.sh >$(CHECK)/board-shared-pair.tap || \
+	  echo "not ok - the shared pair's board run failed (log: $(CHECK)/board-shared-pair.log)" \
+	    >>$(CHECK)/board-shared-pair.tap
+	$(Q)grep -E '^(not )?ok' $(CHECK)/board-shared-pair.tap
+
+check-run-variants: check-run-shared-pair
+CHECK_TAPS += $(CHECK)/board-shared-pair.tap

@@ -286,16 +286,16 @@ out:
 }
 
 /*
- * The pair's cost: at most 125 user instructions in the cached form (the
+ * The pair's cost: at most 120 user instructions in the cached form (the
  * fixed sequence of <selfmon/arch.h>, which keeps the window exact at every
  * call site, is a call and a return at each end and an address the compiler
- * cannot hoist: 11 more than the inline pair's 114, which was exact in one
- * call-site shape only), by name at most 1.5 times that (a string literal of 12 or 33 bytes alike),
+ * cannot hoist; the pair's words are read and written in pairs: 116 on the
+ * board), by name at most 1.5 times that (a string literal of 12 or 33 bytes alike),
  * no read(2). Beside them, the four page reads of a pair bare, both ways:
  * selfmon_page__read_value(), and selfmon_page__read_value32(), which the
  * pair takes (docs/markers.md says where the rest goes).
  */
-TEST(a_marker_pair_costs_at_most_125_instructions_cached_and_1_5x_by_name_with_no_read2)
+TEST(a_marker_pair_costs_at_most_120_instructions_cached_and_1_5x_by_name_with_no_read2)
 {
 	const struct perf_event_mmap_page *pg[2], *meter;
 	char buffer[] = "pair by name, in a buffer";
@@ -331,11 +331,11 @@ TEST(a_marker_pair_costs_at_most_125_instructions_cached_and_1_5x_by_name_with_n
 	ASSERT_TRUE(c > 0 && nm > 0 && nl > 0 && nb > 0 && r > 0 && r32 > 0)
 		TH_LOG("a meter read fell back (-1: no 32-bit counters): %lld %lld %lld %lld %lld %lld", (long long)c,
 		       (long long)nm, (long long)nl, (long long)nb, (long long)r, (long long)r32);
-	TH_LOG("marker pair, 2 events: cached %lld.%03lld (budget 125); by name %lld.%03lld "
+	TH_LOG("marker pair, 2 events: cached %lld.%03lld (budget 120); by name %lld.%03lld "
 	       "(12 bytes), %lld.%03lld (33 bytes), %lld.%03lld (a 25-byte buffer) user instructions; "
 	       "the 4 bare inline reads: %lld.%03lld (read_value), %lld.%03lld (read_value32, the pair's)",
 	       PER_CALL(c), PER_CALL(nm), PER_CALL(nl), PER_CALL(nb), PER_CALL(r), PER_CALL(r32));
-	EXPECT_LE(c, 125 * PAIRS);
+	EXPECT_LE(c, 120 * PAIRS);
 	EXPECT_LT(r32, r) TH_LOG("the pair's reads are the cheaper kind");
 	EXPECT_LE(nm * 2, c * 3);
 	EXPECT_LE(nl * 2, c * 3);
@@ -355,7 +355,10 @@ TEST(a_marker_pair_costs_at_most_125_instructions_cached_and_1_5x_by_name_with_n
 /*
  * Markers off: each end loads its site's region by the site's address,
  * which the fixed sequence makes in place (adrp), and branches over the
- * call (ldr, cbz): 3 instructions an end.
+ * call (ldr, cbz): 3 instructions an end. Two would need the site's word
+ * loaded by one PC-relative literal load (ldr x0, label), whose reach is
+ * 1 MiB: this program's own sites are 1.1 MiB past its code (the section
+ * selfmon_sites lies with the data), so it would not even link.
  */
 TEST(markers_off_cost_at_most_6_instructions_a_pair)
 {
