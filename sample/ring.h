@@ -66,8 +66,9 @@ static inline uint64_t selfmon_ring__begin(const struct selfmon_ring *ring, uint
 /*
  * The end of a read: data_tail moved past what was read, by a release store
  * (the man page's mb() before writing it), once for all the records read:
- * "MMAP layout" asks that data_tail reflect the last data read, and the
- * kernel looks at it only to know how much room it has.
+ * "MMAP layout" asks that data_tail reflect the last data read, so that
+ * the kernel overwrites nothing unread; a store per record (libperf's
+ * perf_mmap__consume()) would only give the kernel its room back sooner.
  */
 static inline void selfmon_ring__end(struct selfmon_ring *ring, uint64_t tail)
 {
