@@ -223,9 +223,10 @@ static __attribute__((noinline)) const uint8_t *drain_span(struct drain_ctx *d, 
 stop:
 	d->stop = true;
 out:
+	/* planned first: a handler's look in between sees them not yet counted, never twice */
+	s->planned = 0;
 	s->stats.records += planned;
 	s->stats.samples += planned;
-	s->planned = 0;
 	return p;
 }
 
