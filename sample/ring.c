@@ -116,3 +116,22 @@ const void *selfmon_ring__copy_wrapped(struct selfmon_ring *ring, uint64_t off, 
 	memcpy((uint8_t *)ring->copy + first, ring->data, size - first);
 	return ring->copy;
 }
+
+const void *selfmon_ring__straddling(struct selfmon_ring *ring, uint64_t tail, uint64_t head,
+				     uint16_t *size, uint64_t *corrupt)
+{
+	uint64_t off = tail & (ring->size - 1);
+	uint16_t sz;
+
+	/* Records are 8-byte multiples in a power-of-two ring: a header never wraps. */
+	memcpy(&sz, ring->data + off + offsetof(struct perf_event_header, size), sizeof(sz));
+	/* a multiple of 8 and under 8: 0 */
+	if (!sz || sz % 8 || sz > head - tail) {
+		(*corrupt)++;
+		return NULL;
+	}
+	*size = sz;
+	if (off + sz > ring->size)
+		return selfmon_ring__copy_wrapped(ring, off, sz);
+	return ring->data + off;
+}

@@ -42,37 +42,76 @@ int selfmon_ring__empty(const struct selfmon_ring *ring);
 const void *selfmon_ring__copy_wrapped(struct selfmon_ring *ring, uint64_t off, uint16_t size);
 
 /*
+ * The start of a read: data_head by an acquire load (the man page's rmb()
+ * after reading it), and data_tail, ours alone to write. A pair no kernel
+ * writes (a tail off the 8-byte grid, a head behind the tail or more than
+ * the ring's size ahead of it) is counted in *@corrupt and the tail given
+ * as the head: nothing is walked.
+ * Return: the tail to read from; *@head the head to read up to.
+ */
+static inline uint64_t selfmon_ring__begin(const struct selfmon_ring *ring, uint64_t *head,
+					   uint64_t *corrupt)
+{
+	uint64_t h = __atomic_load_n(&ring->page->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = ring->page->data_tail;
+
+	if (__builtin_expect(tail % 8 || h < tail || h - tail > ring->size, 0)) {
+		(*corrupt)++;
+		tail = h;
+	}
+	*head = h;
+	return tail;
+}
+
+/*
+ * The end of a read: data_tail moved past what was read, by a release store
+ * (the man page's mb() before writing it), once for all the records read:
+ * "MMAP layout" asks that data_tail reflect the last data read, so that
+ * the kernel overwrites nothing unread; a store per record (libperf's
+ * perf_mmap__consume()) would only give the kernel its room back sooner.
+ */
+static inline void selfmon_ring__end(struct selfmon_ring *ring, uint64_t tail)
+{
+	__atomic_store_n(&ring->page->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+/*
+ * The record at @tail that a walk of the contiguous bytes before the ring's
+ * end and before @head could not take whole: one that wraps the end, copied
+ * whole (selfmon_ring__copy_wrapped()), or a header that cannot be walked
+ * (a size that is 0, not a multiple of 8, or runs past @head), counted in
+ * *@corrupt. Out of line: it comes at most once per lap of the ring.
+ * Return: the record, contiguous, its size in *@size; NULL when corrupt.
+ */
+const void *selfmon_ring__straddling(struct selfmon_ring *ring, uint64_t tail, uint64_t head,
+				     uint16_t *size, uint64_t *corrupt);
+
+/*
  * Call @fn on each whole record between data_tail and data_head, in order,
  * each 8-byte aligned and contiguous (copied if it wraps); stop early when
  * @fn returns non-zero. data_tail then moves past what was read.
  * A header.size that is not a multiple of 8 of at least 8, or that runs past
  * data_head, cannot be walked: the rest up to data_head is dropped and
  * counted in *@corrupt. So is a data_head and data_tail that no kernel
- * writes: a tail off the 8-byte grid, a head behind the tail or more than
- * the ring's size ahead of it (records overwritten while unread, or a
- * corrupt page); the reader would walk bytes that hold no records, and a
- * record longer than the ring would be copied from beyond it.
+ * writes (selfmon_ring__begin()): the reader would walk bytes that hold no
+ * records, and a record longer than the ring would be copied from beyond it.
  *
- * Inline, so that a caller's static @fn is inlined into the loop: the
- * per-record cost is a budget (docs/costs.md). The loop keeps
- * the ring's data and mask in locals: @fn could, for all the compiler
- * knows, change @ring, and they would be reloaded per record.
+ * The generic reader, for any @fn (the unit tests and the fuzz harness
+ * drive it); the sampler's drain walks the ring with the same begin, end
+ * and straddling steps in a loop of its own (sample/sampler_drain.c). The
+ * loop keeps the ring's data and mask in locals: @fn could, for all the
+ * compiler knows, change @ring, and they would be reloaded per record.
  * Return: the number of records handed to @fn.
  */
 static inline long selfmon_ring__read(struct selfmon_ring *ring,
 				      int (*fn)(const void *rec, uint16_t size, void *ctx),
 				      void *ctx, uint64_t *corrupt)
 {
-	uint64_t head = __atomic_load_n(&ring->page->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = ring->page->data_tail; /* ours alone to write */
+	uint64_t head, tail = selfmon_ring__begin(ring, &head, corrupt);
 	const uint8_t *data = ring->data;
 	uint64_t mask = ring->size - 1;
 	long n = 0;
 
-	if (__builtin_expect(tail % 8 || head < tail || head - tail > ring->size, 0)) {
-		(*corrupt)++;
-		tail = head;
-	}
 	while (tail < head) {
 		uint64_t off = tail & mask;
 		const void *rec = data + off;
@@ -81,19 +120,19 @@ static inline long selfmon_ring__read(struct selfmon_ring *ring,
 		/* Records are 8-byte multiples in a power-of-two ring: a header never wraps. */
 		memcpy(&size, data + off + offsetof(struct perf_event_header, size), sizeof(size));
 		/* a multiple of 8 and under 8: 0 */
-		if (!size || size % 8 || size > head - tail) {
-			(*corrupt)++;
-			tail = head;
-			break;
+		if (!size || size % 8 || size > head - tail || off + size > mask + 1) {
+			rec = selfmon_ring__straddling(ring, tail, head, &size, corrupt);
+			if (!rec) {
+				tail = head;
+				break;
+			}
 		}
-		if (off + size > mask + 1)
-			rec = selfmon_ring__copy_wrapped(ring, off, size);
 		n++;
 		tail += size;
 		if (fn(rec, size, ctx))
 			break;
 	}
-	__atomic_store_n(&ring->page->data_tail, tail, __ATOMIC_RELEASE);
+	selfmon_ring__end(ring, tail);
 	return n;
 }
 

@@ -451,6 +451,9 @@ int selfmon_sampler__stats(const struct selfmon_sampler *s, struct selfmon_sampl
 	if (!s || !stats)
 		return -EINVAL;
 	*stats = s->stats;
+	/* a drain in progress (a callback asking) counts its planned SAMPLEs apart */
+	stats->records += s->planned;
+	stats->samples += s->planned;
 	return 0;
 }
 

@@ -35,6 +35,8 @@ struct selfmon_sampler {
 	struct selfmon_record_layout layout;
 	struct selfmon_sample_plan plan; /* the drain's fast path for its SAMPLEs */
 	struct selfmon_sampler_stats stats;
+	/* planned SAMPLEs a drain took and has not yet added to stats.records and .samples */
+	uint64_t planned;
 	struct selfmon_owner owner;
 	bool attached; /* selfmon_sampler__attach(): the mapping is the caller's */
 	/* Set while a drain runs: a signal handler's drain on this thread backs off. */

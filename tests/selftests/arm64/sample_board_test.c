@@ -317,6 +317,9 @@ TEST(the_overflow_signal_comes_exactly_once_per_sample_and_its_handler_drains_it
  * difference of the costs over that of the samples cancels every fixed cost
  * (the calls, read_init, the poll check, the meter's reads) and leaves the
  * cost per sample. The ring is large enough that no record wraps its end.
+ * The budget, 0.65 times libperf's loop, holds what the drain's walk of
+ * the ring's spans reaches, with a few instructions to spare: 39 against 67
+ * on the 6.1 boots (docs/costs.md, "Reading a sample").
  */
 enum { COST_PERIOD = 10000, COST_N = 100, COST_PAGES = 64 };
 
@@ -409,7 +412,7 @@ static int cost_per_sample(struct cost_ctx *c, const struct perf_event_mmap_page
 	return 0;
 }
 
-TEST(draining_and_parsing_a_sample_costs_at_most_1_2_times_libperfs_read_event_loop)
+TEST(draining_and_parsing_a_sample_costs_at_most_0_65_times_libperfs_read_event_loop)
 {
 	struct selfmon_sampler_opts o = opts_for(COST_PERIOD);
 	const struct perf_event_mmap_page *meter;
@@ -441,9 +444,9 @@ TEST(draining_and_parsing_a_sample_costs_at_most_1_2_times_libperfs_read_event_l
 	sm /= nr;
 	TH_LOG("selfmon_sampler__drain, parse included: %lld user instructions per sample", (long long)sm);
 	TH_LOG("libperf perf_mmap__read_event loop: %lld user instructions per sample", (long long)lp);
-	TH_LOG("selfmon / libperf: %.2f (budget 1.20)", lp ? (double)sm / (double)lp : 0.0);
+	TH_LOG("selfmon / libperf: %.2f (budget 0.65)", lp ? (double)sm / (double)lp : 0.0);
 	EXPECT_LT(0, lp);
-	EXPECT_LE(5 * sm, 6 * lp);
+	EXPECT_LE(20 * sm, 13 * lp);
 	selfmon_sampler__close(c.s);
 	lpring_close(&c.r);
 	selfmon_set__close(set);
