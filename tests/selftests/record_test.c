@@ -250,6 +250,14 @@ static size_t read_tips(const char *text, const char *fmt, struct tip *v, size_t
 
 #define MAX_SAMPLES 20000
 
+/* Whether @sym names a PLT entry as selfmon does (NAME@plt). */
+static bool plt_entry(const char *sym)
+{
+	size_t n = strlen(sym);
+
+	return n > 4 && !strcmp(sym + n - 4, "@plt");
+}
+
 struct recorded {
 	char dir[64], file[128];
 	char *out;		/* selfmon record's stdout */
@@ -314,7 +322,13 @@ TEST(perf_script_lists_the_same_samples_tids_ips_and_functions_as_selfmon_record
 	for (size_t i = 0; i < n_mine; i++) {
 		EXPECT_EQ(mine[i].tid, perfs[i].tid);
 		EXPECT_EQ(mine[i].ip, perfs[i].ip);
-		EXPECT_STREQ(mine[i].sym, perfs[i].sym) TH_LOG("ip %#llx", mine[i].ip);
+		/*
+		 * A sample in the PLT: selfmon names the entry NAME@plt; perf 6.1
+		 * names none here ("[unknown]", or the symbol before .plt): one
+		 * sample in a few hundred may land there.
+		 */
+		if (!plt_entry(mine[i].sym))
+			EXPECT_STREQ(mine[i].sym, perfs[i].sym) TH_LOG("ip %#llx", mine[i].ip);
 		same += !by_tip(&mine[i], &perfs[i]);
 	}
 	TH_LOG("%zu samples: %zu with the same tid, IP and function in perf script", n_mine, same);
