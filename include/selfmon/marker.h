@@ -58,13 +58,13 @@ struct selfmon_marker_site {
 
 /**
  * SELFMON_ABI_LAYOUT - the layout of the structs the inline pair reads
- * (struct selfmon_marker__thread, struct selfmon_marker__slot, the first
+ * (struct selfmon_priv_marker_thread, struct selfmon_priv_marker_slot, the first
  * two words of struct selfmon_marker_site), compiled into every call site.
  * Any change to them changes it (docs/abi.md). Code built against another
  * layout than the library's takes the library's path, and the library says
  * so once on stderr: the thread variable's name carries the layout (the
  * library keeps an older one pointing at a thread with no slots, whose
- * pages refuse), and selfmon_marker__prepare() is given it.
+ * pages refuse), and selfmon_priv_marker_prepare() is given it.
  */
 #define SELFMON_ABI_LAYOUT 1
 
@@ -73,7 +73,7 @@ struct selfmon_marker_site {
  * of its index. Each figure is an array by event, so that the inline pair
  * loads and stores the two events' figures with one instruction each.
  */
-struct selfmon_marker__slot {
+struct selfmon_priv_marker_slot {
 	long depth; /* open begins (the library adds a flag for a begin that could not read) */
 	uint64_t calls[2]; /* pairs, by the form of their end: cached, by name */
 	uint64_t fallbacks; /* ends that read by read(2) although pages exist */
@@ -86,10 +86,10 @@ struct selfmon_marker__slot {
 };
 
 /* A thread's markers as the inline path sees them. */
-struct selfmon_marker__thread {
+struct selfmon_priv_marker_thread {
 	/* Slots the inline path may use: 0 sends every call to the library. The first word in every layout. */
 	unsigned long nr_slots;
-	struct selfmon_marker__slot *slot;
+	struct selfmon_priv_marker_slot *slot;
 	long nr; /* events, each read through its page */
 	/* The events' pages; with one event, pg[1] is pg[0]; with none, pages that refuse. */
 	const struct perf_event_mmap_page *pg[SELFMON_MARKER_EVENTS];
@@ -97,15 +97,15 @@ struct selfmon_marker__thread {
 
 /*
  * The inline pair's name for the thread variable below, whose symbol is
- * that of SELFMON_ABI_LAYOUT (1): selfmon_marker__self_1.
+ * that of SELFMON_ABI_LAYOUT (1): selfmon_priv_marker_self_1.
  */
-#define selfmon_marker__self selfmon_marker__self_1
+#define selfmon_priv_marker_self selfmon_priv_marker_self_1
 #if SELFMON_ABI_LAYOUT != 1
-#error "SELFMON_ABI_LAYOUT changed: rename selfmon_marker__self_1 after it (docs/abi.md)"
+#error "SELFMON_ABI_LAYOUT changed: rename selfmon_priv_marker_self_1 after it (docs/abi.md)"
 #endif
 
 /**
- * selfmon_marker__self_1 - this thread's markers, for the inline path only
+ * selfmon_priv_marker_self_1 - this thread's markers, for the inline path only
  *
  * Never NULL: until the thread's first begin, and in a thread that reads
  * its counters the long way, it points to markers with no slots, which
@@ -115,7 +115,7 @@ struct selfmon_marker__thread {
  * that dlopen() loads with libselfmon.so (docs/markers.md, "Shared objects
  * and plugins").
  */
-extern __thread struct selfmon_marker__thread *selfmon_marker__self_1;
+extern __thread struct selfmon_priv_marker_thread *selfmon_priv_marker_self_1;
 
 /**
  * selfmon_marker__begin() - start counting region @name in this thread
@@ -158,17 +158,17 @@ void selfmon_marker__end_const(const char *name);
  * constant of type char[N]. NULL, a pointer and a buffer (a char array that
  * is no constant) take the call.
  */
-#define SELFMON_MARKER__LITERAL(name) \
+#define SELFMON_PRIV_MARKER_LITERAL(name) \
 	(__builtin_constant_p(name) &&  \
 	 __builtin_types_compatible_p(__typeof__(name), char[sizeof(name)]))
 #define selfmon_marker__begin(name)                                                          \
-	__builtin_choose_expr(SELFMON_MARKER__LITERAL(name),                                    \
+	__builtin_choose_expr(SELFMON_PRIV_MARKER_LITERAL(name),                                    \
 			      __extension__({                                                \
 				      SELFMON_ARCH_MARKER_NAMED(name, selfmon_marker__begin_const); \
 			      }),                                                            \
 			      (selfmon_marker__begin)(name))
 #define selfmon_marker__end(name)                                                            \
-	__builtin_choose_expr(SELFMON_MARKER__LITERAL(name),                                    \
+	__builtin_choose_expr(SELFMON_PRIV_MARKER_LITERAL(name),                                    \
 			      __extension__({                                                \
 				      SELFMON_ARCH_MARKER_NAMED(name, selfmon_marker__end_const); \
 			      }),                                                            \
@@ -200,14 +200,14 @@ void selfmon_marker__begin_at(struct selfmon_marker *marker) __attribute__((cold
 /** selfmon_marker__end_at() - selfmon_marker__end() of a resolved region or a site. */
 void selfmon_marker__end_at(struct selfmon_marker *marker);
 
-/* What selfmon_marker__prepare() gives the inline begin: two registers, nothing to keep across the call. */
-struct selfmon_marker__ready {
-	struct selfmon_marker__thread *t; /* NULL: nothing left to do */
+/* What selfmon_priv_marker_prepare() gives the inline begin: two registers, nothing to keep across the call. */
+struct selfmon_priv_marker_ready {
+	struct selfmon_priv_marker_thread *t; /* NULL: nothing left to do */
 	unsigned long id; /* the region's slot */
 };
 
 /**
- * selfmon_marker__prepare() - the inline begin's way into the library, not
+ * selfmon_priv_marker_prepare() - the inline begin's way into the library, not
  * for programs: resolve a site, open this thread's counters, make room
  * for the region
  * @marker: the region or site
@@ -217,11 +217,11 @@ struct selfmon_marker__ready {
  * off, or a begin the library did itself: a thread that reads the long
  * way, a nested begin, a caller built against another layout).
  */
-struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *marker, int layout)
+struct selfmon_priv_marker_ready selfmon_priv_marker_prepare(struct selfmon_marker *marker, int layout)
 	__attribute__((cold));
 
 /**
- * selfmon_marker__finish() - the inline end's way into the library, not for
+ * selfmon_priv_marker_finish() - the inline end's way into the library, not for
  * programs: every end the inline path does not finish itself
  * @marker: the region or site
  * @v0: the end's inline read of the first event, when @read
@@ -232,7 +232,7 @@ struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *mark
  * The reads come in registers, not through memory: a caller whose other
  * paths need no stack may reach this by a tail call.
  */
-void selfmon_marker__finish(struct selfmon_marker *marker, uint64_t v0, uint64_t v1, int read,
+void selfmon_priv_marker_finish(struct selfmon_marker *marker, uint64_t v0, uint64_t v1, int read,
 			    int form) __attribute__((cold));
 
 /**
@@ -256,22 +256,22 @@ int selfmon_marker__report(void);
  * only when its pages passed selfmon_page__read_value32()'s test at open.
  */
 static inline __attribute__((always_inline)) void
-selfmon_marker__begin_with_(struct selfmon_marker *m, void (*const first)(struct selfmon_marker *))
+selfmon_priv_marker_begin_with(struct selfmon_marker *m, void (*const first)(struct selfmon_marker *))
 {
-	struct selfmon_marker__thread *t = selfmon_marker__self;
+	struct selfmon_priv_marker_thread *t = selfmon_priv_marker_self;
 	unsigned long id = (unsigned long)((const struct selfmon_marker_site *)m)->id;
-	struct selfmon_marker__slot *s;
+	struct selfmon_priv_marker_slot *s;
 	uint64_t v0, v1;
 
 	if (__builtin_expect(id >= t->nr_slots, 0)) {
-		struct selfmon_marker__ready r;
+		struct selfmon_priv_marker_ready r;
 
 		/* @first: the library's, a tail call (no frame for the plain path); NULL: prepare, go on inline. */
 		if (first) {
 			first(m);
 			return;
 		}
-		r = selfmon_marker__prepare(m, SELFMON_ABI_LAYOUT);
+		r = selfmon_priv_marker_prepare(m, SELFMON_ABI_LAYOUT);
 
 		if (!r.t)
 			return;
@@ -297,25 +297,25 @@ selfmon_marker__begin_with_(struct selfmon_marker *m, void (*const first)(struct
 
 /* The cached form's begin: a site's first use continues inline once the library has prepared it. */
 static inline __attribute__((always_inline)) void
-selfmon_marker__begin_inline_(struct selfmon_marker *m)
+selfmon_priv_marker_begin_inline(struct selfmon_marker *m)
 {
-	selfmon_marker__begin_with_(m, (void (*)(struct selfmon_marker *))0);
+	selfmon_priv_marker_begin_with(m, (void (*)(struct selfmon_marker *))0);
 }
 
 /* Add the pair ending with @v0, @v1 to region @m of this thread, or leave it to the library. */
 static inline __attribute__((always_inline)) void
-selfmon_marker__add_(struct selfmon_marker__thread *t, struct selfmon_marker *m, uint64_t v0,
+selfmon_priv_marker_add(struct selfmon_priv_marker_thread *t, struct selfmon_marker *m, uint64_t v0,
 		     uint64_t v1, int form)
 {
 	unsigned long id = (unsigned long)((const struct selfmon_marker_site *)m)->id;
-	struct selfmon_marker__slot *s;
+	struct selfmon_priv_marker_slot *s;
 	uint64_t d0, d1;
 
 	/* A multiplexed leader is read with its times from now on: the library's. */
 	if (__builtin_expect(id >= t->nr_slots || t->slot[id].depth != 1 ||
 				     t->pg[0]->time_enabled != t->pg[0]->time_running,
 			     0)) {
-		selfmon_marker__finish(m, v0, v1, 1, form);
+		selfmon_priv_marker_finish(m, v0, v1, 1, form);
 		return;
 	}
 	s = &t->slot[id];
@@ -333,7 +333,7 @@ selfmon_marker__add_(struct selfmon_marker__thread *t, struct selfmon_marker *m,
 
 /* The end's reads, first thing. Return: 1 when both counters read inline. */
 static inline __attribute__((always_inline)) int
-selfmon_marker__read_(const struct selfmon_marker__thread *t, uint64_t *v0, uint64_t *v1)
+selfmon_priv_marker_read(const struct selfmon_priv_marker_thread *t, uint64_t *v0, uint64_t *v1)
 {
 	if (__builtin_expect(selfmon_page__read_value32(t->pg[0], v0), 0))
 		return 0;
@@ -341,16 +341,16 @@ selfmon_marker__read_(const struct selfmon_marker__thread *t, uint64_t *v0, uint
 }
 
 static inline __attribute__((always_inline)) void
-selfmon_marker__end_inline_(struct selfmon_marker *m)
+selfmon_priv_marker_end_inline(struct selfmon_marker *m)
 {
-	struct selfmon_marker__thread *t = selfmon_marker__self;
+	struct selfmon_priv_marker_thread *t = selfmon_priv_marker_self;
 	uint64_t v0, v1;
 
-	if (__builtin_expect(!selfmon_marker__read_(t, &v0, &v1), 0)) {
-		selfmon_marker__finish(m, 0, 0, 0, 0);
+	if (__builtin_expect(!selfmon_priv_marker_read(t, &v0, &v1), 0)) {
+		selfmon_priv_marker_finish(m, 0, 0, 0, 0);
 		return;
 	}
-	selfmon_marker__add_(t, m, v0, v1, 0);
+	selfmon_priv_marker_add(t, m, v0, v1, 0);
 }
 
 /*
@@ -360,34 +360,34 @@ selfmon_marker__end_inline_(struct selfmon_marker *m)
  * builds take the atomic load, which it understands.
  */
 #if defined(__SANITIZE_THREAD__)
-#define SELFMON_MARKER__LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define SELFMON_PRIV_MARKER_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #elif defined(__has_feature)
 #if __has_feature(thread_sanitizer)
-#define SELFMON_MARKER__LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define SELFMON_PRIV_MARKER_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #endif
 #endif
-#ifndef SELFMON_MARKER__LOAD
-#define SELFMON_MARKER__LOAD(p) (*(struct selfmon_marker *const volatile *)(p))
+#ifndef SELFMON_PRIV_MARKER_LOAD
+#define SELFMON_PRIV_MARKER_LOAD(p) (*(struct selfmon_marker *const volatile *)(p))
 #endif
 
 /**
- * selfmon_marker__begin_call() - the cached begin as one call, for the
+ * selfmon_priv_marker_begin_call() - the cached begin as one call, for the
  * arch's fixed sequence (SELFMON_MARKER_BEGIN()); not for programs
  * @marker: the site's region, or the site itself before its first use
  *
  * Its counter reads are the last thing it does: what runs after them, up
  * to the region's first instruction, is this function's own return.
  */
-void selfmon_marker__begin_call(struct selfmon_marker *marker);
+void selfmon_priv_marker_begin_call(struct selfmon_marker *marker);
 
 /**
- * selfmon_marker__end_call() - the cached end as one call, for the arch's
+ * selfmon_priv_marker_end_call() - the cached end as one call, for the arch's
  * fixed sequence (SELFMON_MARKER_END()); not for programs
  * @marker: the site's region, or the site itself before its first use
  *
  * Its counter reads are the first thing it does.
  */
-void selfmon_marker__end_call(struct selfmon_marker *marker);
+void selfmon_priv_marker_end_call(struct selfmon_marker *marker);
 
 /*
  * The cached form: a struct selfmon_marker_site per call site, in the
@@ -413,9 +413,9 @@ void selfmon_marker__end_call(struct selfmon_marker *marker);
  * object's.
  */
 #if defined(__cplusplus) && !defined(__clang__)
-#define SELFMON_MARKER__SITE_ATTR __attribute__((aligned(8), used))
+#define SELFMON_PRIV_MARKER_SITE_ATTR __attribute__((aligned(8), used))
 #else
-#define SELFMON_MARKER__SITE_ATTR __attribute__((section("selfmon_sites"), aligned(8), used))
+#define SELFMON_PRIV_MARKER_SITE_ATTR __attribute__((section("selfmon_sites"), aligned(8), used))
 #endif
 
 #ifdef SELFMON_ARCH_MARKER_CALL
@@ -432,7 +432,7 @@ void selfmon_marker__end_call(struct selfmon_marker *marker);
  * interleave, and the same name in several places adds up. The report is
  * written at exit (or by selfmon_marker__report()); docs/markers.md.
  */
-#define SELFMON_MARKER_BEGIN(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_marker__begin_call)
+#define SELFMON_MARKER_BEGIN(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_priv_marker_begin_call)
 /**
  * SELFMON_MARKER_END() - end region @name, the cached form
  * @name: the region, the string literal its SELFMON_MARKER_BEGIN() gave
@@ -441,25 +441,25 @@ void selfmon_marker__end_call(struct selfmon_marker *marker);
  * for this thread. An unbalanced end gives one message on stderr and the
  * program runs on.
  */
-#define SELFMON_MARKER_END(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_marker__end_call)
+#define SELFMON_MARKER_END(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_priv_marker_end_call)
 #else
-#define SELFMON_MARKER__AT(fn, name)                                                        \
+#define SELFMON_PRIV_MARKER_AT(fn, name)                                                        \
 	do {                                                                                \
-		static struct selfmon_marker_site selfmon_marker__site_                     \
-			SELFMON_MARKER__SITE_ATTR = {                                       \
-				(struct selfmon_marker *)&selfmon_marker__site_, -1, (name) \
+		static struct selfmon_marker_site selfmon_priv_marker_site_                     \
+			SELFMON_PRIV_MARKER_SITE_ATTR = {                                       \
+				(struct selfmon_marker *)&selfmon_priv_marker_site_, -1, (name) \
 			};                                                                  \
-		struct selfmon_marker *selfmon_marker__m_ =                                 \
-			SELFMON_MARKER__LOAD(&selfmon_marker__site_.marker);                \
-		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                           \
-			fn(selfmon_marker__m_);                                             \
+		struct selfmon_marker *selfmon_priv_marker_m_ =                                 \
+			SELFMON_PRIV_MARKER_LOAD(&selfmon_priv_marker_site_.marker);                \
+		if (__builtin_expect(selfmon_priv_marker_m_ != 0, 1))                           \
+			fn(selfmon_priv_marker_m_);                                             \
 		__asm__ __volatile__("" ::: "memory");                                      \
 	} while (0)
 
 /** Begin region @name (a string constant) with the cached form. */
-#define SELFMON_MARKER_BEGIN(name) SELFMON_MARKER__AT(selfmon_marker__begin_inline_, name)
+#define SELFMON_MARKER_BEGIN(name) SELFMON_PRIV_MARKER_AT(selfmon_priv_marker_begin_inline, name)
 /** End region @name (a string constant) with the cached form. */
-#define SELFMON_MARKER_END(name) SELFMON_MARKER__AT(selfmon_marker__end_inline_, name)
+#define SELFMON_MARKER_END(name) SELFMON_PRIV_MARKER_AT(selfmon_priv_marker_end_inline, name)
 #endif
 
 /*
@@ -473,40 +473,40 @@ void selfmon_marker__end_call(struct selfmon_marker *marker);
  * loads the region from the variable and calls: four instructions before
  * the end's reads, as the pair's end has. Else both are the inline pair's C.
  */
-#define SELFMON_MARKER__CAT2_(a, b) a##b
-#define SELFMON_MARKER__CAT_(a, b) SELFMON_MARKER__CAT2_(a, b)
+#define SELFMON_PRIV_MARKER_CAT2(a, b) a##b
+#define SELFMON_PRIV_MARKER_CAT(a, b) SELFMON_PRIV_MARKER_CAT2(a, b)
 #ifdef SELFMON_ARCH_MARKER_SCOPE
 /* The cleanup of SELFMON_MARKER_SCOPE()'s variable: the region's end, not for programs. */
 static inline __attribute__((always_inline)) void
-selfmon_marker__scope_end_(struct selfmon_marker *const *region)
+selfmon_priv_marker_scope_end(struct selfmon_marker *const *region)
 {
-	SELFMON_ARCH_MARKER_SCOPE_END(*region, selfmon_marker__end_call);
+	SELFMON_ARCH_MARKER_SCOPE_END(*region, selfmon_priv_marker_end_call);
 }
-#define SELFMON_MARKER__SCOPE_(name, var)                                                \
-	struct selfmon_marker *var __attribute__((cleanup(selfmon_marker__scope_end_))); \
-	SELFMON_ARCH_MARKER_SCOPE(name, var, selfmon_marker__begin_call)
+#define SELFMON_PRIV_MARKER_SCOPE(name, var)                                                \
+	struct selfmon_marker *var __attribute__((cleanup(selfmon_priv_marker_scope_end))); \
+	SELFMON_ARCH_MARKER_SCOPE(name, var, selfmon_priv_marker_begin_call)
 #else
 static inline __attribute__((always_inline)) void
-selfmon_marker__scope_end_(struct selfmon_marker_site *const *site)
+selfmon_priv_marker_scope_end(struct selfmon_marker_site *const *site)
 {
-	struct selfmon_marker *m = SELFMON_MARKER__LOAD(&(*site)->marker);
+	struct selfmon_marker *m = SELFMON_PRIV_MARKER_LOAD(&(*site)->marker);
 
 	if (__builtin_expect(m != 0, 1))
-		selfmon_marker__end_inline_(m);
+		selfmon_priv_marker_end_inline(m);
 	__asm__ __volatile__("" ::: "memory");
 }
-#define SELFMON_MARKER__SCOPE_(name, var)                                                       \
-	static struct selfmon_marker_site SELFMON_MARKER__CAT_(var, site_)                      \
-		SELFMON_MARKER__SITE_ATTR = {                                                   \
-			(struct selfmon_marker *)&SELFMON_MARKER__CAT_(var, site_), -1, (name)  \
+#define SELFMON_PRIV_MARKER_SCOPE(name, var)                                                       \
+	static struct selfmon_marker_site SELFMON_PRIV_MARKER_CAT(var, site_)                      \
+		SELFMON_PRIV_MARKER_SITE_ATTR = {                                                   \
+			(struct selfmon_marker *)&SELFMON_PRIV_MARKER_CAT(var, site_), -1, (name)  \
 		};                                                                              \
 	struct selfmon_marker_site *const var                                                   \
-		__attribute__((cleanup(selfmon_marker__scope_end_))) =                          \
-			&SELFMON_MARKER__CAT_(var, site_);                                      \
+		__attribute__((cleanup(selfmon_priv_marker_scope_end))) =                          \
+			&SELFMON_PRIV_MARKER_CAT(var, site_);                                      \
 	do {                                                                                    \
-		struct selfmon_marker *selfmon_marker__m_ = SELFMON_MARKER__LOAD(&var->marker); \
-		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                               \
-			selfmon_marker__begin_inline_(selfmon_marker__m_);                      \
+		struct selfmon_marker *selfmon_priv_marker_m_ = SELFMON_PRIV_MARKER_LOAD(&var->marker); \
+		if (__builtin_expect(selfmon_priv_marker_m_ != 0, 1))                               \
+			selfmon_priv_marker_begin_inline(selfmon_priv_marker_m_);                      \
 		__asm__ __volatile__("" ::: "memory");                                          \
 	} while (0)
 #endif
@@ -536,7 +536,7 @@ selfmon_marker__scope_end_(struct selfmon_marker_site *const *site)
  *	}				// and here
  */
 #define SELFMON_MARKER_SCOPE(name) \
-	SELFMON_MARKER__SCOPE_(name, SELFMON_MARKER__CAT_(selfmon_marker__scope_, __COUNTER__))
+	SELFMON_PRIV_MARKER_SCOPE(name, SELFMON_PRIV_MARKER_CAT(selfmon_priv_marker_scope_, __COUNTER__))
 
 #ifdef __cplusplus
 }

@@ -78,10 +78,10 @@
  * 64-bit register (arm64 perf document, "counter sizes"). The kernel sets
  * pmc_width on every page that allows a user read (x86: the counter width;
  * arm64: 32 or 64); the reads below call this only for a width of 1..64
- * (selfmon_page_readable()), so @shift is 0..63 here, which keeps the
+ * (selfmon_priv_page_readable()), so @shift is 0..63 here, which keeps the
  * shifts defined.
  */
-SELFMON_HOT uint64_t selfmon_pmc_sext(uint64_t pmc, unsigned int shift)
+SELFMON_HOT uint64_t selfmon_priv_pmc_sext(uint64_t pmc, unsigned int shift)
 {
 	return (uint64_t)((int64_t)(pmc << shift) >> shift);
 }
@@ -94,7 +94,7 @@ SELFMON_HOT uint64_t selfmon_pmc_sext(uint64_t pmc, unsigned int shift)
  * below 64 (a width of 0 would leave no counter bits, and would make the
  * shift undefined). An index or a width of 0 wraps to the top of unsigned.
  */
-SELFMON_HOT int selfmon_page_readable(uint32_t idx, unsigned int shift, uint64_t caps)
+SELFMON_HOT int selfmon_priv_page_readable(uint32_t idx, unsigned int shift, uint64_t caps)
 {
 #if SELFMON_ARCH_MAX_INDEX == 32u
 	/*
@@ -110,7 +110,7 @@ SELFMON_HOT int selfmon_page_readable(uint32_t idx, unsigned int shift, uint64_t
 #endif
 
 /* ns = time_offset + cyc * time_mult >> time_shift, without overflow (perf_event_open(2)). */
-SELFMON_HOT uint64_t selfmon_cyc_to_ns(uint64_t cyc, uint16_t shift, uint32_t mult, uint64_t offset)
+SELFMON_HOT uint64_t selfmon_priv_cyc_to_ns(uint64_t cyc, uint16_t shift, uint32_t mult, uint64_t offset)
 {
 	uint64_t quot = cyc >> shift;
 	uint64_t rem = cyc & (((uint64_t)1 << shift) - 1);
@@ -123,7 +123,7 @@ SELFMON_HOT uint64_t selfmon_cyc_to_ns(uint64_t cyc, uint16_t shift, uint32_t mu
  * index alone, where the arch says it gates the read (arch.h); 0 tests
  * cap_user_rdpmc and pmc_width too.
  */
-SELFMON_HOT int selfmon_page__read_value_(const struct perf_event_mmap_page *pc, uint64_t *value,
+SELFMON_HOT int selfmon_priv_page_read_value(const struct perf_event_mmap_page *pc, uint64_t *value,
 					  const int gated)
 {
 #if !SELFMON_ARCH_USER_READ
@@ -153,7 +153,7 @@ SELFMON_HOT int selfmon_page__read_value_(const struct perf_event_mmap_page *pc,
 			shift = pc->pmc_width;
 		} else {
 			shift = 64u - pc->pmc_width;
-			if (__builtin_expect(!selfmon_page_readable(idx, shift, pc->capabilities), 0))
+			if (__builtin_expect(!selfmon_priv_page_readable(idx, shift, pc->capabilities), 0))
 				return -EAGAIN;
 		}
 		cnt = pc->offset;
@@ -167,7 +167,7 @@ SELFMON_HOT int selfmon_page__read_value_(const struct perf_event_mmap_page *pc,
 		return 0;
 	}
 #endif
-	*value = cnt + selfmon_pmc_sext(pmc, shift);
+	*value = cnt + selfmon_priv_pmc_sext(pmc, shift);
 	return 0;
 #endif
 }
@@ -180,7 +180,7 @@ SELFMON_HOT int selfmon_page__read_value_(const struct perf_event_mmap_page *pc,
  */
 SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, uint64_t *value)
 {
-	return selfmon_page__read_value_(pc, value, SELFMON_ARCH_INDEX_GATES_READ);
+	return selfmon_priv_page_read_value(pc, value, SELFMON_ARCH_INDEX_GATES_READ);
 }
 
 #ifndef SELFMON_ARCH_FIXED_PAGE
@@ -197,7 +197,7 @@ SELFMON_HOT int selfmon_page__read_value(const struct perf_event_mmap_page *pc, 
  * @times, a multiplexed event (time_enabled != time_running), whose times
  * must be brought up to now, returns 1, unread: the caller reads the long way.
  */
-SELFMON_HOT int selfmon_page__read_short_(const struct perf_event_mmap_page *pc, uint64_t *value,
+SELFMON_HOT int selfmon_priv_page_read_short(const struct perf_event_mmap_page *pc, uint64_t *value,
 					  uint64_t *times, const unsigned int width,
 					  unsigned int shift)
 {
@@ -231,7 +231,7 @@ SELFMON_HOT int selfmon_page__read_short_(const struct perf_event_mmap_page *pc,
 	if (width == 32)
 		pmc = (uint64_t)(int64_t)(int32_t)(uint32_t)pmc;
 	else if (width != 64)
-		pmc = selfmon_pmc_sext(pmc, shift);
+		pmc = selfmon_priv_pmc_sext(pmc, shift);
 	*value = cnt + pmc;
 	if (times) {
 		times[0] = enabled;
@@ -242,10 +242,10 @@ SELFMON_HOT int selfmon_page__read_short_(const struct perf_event_mmap_page *pc,
 }
 
 /* The short read without times: a member of a group, or a marker's counter. */
-SELFMON_HOT int selfmon_page__read_fixed_(const struct perf_event_mmap_page *pc, uint64_t *value,
+SELFMON_HOT int selfmon_priv_page_read_fixed(const struct perf_event_mmap_page *pc, uint64_t *value,
 					  const unsigned int width)
 {
-	return selfmon_page__read_short_(pc, value, 0, width, 0);
+	return selfmon_priv_page_read_short(pc, value, 0, width, 0);
 }
 
 /*
@@ -254,10 +254,10 @@ SELFMON_HOT int selfmon_page__read_fixed_(const struct perf_event_mmap_page *pc,
  * whose counters differ in width (arm64: the 64-bit cycle counter beside
  * 32-bit event counters). Two shifts more than the constant-width read.
  */
-SELFMON_HOT int selfmon_page__read_shifted_(const struct perf_event_mmap_page *pc, uint64_t *value,
+SELFMON_HOT int selfmon_priv_page_read_shifted(const struct perf_event_mmap_page *pc, uint64_t *value,
 					    unsigned int shift)
 {
-	return selfmon_page__read_short_(pc, value, 0, 0, shift);
+	return selfmon_priv_page_read_short(pc, value, 0, 0, shift);
 }
 
 /**
@@ -276,7 +276,7 @@ SELFMON_HOT int selfmon_page__read_shifted_(const struct perf_event_mmap_page *p
  */
 SELFMON_HOT int selfmon_page__read_value32(const struct perf_event_mmap_page *pc, uint64_t *value)
 {
-	return selfmon_page__read_fixed_(pc, value, 32);
+	return selfmon_priv_page_read_fixed(pc, value, 32);
 }
 
 /**
@@ -286,7 +286,7 @@ SELFMON_HOT int selfmon_page__read_value32(const struct perf_event_mmap_page *pc
  */
 SELFMON_HOT int selfmon_page__read_value64(const struct perf_event_mmap_page *pc, uint64_t *value)
 {
-	return selfmon_page__read_fixed_(pc, value, 64);
+	return selfmon_priv_page_read_fixed(pc, value, 64);
 }
 
 /*
@@ -295,7 +295,7 @@ SELFMON_HOT int selfmon_page__read_value64(const struct perf_event_mmap_page *pc
  * the times of a multiplexed event up to now; without it such an event
  * returns 1, unread, for the caller to take the timed read out of line.
  */
-SELFMON_HOT int selfmon_page__read_times(const struct perf_event_mmap_page *pc,
+SELFMON_HOT int selfmon_priv_page_read_times(const struct perf_event_mmap_page *pc,
 					 struct selfmon_count *c, const int timed)
 {
 #if !SELFMON_ARCH_USER_READ
@@ -319,7 +319,7 @@ SELFMON_HOT int selfmon_page__read_times(const struct perf_event_mmap_page *pc,
 		running = pc->time_running;
 		caps = pc->capabilities;
 		shift = 64u - pc->pmc_width;
-		if (!selfmon_page_readable(idx, shift, caps))
+		if (!selfmon_priv_page_readable(idx, shift, caps))
 			return -EAGAIN;
 		/* As perf_event_open(2)'s example: only a multiplexed event needs its times now. */
 		now = enabled != running && (caps & SELFMON_CAP_USER_TIME);
@@ -346,12 +346,12 @@ SELFMON_HOT int selfmon_page__read_times(const struct perf_event_mmap_page *pc,
 		/* A short timestamp counter wraps: count from time_cycles (uapi comment). */
 		if (caps & SELFMON_CAP_USER_TIME_SHORT)
 			cyc = time_cycles + ((cyc - time_cycles) & time_mask);
-		delta = selfmon_cyc_to_ns(cyc, time_shift, time_mult, time_offset);
+		delta = selfmon_priv_cyc_to_ns(cyc, time_shift, time_mult, time_offset);
 		enabled += delta;
 		running += delta; /* idx != 0: the event is on a counter now */
 	}
 
-	c->value = cnt + selfmon_pmc_sext(pmc, shift);
+	c->value = cnt + selfmon_priv_pmc_sext(pmc, shift);
 	c->enabled = enabled;
 	c->running = running;
 	c->flags = SELFMON_COUNT_USER;
@@ -362,9 +362,9 @@ SELFMON_HOT int selfmon_page__read_times(const struct perf_event_mmap_page *pc,
 
 /* The read of a multiplexed event, out of line: the rarer half of selfmon_page__read(). */
 static __attribute__((noinline, unused)) int
-selfmon_page__read_timed(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
+selfmon_priv_page_read_timed(const struct perf_event_mmap_page *pc, struct selfmon_count *c)
 {
-	return selfmon_page__read_times(pc, c, 1);
+	return selfmon_priv_page_read_times(pc, c, 1);
 }
 
 /**
@@ -378,15 +378,15 @@ selfmon_page__read_timed(const struct perf_event_mmap_page *pc, struct selfmon_c
 SELFMON_HOT int selfmon_page__read_steady(const struct perf_event_mmap_page *pc,
 					  struct selfmon_count *c)
 {
-	return selfmon_page__read_times(pc, c, 0);
+	return selfmon_priv_page_read_times(pc, c, 0);
 }
 
 /*
- * selfmon_page__read_fixed_() with the times, for a group's leader: 1,
+ * selfmon_priv_page_read_fixed() with the times, for a group's leader: 1,
  * unread, when the event was multiplexed; the general read where the arch
  * does not keep its pages fixed.
  */
-SELFMON_HOT int selfmon_page__read_fixed_times_(const struct perf_event_mmap_page *pc,
+SELFMON_HOT int selfmon_priv_page_read_fixed_times(const struct perf_event_mmap_page *pc,
 						struct selfmon_count *c, const unsigned int width)
 {
 #if !SELFMON_ARCH_USER_READ || !SELFMON_ARCH_FIXED_PAGE
@@ -394,7 +394,7 @@ SELFMON_HOT int selfmon_page__read_fixed_times_(const struct perf_event_mmap_pag
 	return selfmon_page__read_steady(pc, c);
 #else
 	uint64_t times[2];
-	int err = selfmon_page__read_short_(pc, &c->value, times, width, 0);
+	int err = selfmon_priv_page_read_short(pc, &c->value, times, width, 0);
 
 	if (err)
 		return err;
@@ -421,7 +421,7 @@ SELFMON_HOT int selfmon_page__read(const struct perf_event_mmap_page *pc, struct
 {
 	int err = selfmon_page__read_steady(pc, c);
 
-	return err == 1 ? selfmon_page__read_timed(pc, c) : err;
+	return err == 1 ? selfmon_priv_page_read_timed(pc, c) : err;
 }
 
 #endif /* SELFMON_READ_H */
