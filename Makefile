@@ -207,7 +207,9 @@ $(O)/obj-pic/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 # documented in the public headers stay global (docs/architecture.md, "Conventions"): the
 # internal selfmon_<object>__<verb> names cannot clash with a user's or be
 # called by one. scripts/symbols.py lists them; tests/check_symbols.sh checks.
-PUBLIC_HEADERS := $(wildcard include/selfmon/*.h) arch/$(SRCARCH)/include/selfmon/arch.h
+# <selfmon/priv/*.h>: what the inline paths need, not API; their documented
+# entries are exported all the same, as the inline code calls them.
+PUBLIC_HEADERS := $(wildcard include/selfmon/*.h include/selfmon/priv/*.h) arch/$(SRCARCH)/include/selfmon/arch.h
 OBJCOPY := $(CROSS_COMPILE)objcopy
 NM := $(CROSS_COMPILE)nm
 $(O)/public-symbols.txt: $(PUBLIC_HEADERS) scripts/symbols.py $(AUTOCONF)

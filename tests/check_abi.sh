@@ -34,11 +34,10 @@ fi
 # The copy, its change, its build.
 rm -rf "$work" && mkdir -p "$work/tree" || exit 1
 tar --exclude=./build --exclude=./.git -cf - . | tar -C "$work/tree" -xf - || exit 1
-h="$work/tree/include/selfmon/marker.h"
-python3 - "$h" <<'PY' || { notok "the injection finds its places in marker.h"; finish; }
+h="$work/tree/include/selfmon"
+python3 - "$h/marker.h" "$h/priv/marker.h" <<'PY' || { notok "the injection finds its places in marker.h and priv/marker.h"; finish; }
 import sys
-p = sys.argv[1]
-s = open(p).read()
+text = {p: open(p).read() for p in sys.argv[1:]}
 edits = [
     ('#define SELFMON_ABI_LAYOUT 1', '#define SELFMON_ABI_LAYOUT 2'),
     ('#if SELFMON_ABI_LAYOUT != 1', '#if SELFMON_ABI_LAYOUT != 2'),
@@ -50,10 +49,12 @@ edits = [
     ('\tunsigned long nr_slots;\n', '\tunsigned long nr_slots;\n\tunsigned long injected_;\n'),
 ]
 for a, b in edits:
-    if s.count(a) != 1:
+    at = [p for p in text if text[p].count(a) == 1]
+    if len(at) != 1 or sum(t.count(a) for t in text.values()) != 1:
         sys.exit('not once: ' + a)
-    s = s.replace(a, b)
-open(p, 'w').write(s)
+    text[at[0]] = text[at[0]].replace(a, b)
+for p in text:
+    open(p, 'w').write(text[p])
 PY
 # shellcheck disable=SC2086 # MAKE is a command line
 if ! blog=$(cd "$work/tree" && $make O="$work/tree/build" lib 2>&1); then
