@@ -308,6 +308,7 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 		c++;
 	}
 	memset(e, 0, sizeof(*e));
+	e->kind = SELFMON_REPORT_ENTRY_COLUMNS;
 	e->name = j->name;
 	e->iterations = r->calls;
 	e->repetitions = e->kept = 1;

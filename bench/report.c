@@ -110,19 +110,38 @@ static int view_of_cols(struct selfmon_report_view *v, const struct selfmon_repo
 	return 0;
 }
 
+int selfmon_report_view__kind(const struct selfmon_report_entry *e)
+{
+	switch (e->kind) {
+	case SELFMON_REPORT_ENTRY_UNSAID:
+		/* A caller that predates the kind: @res alone said it. */
+		return e->res ? SELFMON_REPORT_ENTRY_RESULT : SELFMON_REPORT_ENTRY_COLUMNS;
+	case SELFMON_REPORT_ENTRY_RESULT:
+		return e->res ? SELFMON_REPORT_ENTRY_RESULT : -EINVAL;
+	case SELFMON_REPORT_ENTRY_COLUMNS:
+		return SELFMON_REPORT_ENTRY_COLUMNS;
+	}
+	return -EINVAL;
+}
+
 int selfmon_report_view__fill(struct selfmon_report_view *v, const struct selfmon_report_entry *e)
 {
+	int kind = selfmon_report_view__kind(e);
+
 	memset(v, 0, sizeof(*v));
-	if (e->res) {
+	switch (kind) {
+	case SELFMON_REPORT_ENTRY_RESULT:
 		if (e->res->nr_cols < 0 || e->res->nr_cols > SELFMON_BENCH_MAX_COLS ||
 		    e->res->kept < 0)
 			return -EINVAL;
 		view_of_result(v, e->res);
 		return 0;
+	case SELFMON_REPORT_ENTRY_COLUMNS:
+		if (e->nr_cols > SELFMON_REPORT_MAX_COLS)
+			return -EINVAL;
+		return view_of_cols(v, e);
 	}
-	if (e->nr_cols > SELFMON_REPORT_MAX_COLS)
-		return -EINVAL;
-	return view_of_cols(v, e);
+	return kind < 0 ? kind : -EINVAL;
 }
 
 /* "instructions:u" is "instructions". */

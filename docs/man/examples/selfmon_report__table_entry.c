@@ -15,7 +15,8 @@ int main(void)
 		{ .name = "instructions", .values = insns },
 		{ .name = "cycles", .values = cycles },
 	};
-	struct selfmon_report_entry e = { .name = "loop",
+	struct selfmon_report_entry e = { .kind = SELFMON_REPORT_ENTRY_COLUMNS,
+					  .name = "loop",
 					  .iterations = 100,
 					  .repetitions = 2,
 					  .kept = 2,
