@@ -243,8 +243,9 @@ $(O)/libselfmon.map: $(O)/public-symbols.txt
 # its two counter reads (arm64's fixed sequence: the end's call), and a
 # region counts exactly with libselfmon.so too. -z now: those PLT entries
 # are bound at load, not by the dynamic linker inside the first empty pair.
-SHLIB_PLT := selfmon_priv_marker_begin_call selfmon_priv_marker_end_call selfmon_marker__begin_const \
-	     selfmon_marker__end_const selfmon_marker__begin selfmon_marker__end
+SHLIB_PLT := selfmon_priv_marker_begin_call selfmon_priv_marker_end_call \
+	     selfmon_marker__begin_const selfmon_marker__end_const selfmon_marker__begin \
+	     selfmon_marker__end
 $(O)/libselfmon.dynlist: Makefile
 	$(Q){ echo '{'; for s in $(SHLIB_PLT); do printf '\t%s;\n' $$s; done; echo '};'; } >$@
 $(SHLIB): $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(O)/libselfmon.map $(O)/libselfmon.dynlist

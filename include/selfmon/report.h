@@ -156,25 +156,6 @@ struct selfmon_report_derived {
 void selfmon_report__context_fill(struct selfmon_report_context *ctx);
 
 /**
- * selfmon_report__json_string() - write @s as a JSON string: quotes,
- * backslash and control characters escaped (\uXXXX), a byte that is not
- * UTF-8 as \ufffd (valid JSON for any bytes); NULL as "".
- */
-void selfmon_report__json_string(FILE *f, const char *s);
-
-/**
- * selfmon_report__json_number() - write @v as a JSON number: integral values
- * exactly, others with 9 significant digits; null when not finite.
- */
-void selfmon_report__json_number(FILE *f, double v);
-
-/**
- * selfmon_report__csv_field() - write @s as a CSV field (RFC 4180): quoted,
- * quotes doubled, when it holds a comma, a quote or a line break.
- */
-void selfmon_report__csv_field(FILE *f, const char *s);
-
-/**
  * selfmon_report__derived() - IPC, branch and cache miss rates (where both
  * events were counted and the denominator is not 0) and ns_per_iteration,
  * from the medians of @e.
