@@ -215,7 +215,9 @@ $(O)/obj-pic/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 # documented in the public headers stay global (docs/architecture.md, "Conventions"): the
 # internal selfmon_<object>__<verb> names cannot clash with a user's or be
 # called by one. scripts/symbols.py lists them; tests/check_symbols.sh checks.
-PUBLIC_HEADERS := $(wildcard include/selfmon/*.h) arch/$(SRCARCH)/include/selfmon/arch.h
+# <selfmon/priv/*.h>: what the inline paths need, not API; their documented
+# entries are exported all the same, as the inline code calls them.
+PUBLIC_HEADERS := $(wildcard include/selfmon/*.h include/selfmon/priv/*.h) arch/$(SRCARCH)/include/selfmon/arch.h
 OBJCOPY := $(CROSS_COMPILE)objcopy
 NM := $(CROSS_COMPILE)nm
 $(O)/public-symbols.txt: $(PUBLIC_HEADERS) scripts/symbols.py $(AUTOCONF)
@@ -249,8 +251,9 @@ $(O)/libselfmon.map: $(O)/public-symbols.txt
 # its two counter reads (arm64's fixed sequence: the end's call), and a
 # region counts exactly with libselfmon.so too. -z now: those PLT entries
 # are bound at load, not by the dynamic linker inside the first empty pair.
-SHLIB_PLT := selfmon_marker__begin_call selfmon_marker__end_call selfmon_marker__begin_const \
-	     selfmon_marker__end_const selfmon_marker__begin selfmon_marker__end
+SHLIB_PLT := selfmon_priv_marker_begin_call selfmon_priv_marker_end_call \
+	     selfmon_marker__begin_const selfmon_marker__end_const selfmon_marker__begin \
+	     selfmon_marker__end
 $(O)/libselfmon.dynlist: Makefile
 	$(Q){ echo '{'; for s in $(SHLIB_PLT); do printf '\t%s;\n' $$s; done; echo '};'; } >$@
 $(SHLIB): $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(O)/libselfmon.map $(O)/libselfmon.dynlist

@@ -58,7 +58,7 @@ static __attribute__((noinline)) int mk_read_slow(struct mk_thread *t, uint64_t 
 
 /* The begin's read the long way: a refused page, or a multiplexed set (with times). */
 static __attribute__((noinline, cold)) void mk_begin_read(struct mk_thread *t,
-							  struct selfmon_marker__slot *s)
+							  struct selfmon_priv_marker_slot *s)
 {
 	uint64_t v[MK_EVENTS], times[2] = { 0, 0 };
 
@@ -71,7 +71,7 @@ static __attribute__((noinline, cold)) void mk_begin_read(struct mk_thread *t,
 }
 
 /* Every counter into the slot through its page. Return: 0, or 1 when a page refuses. */
-static int mk_read_pages(const struct mk_thread *t, struct selfmon_marker__slot *s)
+static int mk_read_pages(const struct mk_thread *t, struct selfmon_priv_marker_slot *s)
 {
 	for (int i = 0; i < t->h.nr; i++)
 		if (selfmon_page__read_value(t->h.pg[i], &s->begin[i]))
@@ -96,7 +96,7 @@ static struct mk_thread *mk_ready(struct selfmon_marker **mp)
 /* The whole begin: nested begins count their depth, and only the outermost reads, last. */
 void selfmon_marker__begin_at(struct selfmon_marker *marker)
 {
-	struct selfmon_marker__slot *s;
+	struct selfmon_priv_marker_slot *s;
 	struct mk_thread *t = mk_ready(&marker);
 
 	if (!t)
@@ -108,9 +108,9 @@ void selfmon_marker__begin_at(struct selfmon_marker *marker)
 		mk_begin_read(t, s);
 }
 
-struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *marker, int layout)
+struct selfmon_priv_marker_ready selfmon_priv_marker_prepare(struct selfmon_marker *marker, int layout)
 {
-	struct selfmon_marker__ready r = { NULL, 0 };
+	struct selfmon_priv_marker_ready r = { NULL, 0 };
 	struct mk_thread *t = mk_ready(&marker);
 
 	if (!t)
@@ -177,13 +177,13 @@ static void mk_begin_region(struct selfmon_marker *m);
  */
 static __attribute__((noinline, cold)) void mk_begin_region_first(struct selfmon_marker *m)
 {
-	if (selfmon_marker__prepare(m, SELFMON_ABI_LAYOUT).t)
+	if (selfmon_priv_marker_prepare(m, SELFMON_ABI_LAYOUT).t)
 		mk_begin_region(m);
 }
 
 static __attribute__((noinline)) void mk_begin_region(struct selfmon_marker *m)
 {
-	selfmon_marker__begin_with_(m, mk_begin_region_first);
+	selfmon_priv_marker_begin_with(m, mk_begin_region_first);
 }
 
 /* A by-name begin whose region is not known by its pointer alone: verify, look up, then begin. */
@@ -220,7 +220,7 @@ static __attribute__((noinline)) void mk_begin_named(const char *name, int verif
 		mk_begin_lookup(name, verify);
 		return;
 	}
-	selfmon_marker__begin_with_(m, mk_begin_region_first);
+	selfmon_priv_marker_begin_with(m, mk_begin_region_first);
 }
 
 __attribute__((noinline)) void(selfmon_marker__begin)(const char *name)
@@ -247,7 +247,7 @@ static __attribute__((noinline, cold)) void mk_unbalanced(struct mk_thread *t,
 }
 
 /* Add one pair to its slot, as the inline end does; @slow: 1 when an end read by read(2). */
-static void mk_account(struct mk_thread *t, struct selfmon_marker__slot *s, const uint64_t *now,
+static void mk_account(struct mk_thread *t, struct selfmon_priv_marker_slot *s, const uint64_t *now,
 		       int form, int slow)
 {
 	for (int i = 0; i < t->h.nr; i++) {
@@ -267,11 +267,11 @@ static void mk_account(struct mk_thread *t, struct selfmon_marker__slot *s, cons
  * begin, an unbalanced end, or a pair whose begin could not read. @now was
  * read inline when @read is 1 (and the thread reads inline).
  */
-void selfmon_marker__finish(struct selfmon_marker *m, uint64_t v0, uint64_t v1, int read, int form)
+void selfmon_priv_marker_finish(struct selfmon_marker *m, uint64_t v0, uint64_t v1, int read, int form)
 {
 	struct mk_thread *t = mk_self;
 	uint64_t times[2] = { 0, 0 };
-	struct selfmon_marker__slot *s;
+	struct selfmon_priv_marker_slot *s;
 	uint64_t v[MK_EVENTS];
 	int slow = 0;
 
@@ -310,7 +310,7 @@ void selfmon_marker__finish(struct selfmon_marker *m, uint64_t v0, uint64_t v1, 
 
 void selfmon_marker__end_at(struct selfmon_marker *marker)
 {
-	selfmon_marker__end_inline_(marker);
+	selfmon_priv_marker_end_inline(marker);
 }
 
 /*
@@ -334,18 +334,18 @@ void selfmon_marker__end_at(struct selfmon_marker *marker)
 /* A site's first begin in this thread, as mk_begin_region_first(); the site resolves here. */
 static __attribute__((noinline, cold)) void mk_begin_call_first(struct selfmon_marker *m)
 {
-	if (selfmon_marker__prepare(m, SELFMON_ABI_LAYOUT).t)
-		selfmon_marker__begin_call(mk_resolve(m));
+	if (selfmon_priv_marker_prepare(m, SELFMON_ABI_LAYOUT).t)
+		selfmon_priv_marker_begin_call(mk_resolve(m));
 }
 
-MK_SCALAR __attribute__((noinline)) void selfmon_marker__begin_call(struct selfmon_marker *marker)
+MK_SCALAR __attribute__((noinline)) void selfmon_priv_marker_begin_call(struct selfmon_marker *marker)
 {
-	selfmon_marker__begin_with_(marker, mk_begin_call_first);
+	selfmon_priv_marker_begin_with(marker, mk_begin_call_first);
 }
 
-__attribute__((noinline)) void selfmon_marker__end_call(struct selfmon_marker *marker)
+__attribute__((noinline)) void selfmon_priv_marker_end_call(struct selfmon_marker *marker)
 {
-	selfmon_marker__end_inline_(marker);
+	selfmon_priv_marker_end_inline(marker);
 }
 
 /* A by-name end that its pointer alone does not resolve, or that could not read inline. */
@@ -359,7 +359,7 @@ static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint
 		return;
 	m = t ? mk_cached_name(t, name, verify) : NULL;
 	if (m && read && t->inline_ok) {
-		selfmon_marker__add_(selfmon_marker__self, m, v0, v1, MK_NAMED);
+		selfmon_priv_marker_add(selfmon_priv_marker_self, m, v0, v1, MK_NAMED);
 		return;
 	}
 	mk_hooks();
@@ -368,7 +368,7 @@ static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint
 		return;
 	m = m ? m : mk_lookup(name);
 	if (m)
-		selfmon_marker__finish(m, v0, v1, read, MK_NAMED);
+		selfmon_priv_marker_finish(m, v0, v1, read, MK_NAMED);
 }
 
 /*
@@ -378,14 +378,14 @@ static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint
  */
 static __attribute__((noinline)) void mk_end_named(const char *name, int verify)
 {
-	struct selfmon_marker__thread *h = selfmon_marker__self;
+	struct selfmon_priv_marker_thread *h = selfmon_priv_marker_self;
 	struct selfmon_marker *m = NULL;
 	struct mk_thread *t;
 	uint64_t v0 = 0, v1 = 0;
 	int read;
 
 	/* The reads first: nothing after them counts in the region. */
-	read = selfmon_marker__read_(h, &v0, &v1);
+	read = selfmon_priv_marker_read(h, &v0, &v1);
 	t = mk_self;
 	if (t && !verify)
 		m = mk_cached_name(t, name, 0);
@@ -393,7 +393,7 @@ static __attribute__((noinline)) void mk_end_named(const char *name, int verify)
 		mk_end_lookup(name, v0, v1, read, verify);
 		return;
 	}
-	selfmon_marker__add_(h, m, v0, v1, MK_NAMED);
+	selfmon_priv_marker_add(h, m, v0, v1, MK_NAMED);
 }
 
 __attribute__((noinline)) void(selfmon_marker__end)(const char *name)
@@ -449,7 +449,7 @@ void mk_calibrate(struct mk_thread *t)
 	if (!m || ((unsigned long)m->id >= t->h.nr_slots && mk_grow(t, m->id)))
 		return;
 	for (int f = 0; f < MK_FORMS; f++) {
-		struct selfmon_marker__slot *s = &t->h.slot[m->id];
+		struct selfmon_priv_marker_slot *s = &t->h.slot[m->id];
 
 		for (int k = 0; k < 16; k++)
 			mk_pairs[f]();

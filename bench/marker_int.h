@@ -34,8 +34,8 @@ struct selfmon_marker {
 	int said_unbalanced; /* said once: an end without a begin */
 };
 
-/* One region in one thread: struct selfmon_marker__slot (<selfmon/marker.h>), raw differences; the report subtracts the empty pairs. */
-_Static_assert(sizeof(struct selfmon_marker__slot) == 512,
+/* One region in one thread: struct selfmon_priv_marker_slot (<selfmon/marker.h>), raw differences; the report subtracts the empty pairs. */
+_Static_assert(sizeof(struct selfmon_priv_marker_slot) == 512,
 	       "a slot is 512 bytes: the inline path shifts");
 _Static_assert(MK_EVENTS == SELFMON_MARKER_EVENTS,
 	       "the public and the library's event limits agree");
@@ -43,7 +43,7 @@ _Static_assert(MK_EVENTS == SELFMON_MARKER_EVENTS,
 /* A thread's counters and regions. */
 struct mk_thread {
 	/* What the inline path reads: the slots, the events' pages (nr_slots, slot, nr, pg). */
-	struct selfmon_marker__thread h;
+	struct selfmon_priv_marker_thread h;
 	int fast;
 	int inline_ok;
 		/* fast, with one or two events: the inline pair serves it */ /* all_user and not timed: both ends read inline */
@@ -104,8 +104,8 @@ struct mk_thread *mk_thread_get(void);
 
 /* This thread's counters; NULL until its first begin. */
 extern __thread struct mk_thread *mk_self;
-/* No slots: what selfmon_marker__self points to in a thread that does not read inline. */
-extern struct selfmon_marker__thread mk_none;
+/* No slots: what selfmon_priv_marker_self points to in a thread that does not read inline. */
+extern struct selfmon_priv_marker_thread mk_none;
 /*
  * The bounds of the section "selfmon_sites" that the linker gathers every
  * call site's struct selfmon_marker_site in (marker_thread.c); the names
@@ -130,7 +130,7 @@ extern struct mk_named_site __start_selfmon_names[] __attribute__((weak, visibil
 extern struct mk_named_site __stop_selfmon_names[] __attribute__((weak, visibility("hidden")));
 /* Markers off for the process (mk.state): every by-name site skips its call from now on. Caller holds mk.lock. */
 void mk_set_off(void);
-/* Point selfmon_marker__self at @t's slots if @t reads inline, else at mk_none. */
+/* Point selfmon_priv_marker_self at @t's slots if @t reads inline, else at mk_none. */
 void mk_self_publish(struct mk_thread *t);
 /* The library's own region (the empty pairs it measures): not reported. */
 #define MK_EMPTY "selfmon:empty pair"
@@ -174,7 +174,7 @@ struct mk_row {
 	int threads;
 };
 /* Add @t's pairs of one region (@s) to @r, less @t's empty pair of each pair's form. Caller holds mk.lock. */
-void mk_row_add(struct mk_row *r, const struct mk_thread *t, const struct selfmon_marker__slot *s);
+void mk_row_add(struct mk_row *r, const struct mk_thread *t, const struct selfmon_priv_marker_slot *s);
 /* The totals of region @id over every thread of the process. Caller holds mk.lock. */
 void mk_row_total(int id, struct mk_row *r);
 /* Event @i's mean per call in @r (0 without calls). */

@@ -15,6 +15,7 @@
 
 #include <selfmon/report.h>
 #include <selfmon/selfmon.h>
+#include "../util/text.h"
 #include "marker_int.h"
 
 /* The first thread's empty pair, which the header states (each thread subtracts its own). */
@@ -166,14 +167,14 @@ static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row 
 	struct mk_metric_vals mv;
 
 	for (int i = 0; i < mk.nr; i++) {
-		selfmon_report__csv_field(f, region);
+		util_csv_field(f, region);
 		fputc(',', f);
 		if (tid >= 0)
 			fprintf(f, "%ld", tid);
 		else
 			fputs("all", f);
 		fputc(',', f);
-		selfmon_report__csv_field(f, mk.event_name[i]);
+		util_csv_field(f, mk.event_name[i]);
 		fprintf(f, ",%llu,%lld,%.3f,%lld,%lld,", (unsigned long long)r->calls,
 			(long long)r->sum[i], mk_row_per_call(r, i), (long long)r->min[i],
 			(long long)r->max[i]);
@@ -185,12 +186,12 @@ static void csv_rows(FILE *f, const char *region, long tid, const struct mk_row 
 	/* Each metric: a line of its own, its value per call, no sum, min or max. */
 	row_metrics(r, &mv);
 	for (int k = 0; k < mv.n; k++) {
-		selfmon_report__csv_field(f, region);
+		util_csv_field(f, region);
 		if (tid >= 0)
 			fprintf(f, ",%ld,", tid);
 		else
 			fputs(",all,", f);
-		selfmon_report__csv_field(f, mv.name[k]);
+		util_csv_field(f, mv.name[k]);
 		fprintf(f, ",%llu,,%.6g,,,,,,\n", (unsigned long long)r->calls, mv.v[k]);
 	}
 }
@@ -308,6 +309,7 @@ static void json_entry(struct selfmon_report_entry *e, struct mk_json_entry *j, 
 		c++;
 	}
 	memset(e, 0, sizeof(*e));
+	e->kind = SELFMON_REPORT_ENTRY_COLUMNS;
 	e->name = j->name;
 	e->iterations = r->calls;
 	e->repetitions = e->kept = 1;

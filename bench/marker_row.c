@@ -29,7 +29,7 @@ bool mk_row_below(const struct mk_row *r)
  * A region ended in both forms takes the smaller empty pair off its min and
  * max (and each form's off its sum).
  */
-void mk_row_add(struct mk_row *r, const struct mk_thread *t, const struct selfmon_marker__slot *s)
+void mk_row_add(struct mk_row *r, const struct mk_thread *t, const struct selfmon_priv_marker_slot *s)
 {
 	uint64_t calls = s->calls[MK_CACHED] + s->calls[MK_NAMED];
 

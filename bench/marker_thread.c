@@ -32,8 +32,8 @@ struct mk_thread mk_dead;
 __thread struct mk_thread *mk_self;
 /* A page that allows no user read (index 0): the inline reads of a thread with no slots refuse. */
 static struct perf_event_mmap_page mk_no_page;
-struct selfmon_marker__thread mk_none = { .pg = { &mk_no_page, &mk_no_page } };
-__thread struct selfmon_marker__thread *selfmon_marker__self = &mk_none;
+struct selfmon_priv_marker_thread mk_none = { .pg = { &mk_no_page, &mk_no_page } };
+__thread struct selfmon_priv_marker_thread *selfmon_priv_marker_self = &mk_none;
 
 /*
  * Code built against an older layout of <selfmon/marker.h> reads the thread
@@ -42,14 +42,14 @@ __thread struct selfmon_marker__thread *selfmon_marker__self = &mk_none;
  * pointing at words that send every pair to the library whatever that
  * layout was: the first word, nr_slots in every layout, 0; every other word
  * a page that refuses, which is what such a thread's pages are. Its begins
- * reach selfmon_marker__prepare() with their layout, which begins for them;
- * its ends read a refusing page and call selfmon_marker__finish(). On a
+ * reach selfmon_priv_marker_prepare() with their layout, which begins for them;
+ * its ends read a refusing page and call selfmon_priv_marker_finish(). On a
  * layout bump (docs/abi.md) the previous layout's variable goes here.
  */
 #if SELFMON_ABI_LAYOUT > 1
 static void *mk_compat[64] = { [1 ... 63] = &mk_no_page };
-__thread struct selfmon_marker__thread *selfmon_marker__self_1 =
-	(struct selfmon_marker__thread *)mk_compat;
+__thread struct selfmon_priv_marker_thread *selfmon_priv_marker_self_1 =
+	(struct selfmon_priv_marker_thread *)mk_compat;
 #endif
 
 /* The inline pair reads two pages: one event is read twice, more take the library's path. */
@@ -59,7 +59,7 @@ void mk_self_publish(struct mk_thread *t)
 		t->h.pg[1] = t->h.pg[0];
 	if (t && t != &mk_dead)
 		t->inline_ok = t->fast && t->pages32 && t->h.nr <= 2;
-	selfmon_marker__self = t && t != &mk_dead && t->inline_ok ? &t->h : &mk_none;
+	selfmon_priv_marker_self = t && t != &mk_dead && t->inline_ok ? &t->h : &mk_none;
 }
 static pthread_key_t mk_key;
 static bool mk_key_ok;
@@ -406,7 +406,7 @@ struct selfmon_marker *mk_resolve(struct selfmon_marker *m)
 int mk_grow(struct mk_thread *t, long id)
 {
 	unsigned long nr = ((unsigned long)id | 15) + 1;
-	struct selfmon_marker__slot *s;
+	struct selfmon_priv_marker_slot *s;
 
 	pthread_mutex_lock(&mk.lock);
 	s = realloc(t->h.slot, nr * sizeof(*s));

@@ -19,39 +19,6 @@
 #include "../util/text.h"
 #include "report_view.h"
 
-void selfmon_report__json_string(FILE *f, const char *s)
-{
-	util_json_string(f, s);
-}
-
-void selfmon_report__json_number(FILE *f, double v)
-{
-	/* JSON has no NaN or infinity. */
-	if (v != v || v > 1.7e308 || v < -1.7e308)
-		fputs("null", f);
-	/* Range first: casting a double beyond long long is undefined (found by fuzz_writers). */
-	else if (v < 9e15 && v > -9e15 && v == (double)(long long)v)
-		fprintf(f, "%lld", (long long)v);
-	else
-		fprintf(f, "%.9g", v);
-}
-
-void selfmon_report__csv_field(FILE *f, const char *s)
-{
-	s = s ? s : "";
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* ---- the view ---- */
 
 static void view_of_result(struct selfmon_report_view *v, const struct selfmon_bench_result *res)
@@ -110,19 +77,38 @@ static int view_of_cols(struct selfmon_report_view *v, const struct selfmon_repo
 	return 0;
 }
 
+int selfmon_report_view__kind(const struct selfmon_report_entry *e)
+{
+	switch (e->kind) {
+	case SELFMON_REPORT_ENTRY_UNSAID:
+		/* A caller that predates the kind: @res alone said it. */
+		return e->res ? SELFMON_REPORT_ENTRY_RESULT : SELFMON_REPORT_ENTRY_COLUMNS;
+	case SELFMON_REPORT_ENTRY_RESULT:
+		return e->res ? SELFMON_REPORT_ENTRY_RESULT : -EINVAL;
+	case SELFMON_REPORT_ENTRY_COLUMNS:
+		return SELFMON_REPORT_ENTRY_COLUMNS;
+	}
+	return -EINVAL;
+}
+
 int selfmon_report_view__fill(struct selfmon_report_view *v, const struct selfmon_report_entry *e)
 {
+	int kind = selfmon_report_view__kind(e);
+
 	memset(v, 0, sizeof(*v));
-	if (e->res) {
+	switch (kind) {
+	case SELFMON_REPORT_ENTRY_RESULT:
 		if (e->res->nr_cols < 0 || e->res->nr_cols > SELFMON_BENCH_MAX_COLS ||
 		    e->res->kept < 0)
 			return -EINVAL;
 		view_of_result(v, e->res);
 		return 0;
+	case SELFMON_REPORT_ENTRY_COLUMNS:
+		if (e->nr_cols > SELFMON_REPORT_MAX_COLS)
+			return -EINVAL;
+		return view_of_cols(v, e);
 	}
-	if (e->nr_cols > SELFMON_REPORT_MAX_COLS)
-		return -EINVAL;
-	return view_of_cols(v, e);
+	return kind < 0 ? kind : -EINVAL;
 }
 
 /* "instructions:u" is "instructions". */
@@ -300,18 +286,18 @@ void selfmon_report__context_fill(struct selfmon_report_context *ctx)
 static void json_kv_str(FILE *f, const char *ind, const char *k, const char *v, bool comma)
 {
 	fprintf(f, "%s", ind);
-	selfmon_report__json_string(f, k);
+	util_json_string(f, k);
 	fputs(": ", f);
-	selfmon_report__json_string(f, v);
+	util_json_string(f, v);
 	fputs(comma ? ",\n" : "\n", f);
 }
 
 static void json_kv_num(FILE *f, const char *ind, const char *k, double v, bool comma)
 {
 	fprintf(f, "%s", ind);
-	selfmon_report__json_string(f, k);
+	util_json_string(f, k);
 	fputs(": ", f);
-	selfmon_report__json_number(f, v);
+	util_json_number(f, v);
 	fputs(comma ? ",\n" : "\n", f);
 }
 
@@ -324,7 +310,7 @@ static void json_caches(FILE *f, const struct selfmon_report_context *ctx)
 		const struct selfmon_report_cache *c = &ctx->caches[i];
 
 		fprintf(f, "%s\n      {\"type\": ", i ? "," : "");
-		selfmon_report__json_string(f, c->type);
+		util_json_string(f, c->type);
 		fprintf(f, ", \"level\": %d, \"size\": %ld, \"num_sharing\": %d}", c->level,
 			c->size, c->num_sharing);
 	}
@@ -388,9 +374,9 @@ static void json_counters(FILE *f, const struct selfmon_report_view *v, const do
 		if (!strcmp(v->col[c].name, "task-clock") || !json_key_new(keys, v->col[c].name))
 			continue;
 		fputs(",\n      ", f);
-		selfmon_report__json_string(f, v->col[c].name);
+		util_json_string(f, v->col[c].name);
 		fputs(": ", f);
-		selfmon_report__json_number(f, val[c]);
+		util_json_number(f, val[c]);
 	}
 }
 
@@ -405,19 +391,19 @@ static void json_median_extras(FILE *f, const struct selfmon_report_entry *e,
 		if (!json_key_new(keys, d.m[i].name))
 			continue;
 		fprintf(f, ",\n      \"%s\": ", d.m[i].name);
-		selfmon_report__json_number(f, d.m[i].value);
+		util_json_number(f, d.m[i].value);
 	}
 	for (int i = 0; i < e->nr_extra && i < 4; i++) {
 		if (!json_key_new(keys, e->extra[i].name))
 			continue;
 		fputs(",\n      ", f);
-		selfmon_report__json_string(f, e->extra[i].name);
+		util_json_string(f, e->extra[i].name);
 		fputs(": ", f);
-		selfmon_report__json_number(f, e->extra[i].value);
+		util_json_number(f, e->extra[i].value);
 	}
 	if (e->expected_insns >= 0 && json_key_new(keys, "expected_instructions")) {
 		fputs(",\n      \"expected_instructions\": ", f);
-		selfmon_report__json_number(f, e->expected_insns);
+		util_json_number(f, e->expected_insns);
 	}
 }
 
@@ -546,25 +532,25 @@ static void csv_row(FILE *f, const struct selfmon_report_entry *e,
 	};
 	bool insns = !strncmp(col->name, "instructions", 12);
 
-	selfmon_report__csv_field(f, v->name);
+	util_csv_field(f, v->name);
 	fputc(',', f);
-	selfmon_report__csv_field(f, col->name);
+	util_csv_field(f, col->name);
 	fputc(',', f);
-	selfmon_report__csv_field(f, col->unit);
+	util_csv_field(f, col->unit);
 	fputc(',', f);
-	selfmon_report__csv_field(f, col->path ? col->path : "");
+	util_csv_field(f, col->path ? col->path : "");
 	fprintf(f, ",%llu,%d,%d,%d,%d,%d,%s", (unsigned long long)v->iterations, v->repetitions,
 		v->kept, v->dropped_switch, v->dropped_migration, v->dropped_fallback,
 		v->calibration ? v->calibration : "");
 	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
 		fputc(',', f);
-		selfmon_report__json_number(f, nums[k]);
+		util_json_number(f, nums[k]);
 	}
 	fprintf(f, ",%d,", col->clamped);
-	selfmon_report__json_number(f, col->overhead);
+	util_json_number(f, col->overhead);
 	fputc(',', f);
 	if (insns && e->expected_insns >= 0)
-		selfmon_report__json_number(f, e->expected_insns);
+		util_json_number(f, e->expected_insns);
 	fputc('\n', f);
 }
 

@@ -154,7 +154,9 @@ static int table_entry(FILE *f, const struct selfmon_report_entry *e, struct sel
 	int err;
 
 	if (e->skipped) {
-		const char *name = e->res ? e->res->name : e->name;
+		const char *name = selfmon_report_view__kind(e) == SELFMON_REPORT_ENTRY_RESULT ?
+					   e->res->name :
+					   e->name;
 
 		fprintf(f, "\n%s: not measured: %s\n", name && name[0] ? text(name) : "?",
 			text(e->skipped));

@@ -26,6 +26,11 @@ struct selfmon_report_view {
 	struct selfmon_report_view_col col[SELFMON_REPORT_MAX_COLS];
 };
 
+/*
+ * The kind @e holds, SELFMON_REPORT_ENTRY_RESULT or _COLUMNS (an unsaid kind
+ * resolved by @res), or -EINVAL: an unknown kind, a result without @res.
+ */
+int selfmon_report_view__kind(const struct selfmon_report_entry *e);
 /* Fill @v from @e (statistics computed for entries given by columns). Return: 0 or -errno. */
 int selfmon_report_view__fill(struct selfmon_report_view *v, const struct selfmon_report_entry *e);
 /* The column named @name, modifiers (":u") ignored on both sides, or -1. */

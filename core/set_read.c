@@ -149,7 +149,7 @@ read_fixed_slot(const struct selfmon_hot *h, struct selfmon_count *count, const 
 	uint64_t value = h->base.value, enabled = h->base.enabled, running = h->base.running;
 	struct selfmon_count now;
 
-	if (__builtin_expect(selfmon_page__read_fixed_times_(h->page, &now, width), 0))
+	if (__builtin_expect(selfmon_priv_page_read_fixed_times(h->page, &now, width), 0))
 		return read_from_slot(h, count);
 	/*
 	 * Pairs of 64-bit registers, not a vector: gcc would otherwise move
@@ -214,7 +214,7 @@ static inline __attribute__((always_inline)) int read_raw_fixed(struct selfmon_s
 								struct selfmon_count *count,
 								const unsigned int width)
 {
-	if (__builtin_expect(selfmon_page__read_fixed_times_(h->page, count, width), 0))
+	if (__builtin_expect(selfmon_priv_page_read_fixed_times(h->page, count, width), 0))
 		return read_raw_checked(set, idx, count);
 	store_user_flags(count);
 	return 0;
@@ -366,8 +366,8 @@ read_members_fixed(struct selfmon_set *set, const struct selfmon_hot *h,
 		unsigned int shift = h->shift;
 		int err;
 
-		err = width ? selfmon_page__read_fixed_(page, &v, width) :
-			      selfmon_page__read_shifted_(page, &v, shift);
+		err = width ? selfmon_priv_page_read_fixed(page, &v, width) :
+			      selfmon_priv_page_read_shifted(page, &v, shift);
 		if (__builtin_expect(err, 0))
 			return read_all_checked(set, counts);
 		c++;
@@ -395,7 +395,7 @@ read_group_fixed(struct selfmon_set *set, const struct selfmon_hot *hot,
 	uint64_t enabled, running;
 	struct selfmon_count now;
 
-	if (__builtin_expect(selfmon_page__read_fixed_times_(hot->page, &now, width), 0))
+	if (__builtin_expect(selfmon_priv_page_read_fixed_times(hot->page, &now, width), 0))
 		return read_all_checked(set, counts);
 	enabled = now.enabled - hot->base.enabled;
 	running = now.running - hot->base.running;
@@ -445,7 +445,7 @@ int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
 			 * index-only one, gcc allocates this function's registers so
 			 * that the short path above costs 2 to 3 instructions more.
 			 */
-			if (__builtin_expect(selfmon_page__read_value_(h->page, &now.value, 0), 0))
+			if (__builtin_expect(selfmon_priv_page_read_value(h->page, &now.value, 0), 0))
 				return read_all_checked(set, counts);
 		} else {
 			if (__builtin_expect(selfmon_page__read_steady(h->page, &now), 0))

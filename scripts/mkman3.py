@@ -88,14 +88,15 @@ def pages(kernel_doc, header):
 
 
 # ---- macros: SELFMON_* a program writes ----
-# Internal by name: "__" inside, a trailing "_", SELFMON_ARCH_*, include
-# guards; and SELFMON_HOT, the headers' own attribute for their inline reads.
+# Internal by name: SELFMON_PRIV_* (the inline paths' own, <selfmon/priv/*.h>),
+# "__" inside, a trailing "_", SELFMON_ARCH_*, include guards; and
+# SELFMON_HOT, the headers' own attribute for their inline reads.
 MACRO_DEF = re.compile(r'(?m)^[ \t]*#[ \t]*define[ \t]+(SELFMON_[A-Z0-9_]+)(\([^)]*\))?([^\n]*)')
 INTERNAL_MACROS = {'SELFMON_HOT'}
 
 
 def public_macro(name):
-    return not ('__' in name or name.endswith('_') or name.startswith('SELFMON_ARCH_')
+    return not ('__' in name or name.endswith('_') or name.startswith(('SELFMON_ARCH_', 'SELFMON_PRIV_'))
                 or re.search(r'_H(PP)?$', name) or name in INTERNAL_MACROS)
 
 
@@ -274,13 +275,13 @@ def field_names(decl):
 
 def structs(headers):
     """{name: (header, doc lines, [(declaration, doc)])} of the structs the
-    headers define (those with "__" are the inline paths' own)."""
+    headers define (selfmon_priv_*, and those with "__", are the inline paths' own)."""
     out = {}
     for h in headers:
         with open(h, encoding='utf-8') as f:
             text = f.read()
         for m in STRUCT_DEF.finditer(text):
-            if '__' not in m.group(1):
+            if '__' not in m.group(1) and not m.group(1).startswith('selfmon_priv_'):
                 out[m.group(1)] = (h, doc_before(text, m.start()) or [], struct_fields(m.group(2)))
     return out
 

@@ -5,7 +5,8 @@
 The rule: a global symbol of the installed libselfmon.a is a function (or
 an extern variable, such as the thread variable an inline path reads)
 declared in a public header (include/selfmon/*.h, arch/*/include/selfmon/
-arch.h) right after a /** doc comment */. Every other function, internal
+arch.h, and include/selfmon/priv/*.h: not API, but the inline paths call
+their entries) right after a /** doc comment */. Every other function, internal
 names included, is made local when the library is linked (ld -r, then
 objcopy --keep-global-symbols with the list `keep` prints; libselfmon.so's
 version script is made from the same list).

@@ -3,7 +3,7 @@
 # The ABI check (docs/abi.md), TAP to OUT: libselfmon.so against the
 # baseline in the tree; then the check itself: a copy of the tree with an
 # incompatible change injected as a layout bump makes it (a field in the
-# middle of struct selfmon_marker__thread, SELFMON_ABI_LAYOUT 2, the layout-1
+# middle of struct selfmon_priv_marker_thread, SELFMON_ABI_LAYOUT 2, the layout-1
 # thread variable kept as the library keeps an older one), which abidiff
 # must refuse, and with which a program built against layout 1 still runs:
 # its pairs take the library's path, said once, the same regions counted.
@@ -34,26 +34,27 @@ fi
 # The copy, its change, its build.
 rm -rf "$work" && mkdir -p "$work/tree" || exit 1
 tar --exclude=./build --exclude=./.git -cf - . | tar -C "$work/tree" -xf - || exit 1
-h="$work/tree/include/selfmon/marker.h"
-python3 - "$h" <<'PY' || { notok "the injection finds its places in marker.h"; finish; }
+h="$work/tree/include/selfmon"
+python3 - "$h/marker.h" "$h/priv/marker.h" <<'PY' || { notok "the injection finds its places in marker.h and priv/marker.h"; finish; }
 import sys
-p = sys.argv[1]
-s = open(p).read()
+text = {p: open(p).read() for p in sys.argv[1:]}
 edits = [
     ('#define SELFMON_ABI_LAYOUT 1', '#define SELFMON_ABI_LAYOUT 2'),
     ('#if SELFMON_ABI_LAYOUT != 1', '#if SELFMON_ABI_LAYOUT != 2'),
-    ('#define selfmon_marker__self selfmon_marker__self_1', '#define selfmon_marker__self selfmon_marker__self_2'),
-    ('extern __thread struct selfmon_marker__thread *selfmon_marker__self_1;',
-     'extern __thread struct selfmon_marker__thread *selfmon_marker__self_2;\n'
-     '/** selfmon_marker__self_1 - layout 1\'s, for code built against it. */\n'
-     'extern __thread struct selfmon_marker__thread *selfmon_marker__self_1;'),
+    ('#define selfmon_priv_marker_self selfmon_priv_marker_self_1', '#define selfmon_priv_marker_self selfmon_priv_marker_self_2'),
+    ('extern __thread struct selfmon_priv_marker_thread *selfmon_priv_marker_self_1;',
+     'extern __thread struct selfmon_priv_marker_thread *selfmon_priv_marker_self_2;\n'
+     '/** selfmon_priv_marker_self_1 - layout 1\'s, for code built against it. */\n'
+     'extern __thread struct selfmon_priv_marker_thread *selfmon_priv_marker_self_1;'),
     ('\tunsigned long nr_slots;\n', '\tunsigned long nr_slots;\n\tunsigned long injected_;\n'),
 ]
 for a, b in edits:
-    if s.count(a) != 1:
+    at = [p for p in text if text[p].count(a) == 1]
+    if len(at) != 1 or sum(t.count(a) for t in text.values()) != 1:
         sys.exit('not once: ' + a)
-    s = s.replace(a, b)
-open(p, 'w').write(s)
+    text[at[0]] = text[at[0]].replace(a, b)
+for p in text:
+    open(p, 'w').write(text[p])
 PY
 # shellcheck disable=SC2086 # MAKE is a command line
 if ! blog=$(cd "$work/tree" && $make O="$work/tree/build" lib 2>&1); then
@@ -65,10 +66,10 @@ for f in "$work/tree/build"/libselfmon.so.*.*.*; do [ -f "$f" ] && new=$f; done
 log=$(scripts/abi.sh diff "$new" "$base" "$arch" 2>&1)
 rc=$?
 # abidiff's status: bit 4 an ABI change, bit 8 an incompatible one.
-if [ $((rc & 12)) -ne 0 ] && printf '%s' "$log" | grep -q selfmon_marker__thread; then
-	ok "the check fails on a field added in the middle of struct selfmon_marker__thread (abidiff status $rc, the struct named)"
+if [ $((rc & 12)) -ne 0 ] && printf '%s' "$log" | grep -q selfmon_priv_marker_thread; then
+	ok "the check fails on a field added in the middle of struct selfmon_priv_marker_thread (abidiff status $rc, the struct named)"
 else
-	notok "the check passes a field added in the middle of struct selfmon_marker__thread (abidiff status $rc): $(printf '%s' "$log" | head -n 10 | tr '\n' ' ')"
+	notok "the check passes a field added in the middle of struct selfmon_priv_marker_thread (abidiff status $rc): $(printf '%s' "$log" | head -n 10 | tr '\n' ' ')"
 fi
 
 # A program of layout 1 run with each library: the same regions; with the

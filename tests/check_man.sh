@@ -103,10 +103,10 @@ fi
 sect() { # PAGE SECTION: the text of one section of a rendered page
 	MANWIDTH=200 man -l "$1" 2>/dev/null | awk -v s="$2" '$0 == s { e = 1; next } /^[A-Z]/ { e = 0 } e'
 }
-# Every public macro (SELFMON_*; internal: "__" inside, a trailing "_",
-# SELFMON_ARCH_*, include guards, SELFMON_HOT) has its page.
+# Every public macro (SELFMON_*; internal: SELFMON_PRIV_*, "__" inside, a
+# trailing "_", SELFMON_ARCH_*, include guards, SELFMON_HOT) has its page.
 macros=$(grep -ohE '^[[:space:]]*#[[:space:]]*define[[:space:]]+SELFMON_[A-Z0-9_]+' include/selfmon/*.h include/selfmon/*.hpp 2>/dev/null |
-	sed 's/.*define[[:space:]]*//' | grep -vE '__|_$|^SELFMON_ARCH_|_HP?P?$|^SELFMON_HOT$' | sort -u)
+	sed 's/.*define[[:space:]]*//' | grep -vE '__|_$|^SELFMON_ARCH_|^SELFMON_PRIV_|_HP?P?$|^SELFMON_HOT$' | sort -u)
 lack=""
 for m in $macros SELFMON_NO_SUCH_MACRO; do
 	[ -f "$man/man3/$m.3" ] || lack="$lack $m"

@@ -72,14 +72,14 @@ if needs "$dir/plugin.so" libselfmon.so.0 && needs "$dir/host-shared" libselfmon
 else
 	notok "libselfmon.so.0 is needed by plugin.so and host-shared only: $(readelf -d "$dir"/* 2>/dev/null | grep -c libselfmon)"
 fi
-# The inline path reads selfmon_marker__self, libselfmon.so's thread
+# The inline path reads selfmon_priv_marker_self, libselfmon.so's thread
 # variable, with the compiler's model for a shared object (dynamic TLS):
 # initial-exec would need libselfmon.so's whole thread block in the static
 # TLS, which dlopen() cannot grow ("cannot allocate memory in static TLS block").
-if readelf -rW "$dir/plugin.so" | grep selfmon_marker__self | grep -q -E 'R_X86_64_TPOFF|_TLS_TPREL'; then
-	notok "the plugin reads selfmon_marker__self with the initial-exec model: $(readelf -rW "$dir/plugin.so" | grep selfmon_marker__self)"
+if readelf -rW "$dir/plugin.so" | grep selfmon_priv_marker_self | grep -q -E 'R_X86_64_TPOFF|_TLS_TPREL'; then
+	notok "the plugin reads selfmon_priv_marker_self with the initial-exec model: $(readelf -rW "$dir/plugin.so" | grep selfmon_priv_marker_self)"
 else
-	ok "the plugin reads selfmon_marker__self with a dynamic TLS model: $(readelf -rW "$dir/plugin.so" | grep selfmon_marker__self | awk '{ print $3 }' | tr '\n' ' ')"
+	ok "the plugin reads selfmon_priv_marker_self with a dynamic TLS model: $(readelf -rW "$dir/plugin.so" | grep selfmon_priv_marker_self | awk '{ print $3 }' | tr '\n' ' ')"
 fi
 
 run host-shared 10

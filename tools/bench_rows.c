@@ -48,6 +48,7 @@ struct selfmon_report_entry *cli_bench_run__next_entry(struct cli_bench_run *r)
 		return NULL;
 	e = &r->e[r->nr];
 	memset(e, 0, sizeof(*e));
+	e->kind = SELFMON_REPORT_ENTRY_RESULT;
 	e->res = &r->res[r->nr++];
 	e->expected_insns = -1;
 	return e;

@@ -115,20 +115,20 @@ static void json_result(FILE *f, const struct cli_result *r)
 	fputs(", \"metric\": ", f);
 	util_json_string(f, r->metric);
 	fprintf(f, ", \"unit\": \"%s\", \"base\": ", unit_of(r->metric));
-	selfmon_report__json_number(f, r->base);
+	util_json_number(f, r->base);
 	fputs(", \"new\": ", f);
-	selfmon_report__json_number(f, r->new_);
+	util_json_number(f, r->new_);
 	fputs(", \"delta\": ", f);
-	selfmon_report__json_number(f, r->delta);
+	util_json_number(f, r->delta);
 	fputs(", \"change_percent\": ", f);
-	selfmon_report__json_number(f, r->base != 0 || r->delta == 0 ? r->rel * 100 : 1.0 / 0.0);
+	util_json_number(f, r->base != 0 || r->delta == 0 ? r->rel * 100 : 1.0 / 0.0);
 	fmt_limit(lim, sizeof(lim), r->limit);
 	fprintf(f, ", \"limit\": \"%s\", \"allowed\": ", lim);
-	selfmon_report__json_number(f, r->allowed);
+	util_json_number(f, r->allowed);
 	fprintf(f,
 		", \"exact\": %s, \"repetitions_base\": %d, \"repetitions_new\": %d, \"p_value\": ",
 		r->exact ? "true" : "false", r->n_base, r->n_new);
-	selfmon_report__json_number(f, r->p >= 0 ? r->p : 0.0 / 0.0);
+	util_json_number(f, r->p >= 0 ? r->p : 0.0 / 0.0);
 	fprintf(f, ", \"verdict\": \"%s\", \"why\": ",
 		r->verdict == CLI_REGRESSION ? "regression" : cli_verdict_str(r->verdict));
 	util_json_string(f, r->why);
@@ -173,7 +173,7 @@ int cli_compare_json(FILE *f, const struct cli_compare *c)
 	fputs(",\n  \"new\": ", f);
 	util_json_string(f, c->new_path);
 	fputs(",\n  \"alpha\": ", f);
-	selfmon_report__json_number(f, c->alpha);
+	util_json_number(f, c->alpha);
 	fprintf(f,
 		",\n  \"regressions\": %d,\n  \"inconclusive\": %d,\n  \"improvements\": %d,\n"
 		"  \"unsure\": %d,\n",

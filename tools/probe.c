@@ -17,6 +17,7 @@
 #include <selfmon/arch.h>
 #include <selfmon/machine.h>
 #include <selfmon/selfmon.h>
+#include "../util/text.h"
 #include "cli.h"
 
 struct probe_event {
@@ -173,7 +174,7 @@ static void print_formats(const struct probe *p, int pmu, int nr, FILE *f, bool 
 			continue;
 		if (json) {
 			fprintf(f, "%s", i ? ", " : "");
-			selfmon_report__json_string(f, fm.name);
+			util_json_string(f, fm.name);
 			fprintf(f, ": {\"field\": \"%s\", \"mask\": \"0x%llx\"}", fm.field,
 				(unsigned long long)fm.mask);
 		} else {
@@ -324,7 +325,7 @@ static void print_text(const struct probe *p)
 static void jstr(const char *s)
 {
 	if (s)
-		selfmon_report__json_string(stdout, s);
+		util_json_string(stdout, s);
 	else
 		fputs("null", stdout);
 }

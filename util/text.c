@@ -145,3 +145,30 @@ void util_json_string(FILE *f, const char *s)
 	util_json_chars(f, s);
 	fputc('"', f);
 }
+
+void util_json_number(FILE *f, double v)
+{
+	if (v != v || v > 1.7e308 || v < -1.7e308)
+		fputs("null", f);
+	/* Range first: casting a double beyond long long is undefined (found by fuzz_writers). */
+	else if (v < 9e15 && v > -9e15 && v == (double)(long long)v)
+		fprintf(f, "%lld", (long long)v);
+	else
+		fprintf(f, "%.9g", v);
+}
+
+void util_csv_field(FILE *f, const char *s)
+{
+	s = s ? s : "";
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

@@ -58,4 +58,24 @@ void util_json_string(FILE *f, const char *s);
  */
 void util_json_chars(FILE *f, const char *s);
 
+/**
+ * util_json_number() - write @v as a JSON number.
+ * @f: the stream
+ * @v: the number
+ *
+ * Integral values exactly, others with 9 significant digits; null when not
+ * finite (JSON has no NaN or infinity).
+ */
+void util_json_number(FILE *f, double v);
+
+/**
+ * util_csv_field() - write @s as a CSV field (RFC 4180).
+ * @f: the stream
+ * @s: the text (NULL: "")
+ *
+ * Quoted, its quotes doubled, when it holds a comma, a quote or a line
+ * break; else as it is.
+ */
+void util_csv_field(FILE *f, const char *s);
+
 #endif

@@ -48,74 +48,18 @@ struct selfmon_marker_site {
 /** Most events the markers count. */
 #define SELFMON_MARKER_EVENTS 8
 
-/*
- * What the inline path below reads and writes, in the header only so that a
- * pair costs no call: not an interface. A program neither reads nor writes
- * these structs, and their layout changes with the library (the inline code
- * is rebuilt with it). The library owns them: they are per thread, so the
- * inline path needs no lock.
- */
-
 /**
  * SELFMON_ABI_LAYOUT - the layout of the structs the inline pair reads
- * (struct selfmon_marker__thread, struct selfmon_marker__slot, the first
- * two words of struct selfmon_marker_site), compiled into every call site.
+ * (struct selfmon_priv_marker_thread, struct selfmon_priv_marker_slot, both
+ * in <selfmon/priv/marker.h>, which is not API; the first two words of
+ * struct selfmon_marker_site), compiled into every call site.
  * Any change to them changes it (docs/abi.md). Code built against another
  * layout than the library's takes the library's path, and the library says
  * so once on stderr: the thread variable's name carries the layout (the
  * library keeps an older one pointing at a thread with no slots, whose
- * pages refuse), and selfmon_marker__prepare() is given it.
+ * pages refuse), and selfmon_priv_marker_prepare() is given it.
  */
 #define SELFMON_ABI_LAYOUT 1
-
-/*
- * A region in one thread: 512 bytes, so that a slot's address is one shift
- * of its index. Each figure is an array by event, so that the inline pair
- * loads and stores the two events' figures with one instruction each.
- */
-struct selfmon_marker__slot {
-	long depth; /* open begins (the library adds a flag for a begin that could not read) */
-	uint64_t calls[2]; /* pairs, by the form of their end: cached, by name */
-	uint64_t fallbacks; /* ends that read by read(2) although pages exist */
-	uint64_t enabled, running; /* summed over timed pairs (multiplexed counters) */
-	uint64_t begin_enabled, begin_running;
-	uint64_t begin[SELFMON_MARKER_EVENTS]; /* the open pair's begin reads */
-	/* The raw differences: their sum, min and max per call. */
-	uint64_t sum[SELFMON_MARKER_EVENTS], min[SELFMON_MARKER_EVENTS], max[SELFMON_MARKER_EVENTS];
-	uint64_t reserved_[24];
-};
-
-/* A thread's markers as the inline path sees them. */
-struct selfmon_marker__thread {
-	/* Slots the inline path may use: 0 sends every call to the library. The first word in every layout. */
-	unsigned long nr_slots;
-	struct selfmon_marker__slot *slot;
-	long nr; /* events, each read through its page */
-	/* The events' pages; with one event, pg[1] is pg[0]; with none, pages that refuse. */
-	const struct perf_event_mmap_page *pg[SELFMON_MARKER_EVENTS];
-};
-
-/*
- * The inline pair's name for the thread variable below, whose symbol is
- * that of SELFMON_ABI_LAYOUT (1): selfmon_marker__self_1.
- */
-#define selfmon_marker__self selfmon_marker__self_1
-#if SELFMON_ABI_LAYOUT != 1
-#error "SELFMON_ABI_LAYOUT changed: rename selfmon_marker__self_1 after it (docs/abi.md)"
-#endif
-
-/**
- * selfmon_marker__self_1 - this thread's markers, for the inline path only
- *
- * Never NULL: until the thread's first begin, and in a thread that reads
- * its counters the long way, it points to markers with no slots, which
- * send every call to the library. A thread variable, not a function: the
- * inline pair reads it with no call. No TLS model is given: the compiler's
- * default (dynamic in a shared object) is the one that works in a plugin
- * that dlopen() loads with libselfmon.so (docs/markers.md, "Shared objects
- * and plugins").
- */
-extern __thread struct selfmon_marker__thread *selfmon_marker__self_1;
 
 /**
  * selfmon_marker__begin() - start counting region @name in this thread
@@ -153,22 +97,14 @@ void selfmon_marker__end_const(const char *name);
  * (selfmon_marker__end) are the functions themselves.
  */
 #if defined(SELFMON_ARCH_MARKER_NAMED) && !defined(__cplusplus)
-/*
- * A string literal, as the fixed sequence needs it (a symbol's address): a
- * constant of type char[N]. NULL, a pointer and a buffer (a char array that
- * is no constant) take the call.
- */
-#define SELFMON_MARKER__LITERAL(name) \
-	(__builtin_constant_p(name) &&  \
-	 __builtin_types_compatible_p(__typeof__(name), char[sizeof(name)]))
 #define selfmon_marker__begin(name)                                                          \
-	__builtin_choose_expr(SELFMON_MARKER__LITERAL(name),                                    \
+	__builtin_choose_expr(SELFMON_PRIV_MARKER_LITERAL(name),                                    \
 			      __extension__({                                                \
 				      SELFMON_ARCH_MARKER_NAMED(name, selfmon_marker__begin_const); \
 			      }),                                                            \
 			      (selfmon_marker__begin)(name))
 #define selfmon_marker__end(name)                                                            \
-	__builtin_choose_expr(SELFMON_MARKER__LITERAL(name),                                    \
+	__builtin_choose_expr(SELFMON_PRIV_MARKER_LITERAL(name),                                    \
 			      __extension__({                                                \
 				      SELFMON_ARCH_MARKER_NAMED(name, selfmon_marker__end_const); \
 			      }),                                                            \
@@ -200,41 +136,6 @@ void selfmon_marker__begin_at(struct selfmon_marker *marker) __attribute__((cold
 /** selfmon_marker__end_at() - selfmon_marker__end() of a resolved region or a site. */
 void selfmon_marker__end_at(struct selfmon_marker *marker);
 
-/* What selfmon_marker__prepare() gives the inline begin: two registers, nothing to keep across the call. */
-struct selfmon_marker__ready {
-	struct selfmon_marker__thread *t; /* NULL: nothing left to do */
-	unsigned long id; /* the region's slot */
-};
-
-/**
- * selfmon_marker__prepare() - the inline begin's way into the library, not
- * for programs: resolve a site, open this thread's counters, make room
- * for the region
- * @marker: the region or site
- * @layout: the caller's SELFMON_ABI_LAYOUT
- * Return: this thread's markers and the region's slot, for the inline
- * begin to read; a NULL thread when there is nothing left to do (markers
- * off, or a begin the library did itself: a thread that reads the long
- * way, a nested begin, a caller built against another layout).
- */
-struct selfmon_marker__ready selfmon_marker__prepare(struct selfmon_marker *marker, int layout)
-	__attribute__((cold));
-
-/**
- * selfmon_marker__finish() - the inline end's way into the library, not for
- * programs: every end the inline path does not finish itself
- * @marker: the region or site
- * @v0: the end's inline read of the first event, when @read
- * @v1: of the second event, when @read
- * @read: 1 when @v0 and @v1 are the inline reads; 0: the library reads
- * @form: 0 for the cached form, 1 by name
- *
- * The reads come in registers, not through memory: a caller whose other
- * paths need no stack may reach this by a tail call.
- */
-void selfmon_marker__finish(struct selfmon_marker *marker, uint64_t v0, uint64_t v1, int read,
-			    int form) __attribute__((cold));
-
 /**
  * selfmon_marker__report() - write the report of every region now, as at
  * exit: to $SELFMON_OUTPUT (else stderr), in $SELFMON_FORMAT (table, csv,
@@ -243,186 +144,8 @@ void selfmon_marker__finish(struct selfmon_marker *marker, uint64_t v0, uint64_t
  */
 int selfmon_marker__report(void);
 
-/*
- * The inline pair, for a thread of one or two events (the default's two;
- * one event is read twice): a thread of more takes the library's path.
- * A begin reads the counters last; an end reads them first: the code
- * between the two reads is the same in every pair, and in the empty pair
- * the library measures and subtracts. Every case but the plain one (a site
- * not yet resolved, a thread not yet open or reading the long way, nesting,
- * a refused read, a multiplexed counter) goes to the library, which does
- * what the inline path would and more. The events are unrolled: no loop,
- * and the end's reads stay in registers. The library sends a thread here
- * only when its pages passed selfmon_page__read_value32()'s test at open.
- */
-static inline __attribute__((always_inline)) void
-selfmon_marker__begin_with_(struct selfmon_marker *m, void (*const first)(struct selfmon_marker *))
-{
-	struct selfmon_marker__thread *t = selfmon_marker__self;
-	unsigned long id = (unsigned long)((const struct selfmon_marker_site *)m)->id;
-	unsigned long nr = t->nr_slots;
-	struct selfmon_marker__slot *s = t->slot;
-	const struct perf_event_mmap_page *pg0, *pg1;
-	uint64_t v0, v1;
-
-	/* nr_slots and slot read together (one ldp on arm64), as in selfmon_marker__add_pg_(). */
-	if (__builtin_expect(id >= nr, 0)) {
-		struct selfmon_marker__ready r;
-
-		/* @first: the library's, a tail call (no frame for the plain path); NULL: prepare, go on inline. */
-		if (first) {
-			first(m);
-			return;
-		}
-		r = selfmon_marker__prepare(m, SELFMON_ABI_LAYOUT);
-
-		if (!r.t)
-			return;
-		t = r.t;
-		id = r.id;
-		s = t->slot;
-	}
-	s += id;
-	__asm__("" : "+r"(s)); /* its words by offsets from one register */
-	if (__builtin_expect(s->depth != 0, 0)) {
-		selfmon_marker__begin_at(m);
-		return;
-	}
-	/* Both pages before the reads, whose asm clobbers memory: one ldp on arm64, not a load after each read. */
-	pg0 = t->pg[0];
-	pg1 = t->pg[1];
-	s->depth = 1;
-	if (__builtin_expect(selfmon_page__read_value32(pg0, &v0) ||
-				     selfmon_page__read_value32(pg1, &v1),
-			     0)) {
-		s->depth = 0;
-		selfmon_marker__begin_at(m);
-		return;
-	}
-	s->begin[0] = v0;
-	s->begin[1] = v1;
-}
-
-/* The cached form's begin: a site's first use continues inline once the library has prepared it. */
-static inline __attribute__((always_inline)) void
-selfmon_marker__begin_inline_(struct selfmon_marker *m)
-{
-	selfmon_marker__begin_with_(m, (void (*)(struct selfmon_marker *))0);
-}
-
-/*
- * Add the pair ending with @v0, @v1 to region @m of this thread, or leave it
- * to the library. @pg0 is t->pg[0], kept by a caller that read it already:
- * the reads' asm clobbers memory, so t->pg[0] would be loaded again.
- */
-static inline __attribute__((always_inline)) void
-selfmon_marker__add_pg_(struct selfmon_marker__thread *t, const struct perf_event_mmap_page *pg0,
-			struct selfmon_marker *m, uint64_t v0, uint64_t v1, int form)
-{
-	unsigned long id = (unsigned long)((const struct selfmon_marker_site *)m)->id;
-	unsigned long nr = t->nr_slots;
-	struct selfmon_marker__slot *s = t->slot;
-	uint64_t d0, d1, calls;
-	long depth;
-
-	/*
-	 * The words the plain path needs are read in adjacent pairs (nr_slots
-	 * and slot, depth and calls[form]: one ldp each on arm64) and depth
-	 * and calls are written back together. A multiplexed leader is read
-	 * with its times from now on: the library's.
-	 */
-	if (__builtin_expect(id >= nr, 0))
-		goto finish;
-	s += id;
-	/* The slot's address in a register: its words are then addressed by offsets, which pair. */
-	__asm__("" : "+r"(s));
-	depth = s->depth;
-	calls = s->calls[form];
-	if (__builtin_expect(depth != 1 || pg0->time_enabled != pg0->time_running, 0))
-		goto finish;
-	s->depth = 0;
-	s->calls[form] = calls + 1;
-	d0 = v0 - s->begin[0];
-	d1 = v1 - s->begin[1];
-	s->sum[0] += d0;
-	s->sum[1] += d1;
-	s->min[0] = d0 < s->min[0] ? d0 : s->min[0];
-	s->min[1] = d1 < s->min[1] ? d1 : s->min[1];
-	s->max[0] = d0 > s->max[0] ? d0 : s->max[0];
-	s->max[1] = d1 > s->max[1] ? d1 : s->max[1];
-	return;
-finish:
-	selfmon_marker__finish(m, v0, v1, 1, form);
-}
-
-/* selfmon_marker__add_pg_() of this thread's first page. */
-static inline __attribute__((always_inline)) void
-selfmon_marker__add_(struct selfmon_marker__thread *t, struct selfmon_marker *m, uint64_t v0,
-		     uint64_t v1, int form)
-{
-	selfmon_marker__add_pg_(t, t->pg[0], m, v0, v1, form);
-}
-
-/* The end's reads, first thing. Return: 1 when both counters read inline. */
-static inline __attribute__((always_inline)) int
-selfmon_marker__read_(const struct selfmon_marker__thread *t, uint64_t *v0, uint64_t *v1)
-{
-	if (__builtin_expect(selfmon_page__read_value32(t->pg[0], v0), 0))
-		return 0;
-	return !selfmon_page__read_value32(t->pg[1], v1);
-}
-
-static inline __attribute__((always_inline)) void
-selfmon_marker__end_inline_(struct selfmon_marker *m)
-{
-	struct selfmon_marker__thread *t = selfmon_marker__self;
-	const struct perf_event_mmap_page *pg0 = t->pg[0], *pg1 = t->pg[1];
-	uint64_t v0, v1;
-
-	if (__builtin_expect(selfmon_page__read_value32(pg0, &v0) ||
-				     selfmon_page__read_value32(pg1, &v1),
-			     0)) {
-		selfmon_marker__finish(m, 0, 0, 0, 0);
-		return;
-	}
-	selfmon_marker__add_pg_(t, pg0, m, v0, v1, 0);
-}
-
-/*
- * A site's region, loaded with one instruction: a volatile load takes the
- * site's address folded in, where gcc's atomic load needs it in a register
- * first (an instruction more at each end with markers off). ThreadSanitizer
- * builds take the atomic load, which it understands.
- */
-#if defined(__SANITIZE_THREAD__)
-#define SELFMON_MARKER__LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define SELFMON_MARKER__LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
-#endif
-#endif
-#ifndef SELFMON_MARKER__LOAD
-#define SELFMON_MARKER__LOAD(p) (*(struct selfmon_marker *const volatile *)(p))
-#endif
-
-/**
- * selfmon_marker__begin_call() - the cached begin as one call, for the
- * arch's fixed sequence (SELFMON_MARKER_BEGIN()); not for programs
- * @marker: the site's region, or the site itself before its first use
- *
- * Its counter reads are the last thing it does: what runs after them, up
- * to the region's first instruction, is this function's own return.
- */
-void selfmon_marker__begin_call(struct selfmon_marker *marker);
-
-/**
- * selfmon_marker__end_call() - the cached end as one call, for the arch's
- * fixed sequence (SELFMON_MARKER_END()); not for programs
- * @marker: the site's region, or the site itself before its first use
- *
- * Its counter reads are the first thing it does.
- */
-void selfmon_marker__end_call(struct selfmon_marker *marker);
+/* The inline pair's own structs, functions and macros: not API. */
+#include <selfmon/priv/marker.h>
 
 /*
  * The cached form: a struct selfmon_marker_site per call site, in the
@@ -440,19 +163,6 @@ void selfmon_marker__end_call(struct selfmon_marker *marker);
  * subtracts them. Else the pair is inline C, and the empty asm keeps every
  * site's code around it alike as far as the compiler allows.
  */
-/*
- * g++ gives a static of an inline function (or of a class local to one)
- * a COMDAT group, and refuses it in a section that also holds a site of a
- * plain function ("section type conflict"): its sites stay out of the
- * section, and the library resolves each at its first use, as a shared
- * object's.
- */
-#if defined(__cplusplus) && !defined(__clang__)
-#define SELFMON_MARKER__SITE_ATTR __attribute__((aligned(8), used))
-#else
-#define SELFMON_MARKER__SITE_ATTR __attribute__((section("selfmon_sites"), aligned(8), used))
-#endif
-
 #ifdef SELFMON_ARCH_MARKER_CALL
 /**
  * SELFMON_MARKER_BEGIN() - begin region @name, the cached form
@@ -467,7 +177,7 @@ void selfmon_marker__end_call(struct selfmon_marker *marker);
  * interleave, and the same name in several places adds up. The report is
  * written at exit (or by selfmon_marker__report()); docs/markers.md.
  */
-#define SELFMON_MARKER_BEGIN(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_marker__begin_call)
+#define SELFMON_MARKER_BEGIN(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_priv_marker_begin_call)
 /**
  * SELFMON_MARKER_END() - end region @name, the cached form
  * @name: the region, the string literal its SELFMON_MARKER_BEGIN() gave
@@ -476,74 +186,12 @@ void selfmon_marker__end_call(struct selfmon_marker *marker);
  * for this thread. An unbalanced end gives one message on stderr and the
  * program runs on.
  */
-#define SELFMON_MARKER_END(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_marker__end_call)
+#define SELFMON_MARKER_END(name) SELFMON_ARCH_MARKER_CALL(name, selfmon_priv_marker_end_call)
 #else
-#define SELFMON_MARKER__AT(fn, name)                                                        \
-	do {                                                                                \
-		static struct selfmon_marker_site selfmon_marker__site_                     \
-			SELFMON_MARKER__SITE_ATTR = {                                       \
-				(struct selfmon_marker *)&selfmon_marker__site_, -1, (name) \
-			};                                                                  \
-		struct selfmon_marker *selfmon_marker__m_ =                                 \
-			SELFMON_MARKER__LOAD(&selfmon_marker__site_.marker);                \
-		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                           \
-			fn(selfmon_marker__m_);                                             \
-		__asm__ __volatile__("" ::: "memory");                                      \
-	} while (0)
-
 /** Begin region @name (a string constant) with the cached form. */
-#define SELFMON_MARKER_BEGIN(name) SELFMON_MARKER__AT(selfmon_marker__begin_inline_, name)
+#define SELFMON_MARKER_BEGIN(name) SELFMON_PRIV_MARKER_AT(selfmon_priv_marker_begin_inline, name)
 /** End region @name (a string constant) with the cached form. */
-#define SELFMON_MARKER_END(name) SELFMON_MARKER__AT(selfmon_marker__end_inline_, name)
-#endif
-
-/*
- * The scope form: a variable whose cleanup (gcc's and clang's cleanup
- * attribute, which runs wherever the variable's block is left) ends the
- * region. The variable holds the begin's site (arm64: its region), so that
- * the end reaches the same region with no lookup. Where the arch gives a
- * fixed sequence (SELFMON_ARCH_MARKER_SCOPE: arm64), the begin is one asm
- * statement that makes the site, loads its region, stores it in the
- * variable and calls the library (the store before the call), and the end
- * loads the region from the variable and calls: four instructions before
- * the end's reads, as the pair's end has. Else both are the inline pair's C.
- */
-#define SELFMON_MARKER__CAT2_(a, b) a##b
-#define SELFMON_MARKER__CAT_(a, b) SELFMON_MARKER__CAT2_(a, b)
-#ifdef SELFMON_ARCH_MARKER_SCOPE
-/* The cleanup of SELFMON_MARKER_SCOPE()'s variable: the region's end, not for programs. */
-static inline __attribute__((always_inline)) void
-selfmon_marker__scope_end_(struct selfmon_marker *const *region)
-{
-	SELFMON_ARCH_MARKER_SCOPE_END(*region, selfmon_marker__end_call);
-}
-#define SELFMON_MARKER__SCOPE_(name, var)                                                \
-	struct selfmon_marker *var __attribute__((cleanup(selfmon_marker__scope_end_))); \
-	SELFMON_ARCH_MARKER_SCOPE(name, var, selfmon_marker__begin_call)
-#else
-static inline __attribute__((always_inline)) void
-selfmon_marker__scope_end_(struct selfmon_marker_site *const *site)
-{
-	struct selfmon_marker *m = SELFMON_MARKER__LOAD(&(*site)->marker);
-
-	if (__builtin_expect(m != 0, 1))
-		selfmon_marker__end_inline_(m);
-	__asm__ __volatile__("" ::: "memory");
-}
-#define SELFMON_MARKER__SCOPE_(name, var)                                                       \
-	static struct selfmon_marker_site SELFMON_MARKER__CAT_(var, site_)                      \
-		SELFMON_MARKER__SITE_ATTR = {                                                   \
-			(struct selfmon_marker *)&SELFMON_MARKER__CAT_(var, site_), -1, (name)  \
-		};                                                                              \
-	struct selfmon_marker_site *const var                                                   \
-		__attribute__((cleanup(selfmon_marker__scope_end_))) =                          \
-			&SELFMON_MARKER__CAT_(var, site_);                                      \
-	do {                                                                                    \
-		struct selfmon_marker *selfmon_marker__m_ = SELFMON_MARKER__LOAD(&var->marker); \
-		if (__builtin_expect(selfmon_marker__m_ != 0, 1))                               \
-			selfmon_marker__begin_inline_(selfmon_marker__m_);                      \
-		__asm__ __volatile__("" ::: "memory");                                          \
-	} while (0)
+#define SELFMON_MARKER_END(name) SELFMON_PRIV_MARKER_AT(selfmon_priv_marker_end_inline, name)
 #endif
 
 /**
@@ -571,7 +219,7 @@ selfmon_marker__scope_end_(struct selfmon_marker_site *const *site)
  *	}				// and here
  */
 #define SELFMON_MARKER_SCOPE(name) \
-	SELFMON_MARKER__SCOPE_(name, SELFMON_MARKER__CAT_(selfmon_marker__scope_, __COUNTER__))
+	SELFMON_PRIV_MARKER_SCOPE(name, SELFMON_PRIV_MARKER_CAT(selfmon_priv_marker_scope_, __COUNTER__))
 
 #ifdef __cplusplus
 }

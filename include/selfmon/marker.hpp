@@ -37,7 +37,7 @@
  * name would be loaded from wherever the compiler kept it, an instruction
  * or two the pair does not have, inside the region).
  */
-#define SELFMON_MARKER__REGION_(name, type, var)        \
+#define SELFMON_PRIV_MARKER_REGION(name, type, var)        \
 	struct type {                                   \
 		__attribute__((always_inline)) type()   \
 		{                                       \
@@ -61,10 +61,10 @@
  * SELFMON_MARKER_END() cost; with markers off, a load and a branch at each
  * end.
  */
-#define SELFMON_MARKER_REGION(name) SELFMON_MARKER__REGION_ID_(name, __COUNTER__)
-#define SELFMON_MARKER__REGION_ID_(name, id)                                              \
-	SELFMON_MARKER__REGION_(name, SELFMON_MARKER__CAT_(selfmon_marker_region_t_, id), \
-				SELFMON_MARKER__CAT_(selfmon_marker_region_, id))
+#define SELFMON_MARKER_REGION(name) SELFMON_PRIV_MARKER_REGION_ID(name, __COUNTER__)
+#define SELFMON_PRIV_MARKER_REGION_ID(name, id)                                              \
+	SELFMON_PRIV_MARKER_REGION(name, SELFMON_PRIV_MARKER_CAT(selfmon_marker_region_t_, id), \
+				SELFMON_PRIV_MARKER_CAT(selfmon_marker_region_, id))
 
 namespace selfmon {
 

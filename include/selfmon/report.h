@@ -10,7 +10,9 @@
  * repetition) in the same schema:
  *
  *   struct selfmon_report_context ctx = { 0 };
- *   struct selfmon_report_entry e = { .res = &res, .expected_insns = -1 };
+ *   struct selfmon_report_entry e = {
+ *	.kind = SELFMON_REPORT_ENTRY_RESULT, .res = &res, .expected_insns = -1,
+ *   };
  *
  *   selfmon_report__context_fill(&ctx);
  *   selfmon_report__json(stdout, &ctx, &e, 1);
@@ -56,18 +58,42 @@ struct selfmon_report_col {
 };
 
 /**
- * One row of a report: either a selfmon_bench__run() result (@res), or, with
- * @res NULL, a name and columns of per-repetition values.
+ * enum selfmon_report_entry_kind - what a struct selfmon_report_entry holds,
+ * which the writers switch on
+ */
+enum selfmon_report_entry_kind {
+	/**
+	 * not said (0, what a caller that predates @kind leaves): a result
+	 * when @res is set, else columns
+	 */
+	SELFMON_REPORT_ENTRY_UNSAID = 0,
+	/** a selfmon_bench__run() result in @res; @name to @cols unused */
+	SELFMON_REPORT_ENTRY_RESULT,
+	/** @name, @iterations, @repetitions, @kept, @nr_cols and @cols; @res unused */
+	SELFMON_REPORT_ENTRY_COLUMNS,
+};
+
+/**
+ * One row of a report, of the kind @kind says: a selfmon_bench__run()
+ * result (SELFMON_REPORT_ENTRY_RESULT: @res), or a name and columns of
+ * per-repetition values (SELFMON_REPORT_ENTRY_COLUMNS: @name to @cols).
+ * The fields from @what on are the row's whatever its kind.
  */
 struct selfmon_report_entry {
-	/** a result of selfmon_bench__run(); NULL: the fields up to @cols say it */
+	/**
+	 * what the entry holds: SELFMON_REPORT_ENTRY_RESULT (@res),
+	 * SELFMON_REPORT_ENTRY_COLUMNS (@name to @cols), or
+	 * SELFMON_REPORT_ENTRY_UNSAID (0): a result when @res is set, else columns
+	 */
+	enum selfmon_report_entry_kind kind;
+	/** SELFMON_REPORT_ENTRY_RESULT: a result of selfmon_bench__run() */
 	struct selfmon_bench_result *res;
-	const char *name; /**< with @res NULL: the row's name */
-	uint64_t iterations; /**< with @res NULL: per repetition */
-	int repetitions; /**< with @res NULL: run (0: @kept) */
-	int kept; /**< with @res NULL: values per column */
-	int nr_cols; /**< with @res NULL: columns, column 0 the time */
-	const struct selfmon_report_col *cols; /**< with @res NULL: the @nr_cols columns */
+	const char *name; /**< SELFMON_REPORT_ENTRY_COLUMNS: the row's name */
+	uint64_t iterations; /**< SELFMON_REPORT_ENTRY_COLUMNS: per repetition */
+	int repetitions; /**< SELFMON_REPORT_ENTRY_COLUMNS: run (0: @kept) */
+	int kept; /**< SELFMON_REPORT_ENTRY_COLUMNS: values per column */
+	int nr_cols; /**< SELFMON_REPORT_ENTRY_COLUMNS: columns, column 0 the time */
+	const struct selfmon_report_col *cols; /**< SELFMON_REPORT_ENTRY_COLUMNS: the @nr_cols columns */
 	/** a line on what is measured; NULL: none */
 	const char *what;
 	/** not measured, and why: the row is a note in the table, absent elsewhere */
@@ -130,25 +156,6 @@ struct selfmon_report_derived {
 void selfmon_report__context_fill(struct selfmon_report_context *ctx);
 
 /**
- * selfmon_report__json_string() - write @s as a JSON string: quotes,
- * backslash and control characters escaped (\uXXXX), a byte that is not
- * UTF-8 as \ufffd (valid JSON for any bytes); NULL as "".
- */
-void selfmon_report__json_string(FILE *f, const char *s);
-
-/**
- * selfmon_report__json_number() - write @v as a JSON number: integral values
- * exactly, others with 9 significant digits; null when not finite.
- */
-void selfmon_report__json_number(FILE *f, double v);
-
-/**
- * selfmon_report__csv_field() - write @s as a CSV field (RFC 4180): quoted,
- * quotes doubled, when it holds a comma, a quote or a line break.
- */
-void selfmon_report__csv_field(FILE *f, const char *s);
-
-/**
  * selfmon_report__derived() - IPC, branch and cache miss rates (where both
  * events were counted and the denominator is not 0) and ns_per_iteration,
  * from the medians of @e.
@@ -177,7 +184,9 @@ void selfmon_report__derived(const struct selfmon_report_entry *e,
  * Skipped entries and entries with no kept repetition are left out.
  *
  * Return: 0, -EINVAL for an entry with more than SELFMON_REPORT_MAX_COLS
- * columns or without values, -ENOMEM, or -EIO when @f saw a write error.
+ * columns or without values, of an unknown kind, or of kind
+ * SELFMON_REPORT_ENTRY_RESULT without @res, -ENOMEM, or -EIO when @f saw a
+ * write error.
  */
 int selfmon_report__json(FILE *f, const struct selfmon_report_context *ctx,
 			 const struct selfmon_report_entry *e, int nr);

@@ -34,6 +34,8 @@ install: lib cli
 	  ln -sf $(notdir $(SHLIB)) $(call shq,$(DESTDIR)$(libdir)/$(SONAME)) && \
 	  ln -sf $(SONAME) $(call shq,$(DESTDIR)$(libdir)/libselfmon.so),:)
 	$(Q)install -m 644 include/selfmon/*.h include/selfmon/*.hpp arch/$(SRCARCH)/include/selfmon/arch.h $(call shq,$(DESTDIR)$(includedir)/selfmon/)
+	$(Q)install -d $(call shq,$(DESTDIR)$(includedir)/selfmon/priv)
+	$(Q)install -m 644 include/selfmon/priv/*.h $(call shq,$(DESTDIR)$(includedir)/selfmon/priv/)
 	$(Q)install -m 755 $(O)/selfmon $(call shq,$(DESTDIR)$(bindir)/)
 	$(Q)install -d $(call shq,$(DESTDIR)$(libdir)/selfmon)
 	$(Q)install -m 644 $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a $(call shq,$(DESTDIR)$(libdir)/selfmon/)

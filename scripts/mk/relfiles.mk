@@ -36,7 +36,8 @@ UAPI_SRC = $(LIBPERF)/uapi
 # which the musl toolchain does not have, and <selfmon/kselftest.h> wants
 # kselftest_harness.h first; the selfmon headers they include are read
 # through the others.
-UAPI_USERS = $(filter-out %/cmocka.h %/kselftest.h,$(PUBLIC_HEADERS))
+# <selfmon/priv/*.h> are read through the headers that include them.
+UAPI_USERS = $(filter-out %/cmocka.h %/kselftest.h %/priv/%,$(PUBLIC_HEADERS))
 .PHONY: install-uapi
 install-uapi:
 	$(Q)$(CC) -M -Iinclude -Iarch/$(SRCARCH)/include $(addprefix -include ,$(UAPI_USERS)) \

@@ -17,6 +17,7 @@
 
 #include <selfmon/report.h>
 #include "../../util/json.c"
+#include "../../util/text.h"
 #include "../../tools/compare_load.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -27,15 +28,15 @@ static void print(FILE *f, const struct util_json *v)
 	case UTIL_JSON_NULL: fputs("null", f); break;
 	case UTIL_JSON_FALSE: fputs("false", f); break;
 	case UTIL_JSON_TRUE: fputs("true", f); break;
-	case UTIL_JSON_NUMBER: selfmon_report__json_number(f, v->num); break;
-	case UTIL_JSON_STRING: selfmon_report__json_string(f, v->str); break;
+	case UTIL_JSON_NUMBER: util_json_number(f, v->num); break;
+	case UTIL_JSON_STRING: util_json_string(f, v->str); break;
 	default:
 		fputc(v->type == UTIL_JSON_ARRAY ? '[' : '{', f);
 		for (int i = 0; i < v->nr; i++) {
 			if (i)
 				fputc(',', f);
 			if (v->type == UTIL_JSON_OBJECT) {
-				selfmon_report__json_string(f, v->kid[i].key);
+				util_json_string(f, v->kid[i].key);
 				fputc(':', f);
 			}
 			print(f, &v->kid[i]);

@@ -2,7 +2,7 @@
 /*
  * The layout the inline pair reads (SELFMON_ABI_LAYOUT, docs/abi.md): code
  * built against another layout than the library's reaches it through
- * selfmon_marker__prepare() with its own, and the library does its pairs
+ * selfmon_priv_marker_prepare() with its own, and the library does its pairs
  * itself, says so once, and counts them as any other.
  */
 #include <stdio.h>
@@ -25,12 +25,12 @@ static int scenario_other_layout(void)
 	static struct selfmon_marker_site site = { (struct selfmon_marker *)&site, -1, "other layout" };
 
 	for (int i = 0; i < 3; i++) {
-		struct selfmon_marker__ready r =
-			selfmon_marker__prepare((struct selfmon_marker *)&site, SELFMON_ABI_LAYOUT + 1);
+		struct selfmon_priv_marker_ready r =
+			selfmon_priv_marker_prepare((struct selfmon_marker *)&site, SELFMON_ABI_LAYOUT + 1);
 
 		if (r.t)
 			return 9;
-		selfmon_marker__finish(site.marker, 0, 0, 0, 0);
+		selfmon_priv_marker_finish(site.marker, 0, 0, 0, 0);
 	}
 	SELFMON_MARKER_BEGIN("this layout");
 	work(10);

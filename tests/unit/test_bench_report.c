@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "../../tools/cli.h"
+#include "../../util/text.h"
 #include "capture.h"
 
 static void json_strings_escape_quotes_backslashes_and_control_characters(void **state)
@@ -22,10 +23,10 @@ static void json_strings_escape_quotes_backslashes_and_control_characters(void *
 	char *s = NULL;
 
 	(void)state;
-	CAPTURE(s, selfmon_report__json_string(f, "a\"b\\c\nd\te\x01"));
+	CAPTURE(s, util_json_string(f, "a\"b\\c\nd\te\x01"));
 	assert_string_equal(s, "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
 	free(s);
-	CAPTURE(s, selfmon_report__json_string(f, NULL));
+	CAPTURE(s, util_json_string(f, NULL));
 	assert_string_equal(s, "\"\"");
 	free(s);
 }
@@ -36,7 +37,7 @@ static void json_strings_are_valid_json_whatever_the_bytes(void **state)
 	char *s = NULL;
 
 	(void)state;
-	CAPTURE(s, selfmon_report__json_string(f, "a\xff\xc3(\x7f\xe2\x80\xa8"));
+	CAPTURE(s, util_json_string(f, "a\xff\xc3(\x7f\xe2\x80\xa8"));
 	assert_string_equal(s, "\"a\\ufffd\\ufffd(\\u007f\\u2028\"");
 	free(s);
 }
@@ -46,10 +47,10 @@ static void json_numbers_are_exact_integers_or_null_when_not_finite(void **state
 	char *s = NULL;
 
 	(void)state;
-	CAPTURE(s, (selfmon_report__json_number(f, 10), fputc(' ', f), selfmon_report__json_number(f, -3),
-		    fputc(' ', f), selfmon_report__json_number(f, 0.5), fputc(' ', f),
-		    selfmon_report__json_number(f, 0.0 / 0.0), fputc(' ', f), selfmon_report__json_number(f, 1e300 * 1e10),
-		    fputc(' ', f), selfmon_report__json_number(f, 1e20)));
+	CAPTURE(s, (util_json_number(f, 10), fputc(' ', f), util_json_number(f, -3),
+		    fputc(' ', f), util_json_number(f, 0.5), fputc(' ', f),
+		    util_json_number(f, 0.0 / 0.0), fputc(' ', f), util_json_number(f, 1e300 * 1e10),
+		    fputc(' ', f), util_json_number(f, 1e20)));
 	assert_string_equal(s, "10 -3 0.5 null null 1e+20");
 	free(s);
 }
@@ -64,8 +65,8 @@ static void json_numbers_beyond_long_long_are_written_without_an_undefined_cast(
 	char *s = NULL;
 
 	(void)state;
-	CAPTURE(s, (selfmon_report__json_number(f, 8.12719e+228), fputc(' ', f), selfmon_report__json_number(f, -1e19),
-		    fputc(' ', f), selfmon_report__json_number(f, 9.3e18)));
+	CAPTURE(s, (util_json_number(f, 8.12719e+228), fputc(' ', f), util_json_number(f, -1e19),
+		    fputc(' ', f), util_json_number(f, 9.3e18)));
 	assert_string_equal(s, "8.12719e+228 -1e+19 9.3e+18");
 	free(s);
 }
@@ -75,9 +76,9 @@ static void csv_fields_are_quoted_only_when_they_must_be(void **state)
 	char *s = NULL;
 
 	(void)state;
-	CAPTURE(s, (selfmon_report__csv_field(f, "plain"), fputc('|', f), selfmon_report__csv_field(f, "a,b"),
-		    fputc('|', f), selfmon_report__csv_field(f, "say \"hi\""), fputc('|', f),
-		    selfmon_report__csv_field(f, "two\nlines")));
+	CAPTURE(s, (util_csv_field(f, "plain"), fputc('|', f), util_csv_field(f, "a,b"),
+		    fputc('|', f), util_csv_field(f, "say \"hi\""), fputc('|', f),
+		    util_csv_field(f, "two\nlines")));
 	assert_string_equal(s, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"");
 	free(s);
 }

@@ -20,7 +20,7 @@ static struct mk_thread *tiny_region(void)
 {
 	struct mk_thread *t = calloc(1, sizeof(*t));
 	struct selfmon_marker *m;
-	struct selfmon_marker__slot *s;
+	struct selfmon_priv_marker_slot *s;
 
 	assert_non_null(t);
 	mk.nr = 1;

@@ -539,15 +539,15 @@ static void read_shifted_reads_as_read_value32_at_32_and_read_value64_at_0(void 
 	(void)state;
 	page.offset = 1000;
 	hw.counter = 0xdeadbeeffffffffeull; /* -2 in 32 bits, garbage above */
-	assert_int_equal(selfmon_page__read_shifted_(&page, &v, 32), 0);
+	assert_int_equal(selfmon_priv_page_read_shifted(&page, &v, 32), 0);
 	assert_int_equal(selfmon_page__read_value32(&page, &w), 0);
 	assert_true(v == 998 && w == 998);
-	assert_int_equal(selfmon_page__read_shifted_(&page, &v, 0), 0);
+	assert_int_equal(selfmon_priv_page_read_shifted(&page, &v, 0), 0);
 	assert_int_equal(selfmon_page__read_value64(&page, &w), 0);
 	assert_true(v == 0xdeadbeeffffffffeull + 1000 && w == v);
 	page.index = 0;
 	v = 77;
-	assert_int_equal(selfmon_page__read_shifted_(&page, &v, 32), -EAGAIN);
+	assert_int_equal(selfmon_priv_page_read_shifted(&page, &v, 32), -EAGAIN);
 	assert_true(v == 77);
 }
 
@@ -563,7 +563,7 @@ static void index_0_or_beyond_the_arch_is_eagain_and_reads_no_counter(void **sta
 		page.index = bad[i];
 		assert_int_equal(selfmon_page__read_value32(&page, &v), -EAGAIN);
 		assert_int_equal(selfmon_page__read_value64(&page, &v), -EAGAIN);
-		assert_int_equal(selfmon_page__read_fixed_times_(&page, &c, 64), -EAGAIN);
+		assert_int_equal(selfmon_priv_page_read_fixed_times(&page, &c, 64), -EAGAIN);
 		assert_true(v == 77 && c.value == 77); /* nothing made up */
 	}
 	assert_int_equal(hw.counter_reads, 0);
@@ -592,12 +592,12 @@ static void the_leaders_read_gives_the_pages_times_and_leaves_a_multiplexed_even
 	page.offset = 10;
 	page.time_enabled = page.time_running = 500;
 	hw.counter = 0xfffffffful; /* -1 in 32 bits */
-	assert_int_equal(selfmon_page__read_fixed_times_(&page, &c, 32), 0);
+	assert_int_equal(selfmon_priv_page_read_fixed_times(&page, &c, 32), 0);
 	assert_true(c.value == 9 && c.enabled == 500 && c.running == 500);
 	/* Off its counter part of the time: 1, unread, for the caller's long way with the times now. */
 	page.time_running = 400;
 	c.value = 77;
-	assert_int_equal(selfmon_page__read_fixed_times_(&page, &c, 32), 1);
+	assert_int_equal(selfmon_priv_page_read_fixed_times(&page, &c, 32), 1);
 	assert_true(c.value == 77);
 	assert_int_equal(hw.counter_reads, 1);
 }

@@ -36,6 +36,7 @@ static void context(struct selfmon_report_context *ctx)
 static void columns_entry(struct selfmon_report_entry *e)
 {
 	memset(e, 0, sizeof(*e));
+	e->kind = SELFMON_REPORT_ENTRY_COLUMNS;
 	e->name = "mine";
 	e->iterations = 1000;
 	e->kept = 3;
@@ -60,6 +61,7 @@ static void bench_entry(struct selfmon_report_entry *e, struct selfmon_bench_res
 		assert_int_equal(selfmon_stats__compute(values[c], 3, &res->col[c].st), 0);
 	}
 	memset(e, 0, sizeof(*e));
+	e->kind = SELFMON_REPORT_ENTRY_RESULT;
 	e->res = res;
 	e->expected_insns = -1;
 }
@@ -81,6 +83,96 @@ static void an_entry_of_columns_writes_the_json_of_the_same_bench_result(void **
 	assert_string_equal(x, y);
 	free(x);
 	free(y);
+}
+
+/* Each writer's output for @e, concatenated: JSON, CSV, table. */
+static char *all_writers(const struct selfmon_report_context *ctx, const struct selfmon_report_entry *e)
+{
+	char *s = NULL;
+
+	CAPTURE(s, assert_int_equal(selfmon_report__json(f, ctx, e, 1) |
+					    selfmon_report__csv(f, ctx, e, 1) |
+					    selfmon_report__table(f, ctx, e, 1),
+				    0));
+	return s;
+}
+
+static void the_writers_follow_the_kind_and_ignore_the_other_kinds_fields(void **state)
+{
+	struct selfmon_report_context ctx;
+	struct selfmon_report_entry a, b;
+	struct selfmon_bench_result res;
+	double samples[9];
+	char *x, *y;
+
+	(void)state;
+	context(&ctx);
+	columns_entry(&a);
+	bench_entry(&b, &res, samples);
+	snprintf(res.name, sizeof(res.name), "the result");
+	x = all_writers(&ctx, &a);
+	a.res = &res; /* columns: @res unused */
+	y = all_writers(&ctx, &a);
+	assert_string_equal(x, y);
+	assert_null(strstr(y, "the result"));
+	free(x);
+	free(y);
+	x = all_writers(&ctx, &b);
+	b.name = "columns' name"; /* a result: @name to @cols unused */
+	b.nr_cols = 1;
+	b.cols = cols;
+	y = all_writers(&ctx, &b);
+	assert_string_equal(x, y);
+	assert_null(strstr(y, "columns' name"));
+	free(x);
+	free(y);
+}
+
+static void an_entry_of_unsaid_kind_is_what_its_res_says(void **state)
+{
+	struct selfmon_report_context ctx;
+	struct selfmon_report_entry a, b;
+	struct selfmon_bench_result res;
+	double samples[9];
+	char *x, *y;
+
+	(void)state;
+	context(&ctx);
+	columns_entry(&a);
+	x = all_writers(&ctx, &a);
+	a.kind = SELFMON_REPORT_ENTRY_UNSAID; /* a caller that predates the kind */
+	y = all_writers(&ctx, &a);
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+	bench_entry(&b, &res, samples);
+	x = all_writers(&ctx, &b);
+	b.kind = SELFMON_REPORT_ENTRY_UNSAID;
+	y = all_writers(&ctx, &b);
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+}
+
+static void a_result_without_res_or_an_unknown_kind_is_einval(void **state)
+{
+	struct selfmon_report_context ctx;
+	struct selfmon_report_entry e;
+	char *s = NULL;
+
+	(void)state;
+	context(&ctx);
+	columns_entry(&e);
+	e.kind = SELFMON_REPORT_ENTRY_RESULT;
+	CAPTURE(s, assert_int_equal(selfmon_report__json(f, &ctx, &e, 1), -EINVAL));
+	free(s);
+	s = NULL;
+	CAPTURE(s, assert_int_equal(selfmon_report__table_entry(f, &e), -EINVAL));
+	free(s);
+	s = NULL;
+	e.kind = (enum selfmon_report_entry_kind)(SELFMON_REPORT_ENTRY_COLUMNS + 1);
+	CAPTURE(s, assert_int_equal(selfmon_report__csv(f, &ctx, &e, 1), -EINVAL));
+	free(s);
 }
 
 static void json_starts_with_the_schema_and_its_version(void **state)
@@ -226,6 +318,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(an_entry_of_columns_writes_the_json_of_the_same_bench_result),
+		cmocka_unit_test(the_writers_follow_the_kind_and_ignore_the_other_kinds_fields),
+		cmocka_unit_test(an_entry_of_unsaid_kind_is_what_its_res_says),
+		cmocka_unit_test(a_result_without_res_or_an_unknown_kind_is_einval),
 		cmocka_unit_test(json_starts_with_the_schema_and_its_version),
 		cmocka_unit_test(iteration_objects_hold_each_counter_per_repetition_and_no_extras),
 		cmocka_unit_test(an_entry_without_values_or_with_too_many_columns_is_einval),

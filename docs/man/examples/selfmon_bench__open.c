@@ -20,7 +20,9 @@ int main(void)
 	struct selfmon_bench *b = selfmon_bench__open(&opts);
 	struct selfmon_bench_result res;
 	struct selfmon_report_context ctx = { 0 };
-	struct selfmon_report_entry e = { .res = &res, .expected_insns = -1 };
+	struct selfmon_report_entry e = {
+		.kind = SELFMON_REPORT_ENTRY_RESULT, .res = &res, .expected_insns = -1
+	};
 	int c;
 
 	if (!b) {

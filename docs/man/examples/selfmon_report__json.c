@@ -11,6 +11,7 @@ int main(void)
 		{ .name = "instructions:u", .unit = "", .path = "user", .values = insns },
 	};
 	struct selfmon_report_entry e = {
+		.kind = SELFMON_REPORT_ENTRY_COLUMNS,
 		.name = "parse",
 		.iterations = 1000,
 		.repetitions = 3,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The table printed row by row, as each row is measured; the row's derived
- * metrics written as JSON and CSV values by hand.
+ * metrics, one a line.
  */
 #include <stdio.h>
 #include <selfmon/report.h>
@@ -15,7 +15,8 @@ int main(void)
 		{ .name = "instructions", .values = insns },
 		{ .name = "cycles", .values = cycles },
 	};
-	struct selfmon_report_entry e = { .name = "loop",
+	struct selfmon_report_entry e = { .kind = SELFMON_REPORT_ENTRY_COLUMNS,
+					  .name = "loop",
 					  .iterations = 100,
 					  .repetitions = 2,
 					  .kept = 2,
@@ -30,13 +31,7 @@ int main(void)
 	if (selfmon_report__table_entry(stdout, &e))
 		return 1;
 	selfmon_report__derived(&e, &d);
-	for (int i = 0; i < d.nr; i++) {
-		selfmon_report__json_string(stdout, d.m[i].name);
-		fputc(':', stdout);
-		selfmon_report__json_number(stdout, d.m[i].value);
-		fputc(',', stdout);
-		selfmon_report__csv_field(stdout, d.m[i].name);
-		fputc('\n', stdout);
-	}
+	for (int i = 0; i < d.nr; i++)
+		printf("%s: %g\n", d.m[i].name, d.m[i].value);
 	return 0;
 }
