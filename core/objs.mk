@@ -10,7 +10,11 @@
 obj-y += closest.o counter.o cpulist.o error.o event.o event_same.o format.o group.o
 obj-y += list.o machine.o outfile.o owner.o pin.o pmu.o refusal.o set.o set_read.o
 obj-y += stats.o sysfs.o topology.o
-# The pmu-events tables and metrics: each file holds its own
-# #ifdef CONFIG_PMU_EVENTS for now (metric_none.c the other way round).
-obj-y += pmu_events.o metric.o metric_api.o metric_expr.o metric_list.o metric_share.o
-obj-y += metric_none.o
+# selfmon_metrics__split(): any build tells a list's metrics from its events.
+obj-y += metric_split.o
+
+# The kernel's pmu-events tables: event names and metrics. Without them
+# <selfmon/metric.h>'s stubs say so.
+obj-$(CONFIG_PMU_EVENTS) += pmu_events.o
+obj-$(CONFIG_PMU_EVENTS) += metric.o metric_api.o metric_expr.o metric_list.o metric_share.o
+obj-$(call off,CONFIG_PMU_EVENTS) += metric_none.o
