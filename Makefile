@@ -106,8 +106,8 @@ OBJ_KINDS := obj util cli prog
 OBJ_DIRS := core sample bench util tools arch/$(SRCARCH)
 # Every arch's list, for the check below; this build reads its own.
 OBJ_LISTS := $(addsuffix /objs.mk,$(filter-out arch/%,$(OBJ_DIRS)) $(patsubst %/,%,$(sort $(dir $(wildcard arch/*/*.c)))))
-# $(call read_objs,DIR): include DIR/objs.mk; KIND_OBJS += its KIND-y objects
-# (DIR one of this build's), OBJS_NAMED += every name it lists, on or off.
+# $(call read_objs,DIR): include DIR/objs.mk; <kind>_OBJS_Y += its <kind>-y
+# objects (DIR one of this build's); OBJS_NAMED += every name it lists, on or off.
 define read_objs
 $(foreach k,$(OBJ_KINDS),$(eval $(k)-y :=)$(eval $(k)- :=))
 include $(1)/objs.mk
@@ -119,15 +119,18 @@ OBJS_NAMED :=
 $(foreach k,$(OBJ_KINDS),$(eval $(k)_OBJS_Y :=))
 $(foreach l,$(OBJ_LISTS),$(eval $(call read_objs,$(patsubst %/objs.mk,%,$(l)))))
 # No source can be left out by mistake: every .c of these directories is
-# named in its directory's objs.mk (on or off), and every name there is a
-# file. The message names what to add where.
+# named in its directory's objs.mk (on or off), once, and every name there
+# is a file. The message names what to add or remove where.
 OBJS_SOURCES := $(sort $(foreach d,$(patsubst %/objs.mk,%,$(OBJ_LISTS)),$(wildcard $(d)/*.c)))
 OBJS_UNLISTED := $(filter-out $(OBJS_NAMED:.o=.c),$(OBJS_SOURCES))
 OBJS_MISSING := $(filter-out $(OBJS_SOURCES),$(OBJS_NAMED:.o=.c))
+OBJS_TWICE := $(strip $(foreach n,$(sort $(OBJS_NAMED)),$(if $(word 2,$(filter $(n),$(OBJS_NAMED))),$(n:.o=.c))))
 unlisted_msg = $(1) is in no object list: add $(notdir $(1:.c=.o)) to $(dir $(1))objs.mk;
 missing_msg = $(dir $(1))objs.mk names $(notdir $(1:.c=.o)), and there is no $(1);
-ifneq ($(OBJS_UNLISTED)$(OBJS_MISSING),)
+twice_msg = $(dir $(1))objs.mk names $(notdir $(1:.c=.o)) more than once;
+ifneq ($(OBJS_UNLISTED)$(OBJS_MISSING)$(OBJS_TWICE),)
 $(error $(foreach f,$(OBJS_UNLISTED),$(call unlisted_msg,$(f))) $(foreach f,$(OBJS_MISSING),$(call missing_msg,$(f))) \
+$(foreach f,$(OBJS_TWICE),$(call twice_msg,$(f))) \
 core/objs.mk says which list: obj-y the library, obj-$$(CONFIG_FOO) with FOO only, util-y, cli-y)
 endif
 
