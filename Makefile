@@ -94,27 +94,64 @@ ALL_LDFLAGS = $(SELFMON_LDFLAGS) $(LDFLAGS)
 # it, and -lm finds its empty libm.a.
 LIBS := $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a -lpthread -lm
 
-LIB_SRCS := $(wildcard core/*.c sample/*.c bench/*.c) $(addprefix arch/$(SRCARCH)/,gate.c host.c)
-LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
+# ---- objects, chosen by Kconfig as the kernel chooses them ----
+# Each source directory names its .c files in its objs.mk (core/objs.mk
+# says how), by kind: obj- the library, util- util/'s archive, cli- the
+# CLI's archive, prog- the CLI's main; each kind's "-y" list is this
+# configuration's. `obj-$(CONFIG_FOO) += foo.o` builds foo.c with FOO only,
+# `obj-$(call off,CONFIG_FOO) += foo_none.o` (FOO's stubs) without it: a
+# name whose option is off lands in the list "obj-", built by no one.
+off = $(if $($(1)),,y)
+OBJ_KINDS := obj util cli prog
+OBJ_DIRS := core sample bench util tools arch/$(SRCARCH)
+# Every arch's list, for the check below; this build reads its own.
+OBJ_LISTS := $(addsuffix /objs.mk,$(filter-out arch/%,$(OBJ_DIRS)) $(patsubst %/,%,$(sort $(dir $(wildcard arch/*/*.c)))))
+# $(call read_objs,DIR): include DIR/objs.mk; <kind>_OBJS_Y += its <kind>-y
+# objects (DIR one of this build's); OBJS_NAMED += every name it lists, on or off.
+define read_objs
+$(foreach k,$(OBJ_KINDS),$(eval $(k)-y :=)$(eval $(k)- :=))
+include $(1)/objs.mk
+OBJS_NAMED += $$(addprefix $(1)/,$$(foreach k,$(OBJ_KINDS),$$($$(k)-y) $$($$(k)-)))
+$(if $(filter $(1),$(OBJ_DIRS)),$(foreach k,$(OBJ_KINDS),$(k)_OBJS_Y += $$(addprefix $$(O)/obj/$(1)/,$$($(k)-y))
+))
+endef
+OBJS_NAMED :=
+$(foreach k,$(OBJ_KINDS),$(eval $(k)_OBJS_Y :=))
+$(foreach l,$(OBJ_LISTS),$(eval $(call read_objs,$(patsubst %/objs.mk,%,$(l)))))
+# No source can be left out by mistake: every .c of these directories is
+# named in its directory's objs.mk (on or off), once, and every name there
+# is a file. The message names what to add or remove where.
+OBJS_SOURCES := $(sort $(foreach d,$(patsubst %/objs.mk,%,$(OBJ_LISTS)),$(wildcard $(d)/*.c)))
+OBJS_UNLISTED := $(filter-out $(OBJS_NAMED:.o=.c),$(OBJS_SOURCES))
+OBJS_MISSING := $(filter-out $(OBJS_SOURCES),$(OBJS_NAMED:.o=.c))
+OBJS_TWICE := $(strip $(foreach n,$(sort $(OBJS_NAMED)),$(if $(word 2,$(filter $(n),$(OBJS_NAMED))),$(n:.o=.c))))
+unlisted_msg = $(1) is in no object list: add $(notdir $(1:.c=.o)) to $(dir $(1))objs.mk;
+missing_msg = $(dir $(1))objs.mk names $(notdir $(1:.c=.o)), and there is no $(1);
+twice_msg = $(dir $(1))objs.mk names $(notdir $(1:.c=.o)) more than once;
+ifneq ($(OBJS_UNLISTED)$(OBJS_MISSING)$(OBJS_TWICE),)
+$(error $(foreach f,$(OBJS_UNLISTED),$(call unlisted_msg,$(f))) $(foreach f,$(OBJS_MISSING),$(call missing_msg,$(f))) \
+$(foreach f,$(OBJS_TWICE),$(call twice_msg,$(f))) \
+core/objs.mk says which list: obj-y the library, obj-$$(CONFIG_FOO) with FOO only, util-y, cli-y)
+endif
+
+LIB_OBJS := $(obj_OBJS_Y)
 # util/: the bottom layer (sorting, quantiles, ...) that every layer may use,
 # the library and the CLI alike. An internal archive, never installed: the
 # library's relocatable object takes all of it, where objcopy makes its
 # symbols local like every internal one; the CLI and the tests link the
-# archive itself, after libselfmon.a. Not in LIB_SRCS and CLI_SRCS both: the
+# archive itself, after libselfmon.a. Not in obj-y and cli-y both: the
 # tests link the raw library objects (libselfmon-internal.a) and the CLI's
 # archive together, and would get each function twice. Not static inline in
 # the headers: the qsort comparator needs one address, and what comes next
 # (escaping, JSON) is no one-liner.
-UTIL_SRCS := $(wildcard util/*.c)
-UTIL_OBJS := $(UTIL_SRCS:%.c=$(O)/obj/%.o)
+UTIL_OBJS := $(util_OBJS_Y)
 UTIL_LIB := $(O)/libselfmon-util.a
 # The CLI's own code (option parsing, writers, readcost, the built-in kernels)
 # is not the library's: an internal archive, never installed, that the CLI and
 # the tests link. It uses the public API only.
-CLI_SRCS := $(filter-out tools/selfmon.c,$(wildcard tools/*.c)) arch/$(SRCARCH)/kernels.c
-CLI_OBJS := $(CLI_SRCS:%.c=$(O)/obj/%.o)
+CLI_OBJS := $(cli_OBJS_Y)
 CLI_LIB := $(O)/libselfmon-cli.a
-TOOL_OBJS := $(O)/obj/tools/selfmon.o
+TOOL_OBJS := $(prog_OBJS_Y)
 # The raw library objects, every internal symbol global: for the unit tests,
 # which call internal functions and --wrap libperf calls. Never installed.
 INTERNAL_LIB := $(O)/libselfmon-internal.a

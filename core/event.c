@@ -5,13 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <generated/autoconf.h>
 #include <selfmon/selfmon.h>
-#include "arch.h"
 #include "closest.h"
 #include "error.h"
 #include "event.h"
-#include "pmu_events_find.h"
+#include "event_table.h"
 
 static const struct {
 	const char *name;
@@ -307,72 +305,20 @@ static int parse_pmu_event(const char *spec, const char *extra, const struct sel
 	return apply_all_modifiers(mods, extra, ev);
 }
 
-static bool x86_pmu(const struct selfmon_pmu *pmu);
-
-#ifdef CONFIG_PMU_EVENTS
-#define TABLE_HINT "a name of this core's pmu-events tables (selfmon list), "
-#else
-#define TABLE_HINT ""
-#endif
-
-#ifdef CONFIG_PMU_EVENTS
 /*
- * @name in the pmu-events tables of the core @pmu's CPUs are (the first of
- * them: a core PMU counts one core type). Return: 0 (@ev set up on @pmu, its
- * modifiers not yet applied), -ENOENT (not a table name there) or -errno.
+ * @name, or with @pmu @ev's own name for @pmu's core, in the pmu-events
+ * tables (event_table.h: none without them), its encoding applied.
+ * Return: 0, -ENOENT (not a table name) or -errno.
  */
-static int table_event(const char *name, const struct selfmon_pmus *pmus,
-		       const struct selfmon_pmu *pmu, struct selfmon_event *ev)
+static int table_event(struct selfmon_event *ev, const char *name,
+		       const struct selfmon_pmus *pmus, const struct selfmon_pmu *pmu)
 {
-	const struct selfmon_pe_table *t = &selfmon_pe__table;
-	const struct selfmon_pe_event *e;
-	struct selfmon_pe_ident id;
 	struct terms_used used = { { 0 } };
 	char terms[256];
-	int cpu = 0;
+	int err = selfmon_event_table__find(ev, name, pmus, pmu, terms, sizeof(terms));
 
-	while (pmu && pmu->has_cpus && cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &pmu->cpus))
-		cpu++;
-	if (selfmon_pe__core_of_cpu(t, selfmon_arch__host(), pmus->root, cpu, &id))
-		return -ENOENT;
-	e = selfmon_pe__event(t, id.core, name,
-			      pmu && x86_pmu(pmu) && strcmp(pmu->name, "cpu") ? pmu->name : NULL);
-	if (!e)
-		return -ENOENT;
-	/* A name of the tables, but nothing to count it with: the machine's lack, not a typo. */
-	if (!pmu)
-		return selfmon__err(
-			-ENODEV,
-			"event '%s' (%s's pmu-events tables) needs a core PMU, and "
-			"/sys/bus/event_source/devices has none (a VM without a virtual PMU?)",
-			name, selfmon_pe__str(t, t->cores[id.core].name));
-	snprintf(terms, sizeof(terms), "%s", selfmon_pe__str(t, e->enc));
-	ev->pmu = pmu;
-	ev->attr.type = pmu->type;
-	ev->attr.config = ev->attr.config1 = ev->attr.config2 = 0;
-	ev->hardware = true;
-	ev->table_named = true;
-	return apply_terms(pmus, ev, terms, &used, 1);
+	return err ? err : apply_terms(pmus, ev, terms, &used, 1);
 }
-
-/*
- * @name in the tables of the default core PMU's core, else of another core
- * PMU's: on big.LITTLE and hybrid machines a name only one core type has is
- * that type's event, opened there once the thread is pinned to it (and
- * refused, naming it, on a cluster whose core lacks it).
- */
-static int table_event_any(const char *name, const struct selfmon_pmus *pmus,
-			   struct selfmon_event *ev)
-{
-	const struct selfmon_pmu *def = selfmon_pmus__default_core(pmus);
-	int err = table_event(name, pmus, def, ev);
-
-	for (int i = 0; err == -ENOENT && i < pmus->nr; i++)
-		if (pmus->pmu[i].core && &pmus->pmu[i] != def)
-			err = table_event(name, pmus, &pmus->pmu[i], ev);
-	return err;
-}
-#endif
 
 /* @name is none of selfmon's: refuse it, naming the closest generic and table names. */
 static int unknown_event(const char *name, const struct selfmon_pmus *pmus)
@@ -380,31 +326,14 @@ static int unknown_event(const char *name, const struct selfmon_pmus *pmus)
 	struct selfmon_closest near;
 	char list[SELFMON_CLOSEST_MAX * (SELFMON_CLOSEST_NAME + 4)];
 
-	(void)pmus; /* the tables' names need them; a build without tables has none */
 	selfmon_closest__init(&near, name);
 	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
 		selfmon_closest__offer(&near, generic[i].name);
-#ifdef CONFIG_PMU_EVENTS
-	/* Each core type's tables; CPU 0's core where no core PMU is there. */
-	for (int i = 0, cpu; i <= pmus->nr; i++) {
-		const struct selfmon_pmu *pmu = i < pmus->nr ? &pmus->pmu[i] : NULL;
-		struct selfmon_pe_ident id;
-
-		if (pmu ? !pmu->core : selfmon_pmus__default_core(pmus) != NULL)
-			continue;
-		for (cpu = 0; pmu && pmu->has_cpus && cpu < CPU_SETSIZE - 1 &&
-			      !CPU_ISSET(cpu, &pmu->cpus);
-		     cpu++)
-			;
-		if (!selfmon_pe__core_of_cpu(&selfmon_pe__table, selfmon_arch__host(), pmus->root,
-					     cpu, &id))
-			selfmon_pe__offer_events(&selfmon_pe__table, id.core, &near);
-	}
-#endif
+	selfmon_event_table__offer(pmus, &near);
 	selfmon_closest__format(&near, list, sizeof(list));
 	return selfmon__err(-SELFMON_ERRNO__NOEVENT,
 			    "unknown event '%s'%s%s: use a generic name (cycles, instructions, "
-			    "task-clock, ...), " TABLE_HINT "rNNNN, or pmu/alias/",
+			    "task-clock, ...), " SELFMON_EVENT_TABLE_HINT "rNNNN, or pmu/alias/",
 			    name, *list ? "; close: " : "", list);
 }
 
@@ -419,6 +348,7 @@ int selfmon_event__parse_mods(const char *spec, const char *extra, const struct 
 {
 	char name[SELFMON_EVENT_NAME_MAX], *colon;
 	size_t i;
+	int err;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->attr.size = sizeof(ev->attr);
@@ -459,13 +389,11 @@ int selfmon_event__parse_mods(const char *spec, const char *extra, const struct 
 			ev->pmu = selfmon_pmus__default_core(pmus);
 		return apply_all_modifiers(colon ? colon : "", extra, ev);
 	}
-#ifdef CONFIG_PMU_EVENTS
-	i = (size_t)table_event_any(name, pmus, ev);
-	if (!i)
+	err = table_event(ev, name, pmus, NULL);
+	if (!err)
 		return apply_all_modifiers(colon ? colon : "", extra, ev);
-	if ((int)i != -ENOENT)
-		return (int)i;
-#endif
+	if (err != -ENOENT)
+		return err;
 	return unknown_event(name, pmus);
 }
 
@@ -491,39 +419,6 @@ static bool x86_pmu(const struct selfmon_pmu *pmu)
 	return !strncmp(pmu->name, "cpu", 3) && (!pmu->name[3] || pmu->name[3] == '_');
 }
 
-#ifdef CONFIG_PMU_EVENTS
-/* A table name looked up again in the tables of @pmu's core: a big.LITTLE cluster has its own. */
-static int table_for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *pmus,
-			 const struct selfmon_pmu *pmu)
-{
-	struct perf_event_attr old = ev->attr;
-	char name[SELFMON_EVENT_NAME_MAX];
-	int err;
-
-	snprintf(name, sizeof(name), "%s", ev->name);
-	name[strcspn(name, ":")] = '\0';
-	err = table_event(name, pmus, pmu, ev);
-	if (err == -ENOENT)
-		return selfmon__err(
-			-ENOENT,
-			"event '%s': not in the pmu-events tables of the '%s' CPUs' core "
-			"(selfmon list shows theirs)",
-			ev->name, pmu->name);
-	if (err)
-		return err;
-	/* The modifiers stay as parsed. */
-	ev->attr.exclude_user = old.exclude_user;
-	ev->attr.exclude_kernel = old.exclude_kernel;
-	ev->attr.exclude_hv = old.exclude_hv;
-	ev->attr.exclude_host = old.exclude_host;
-	ev->attr.exclude_guest = old.exclude_guest;
-	ev->attr.pinned = old.pinned;
-	ev->attr.exclusive = old.exclusive;
-	return 0;
-}
-
-#endif
-
 int selfmon_event__apply_alias(struct selfmon_event *ev, const struct selfmon_pmus *pmus,
 			       const struct selfmon_pmu *pmu, const char *alias)
 {
@@ -545,10 +440,9 @@ int selfmon_event__for_pmu(struct selfmon_event *ev, const struct selfmon_pmus *
 
 	if (!ev->hardware)
 		return 0;
-#ifdef CONFIG_PMU_EVENTS
-	if (ev->table_named && ev->pmu != pmu)
-		return table_for_pmu(ev, pmus, pmu);
-#endif
+	/* A table name: a big.LITTLE cluster looks it up in its own core's tables. */
+	if (selfmon_event_table__named(ev) && ev->pmu != pmu)
+		return table_event(ev, NULL, pmus, pmu);
 	/* Not by type: x86's cpu_core has type 4, which is also PERF_TYPE_RAW. */
 	if (ev->pmu_named && ev->pmu != pmu)
 		return selfmon__err(-EINVAL,

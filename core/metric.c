@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* A pmu-events metric evaluated on one core (metric.h). */
-#include <generated/autoconf.h>
-#ifdef CONFIG_PMU_EVENTS
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -165,4 +163,3 @@ int selfmon_metric__eval(const struct selfmon_metric_ctx *ctx, const struct self
 
 	return eval_at(&w, m, v, why, why_size);
 }
-#endif

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * <selfmon/metric.h>: metrics of a core resolved, their events, their
- * columns. The tables listed: metric_list.c.
+ * columns (built with CONFIG_PMU_EVENTS: core/objs.mk). The tables listed:
+ * metric_list.c; a list split into events and metrics: metric_split.c.
  */
-#include <generated/autoconf.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -20,38 +20,6 @@
 #include "metric_api.h"
 #include "sysfs.h"
 
-/* Appends @item to the comma-separated @out. */
-static int append(char *out, size_t size, size_t *len, const char *item)
-{
-	int n = snprintf(out + *len, size - *len, "%s%s", *len ? "," : "", item);
-
-	if (n < 0 || (size_t)n >= size - *len)
-		return selfmon__err(-ENAMETOOLONG, "event list: no room for '%s'", item);
-	*len += (size_t)n;
-	return 0;
-}
-
-int selfmon_metrics__split(const char *list, char *events, size_t events_size, char *names,
-			   size_t names_size)
-{
-	char item[SELFMON_EVENT_NAME_MAX];
-	const char *cursor = list;
-	size_t el = 0, nl = 0;
-	int err;
-
-	if (!events_size || !names_size)
-		return -ENAMETOOLONG;
-	events[0] = names[0] = '\0';
-	while ((err = selfmon_events__next(&cursor, item, sizeof(item))) > 0) {
-		err = item[0] == '@' ? append(names, names_size, &nl, item + 1) :
-				       append(events, events_size, &el, item);
-		if (err)
-			return err;
-	}
-	return err;
-}
-
-#ifdef CONFIG_PMU_EVENTS
 /* The CPU's core PMU: the one whose CPUs hold it, else the default. */
 static const struct selfmon_pmu *pmu_of_cpu(const struct selfmon_pmus *pmus, int cpu)
 {
@@ -528,4 +496,3 @@ int selfmon_metrics__add_columns(struct selfmon_metrics *m, struct selfmon_bench
 	free(v);
 	return added;
 }
-#endif

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The metric expression language of the kernel's pmu-events (metric_expr.h). */
-#include <generated/autoconf.h>
-#ifdef CONFIG_PMU_EVENTS
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -532,4 +530,3 @@ int selfmon_mexpr__eval(const struct selfmon_mexpr *e, const struct selfmon_mexp
 		err = why(&st, -EDOM, "the result is not a finite number%s", "");
 	return err;
 }
-#endif

@@ -5,8 +5,6 @@
  * part id. The metrics resolved and computed: metric_api.c; a build
  * without tables: metric_none.c.
  */
-#include <generated/autoconf.h>
-#ifdef CONFIG_PMU_EVENTS
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,4 +97,3 @@ int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *inf
 	}
 	return 0;
 }
-#endif

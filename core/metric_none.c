@@ -2,10 +2,9 @@
 /*
  * <selfmon/metric.h> of a library built with CONFIG_PMU_EVENTS_NONE: no
  * tables, and each call says so (selfmon_metrics__split() works on any
- * build: metric_api.c).
+ * build: metric_split.c). Chosen instead of metric*.c when CONFIG_PMU_EVENTS
+ * is off (core/objs.mk).
  */
-#include <generated/autoconf.h>
-#ifndef CONFIG_PMU_EVENTS
 #include <errno.h>
 
 #include <selfmon/metric.h>
@@ -109,4 +108,3 @@ int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *inf
 	(void)info;
 	return none();
 }
-#endif

@@ -5,8 +5,6 @@
  * same event twice takes two of the PMU's few counters, and a marker pair
  * reads every counter it opens.
  */
-#include <generated/autoconf.h>
-#ifdef CONFIG_PMU_EVENTS
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,4 +103,3 @@ int selfmon_metrics__share(struct selfmon_metrics *m, const char *events)
 	selfmon_metrics__list_events(m);
 	return err ? err : shared;
 }
-#endif

@@ -5,8 +5,6 @@
  * core by name. Built with CONFIG_PMU_EVENTS only: without it, the library
  * carries neither tables nor this code.
  */
-#include <generated/autoconf.h>
-#ifdef CONFIG_PMU_EVENTS
 #include <errno.h>
 #include <regex.h>
 #include <stdio.h>
@@ -236,4 +234,3 @@ int selfmon_pe__midr_at_least(const char *id, const char *want)
 	/* Variant, then revision. */
 	return ((m >> 16) & 0xf0) + (m & 0xf) >= ((w >> 16) & 0xf0) + (w & 0xf);
 }
-#endif

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: MIT
+# core/'s objects (the Makefile's "objects" block reads each directory's
+# objs.mk): every .c of core/ is named here once, in the list its build
+# takes. A source named nowhere stops the build, naming itself.
+#   obj-y += x.o                          always in the library
+#   obj-$(CONFIG_FOO) += x.o              with FOO only
+#   obj-$(call off,CONFIG_FOO) += x_none.o   FOO's stubs, without it
+# util/objs.mk (util-y) and tools/objs.mk (cli-y, prog-y) list the other kinds.
+
+obj-y += closest.o counter.o cpulist.o error.o event.o event_same.o format.o group.o
+obj-y += list.o machine.o outfile.o owner.o pin.o pmu.o refusal.o set.o set_read.o
+obj-y += stats.o sysfs.o topology.o
+# selfmon_metrics__split(): any build tells a list's metrics from its events.
+obj-y += metric_split.o
+
+# The kernel's pmu-events tables: event names and metrics. Without them
+# <selfmon/metric.h>'s stubs say so, and the event parser finds no table
+# name (inline, core/event_table_none.h: the smallest image's size budget).
+obj-$(CONFIG_PMU_EVENTS) += pmu_events.o event_table.o
+obj-$(CONFIG_PMU_EVENTS) += metric.o metric_api.o metric_expr.o metric_list.o metric_share.o
+obj-$(call off,CONFIG_PMU_EVENTS) += metric_none.o
