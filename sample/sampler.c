@@ -33,6 +33,7 @@
 #include "ring.h"
 #include "../core/sysfs.h"
 #include "sampler.h"
+#include "../util/err.h"
 #include "../util/opts.h"
 
 
@@ -340,12 +341,9 @@ struct selfmon_sampler *selfmon_sampler__open(const char *events,
 	if (!err)
 		err = open_all(s, opts);
 out:
-	if (err) {
+	if (err)
 		selfmon_sampler__close(s);
-		errno = -err;
-		return NULL;
-	}
-	return s;
+	return err ? util_null_errno(err) : s;
 }
 
 /*
@@ -390,12 +388,9 @@ struct selfmon_sampler *selfmon_sampler__attach(void *map, size_t map_len,
 	selfmon_record_layout__from_attr(&s->layout, attr);
 	selfmon_sample_plan__init(&s->plan, &s->layout);
 out:
-	if (err) {
+	if (err)
 		free(s);
-		errno = -err;
-		return NULL;
-	}
-	return s;
+	return err ? util_null_errno(err) : s;
 }
 
 void selfmon_sampler__close(struct selfmon_sampler *s)

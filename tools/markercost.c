@@ -14,6 +14,7 @@
 #include <selfmon/read.h>
 #include <selfmon/selfmon.h>
 #include "cli.h"
+#include "../util/err.h"
 
 struct cli_markercost {
 	struct selfmon_set *set; /* {instructions:u,cycles:u}, or two software events */
@@ -40,8 +41,7 @@ struct cli_markercost *cli_markercost__open(void)
 	err = mc->set ? selfmon_set__enable(mc->set) : -errno;
 	if (err) {
 		cli_markercost__close(mc);
-		errno = -err;
-		return NULL;
+		return util_null_errno(err);
 	}
 	for (int i = 0; i < 2; i++)
 		mc->pg[i] = selfmon_set__path(mc->set, i, NULL) == SELFMON_PATH_USER ?

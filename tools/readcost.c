@@ -23,6 +23,7 @@
 #include <selfmon/selfmon.h>
 #include <selfmon/read.h>
 #include "cli.h"
+#include "../util/err.h"
 #include "../util/sort.h"
 
 struct cli_readcost {
@@ -95,12 +96,9 @@ struct cli_readcost *cli_readcost__open(const struct selfmon_opts *opts)
 	if (!err)
 		err = open_fd(rc, *selfmon_set__attr(rc->set, 0));
 out:
-	if (err) {
+	if (err)
 		cli_readcost__close(rc);
-		errno = -err;
-		return NULL;
-	}
-	return rc;
+	return err ? util_null_errno(err) : rc;
 }
 
 void cli_readcost__close(struct cli_readcost *rc)

@@ -37,6 +37,7 @@
 #include <selfmon/sampler.h>
 #include <selfmon/selfmon.h>
 #include "cli.h"
+#include "../util/err.h"
 
 #define SC_TYPE                                                                         \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -172,12 +173,9 @@ struct cli_samplecost *cli_samplecost__open(void)
 	if (!err)
 		err = fill(sc);
 out:
-	if (err) {
+	if (err)
 		cli_samplecost__close(sc);
-		errno = -err;
-		return NULL;
-	}
-	return sc;
+	return err ? util_null_errno(err) : sc;
 }
 
 void cli_evlist__close_mapped(struct perf_evlist *evlist, struct perf_evsel *evsel)
