@@ -68,6 +68,43 @@ static void add_interleaved(struct selfmon_report_entry *e, struct cli_readcost 
 	e->extra[e->nr_extra++].value = r;
 }
 
+/* The bench of a cost section: @r's, counted by READCOST_EVENTS where they open. */
+static void cost_opts(struct cli_bench_run *r, struct selfmon_bench_opts *o, struct selfmon_opts *so)
+{
+	cli_bench_run__opts(r, o, "", so);
+	o->optional_events = READCOST_EVENTS;
+}
+
+/* A @section's object or bench did not open: say why (errno). Return: -errno. */
+static int open_failed(const char *section)
+{
+	int err = -errno;
+
+	fprintf(stderr, "selfmon bench: %s: %s\n", section, cli_errmsg(err));
+	return err;
+}
+
+static void name_row(struct selfmon_report_entry *e, const struct cli_cost_row *row)
+{
+	snprintf(e->res->name, sizeof(e->res->name), "%s", row->name);
+}
+
+/* Measure @row (its arg @arg) into @e, shown as progress. Return: 0 or -errno (said). */
+static int run_row(struct cli_bench_run *r, struct selfmon_bench *b, const struct cli_cost_row *row,
+		   void *arg, struct selfmon_report_entry *e)
+{
+	int err;
+
+	name_row(e, row);
+	cli_bench_run__progress(r, row->name);
+	err = selfmon_bench__run(b, row->name, row->body, arg, e->res);
+	if (err) {
+		cli_bench_run__progress_done(r);
+		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+	}
+	return err;
+}
+
 /* What row @k measured, and its ratios to the rows it is compared with. */
 static void label_readcost(struct selfmon_report_entry **e, int k, bool inline_ok)
 {
@@ -100,7 +137,7 @@ static int readcost_row(struct cli_bench_run *r, struct selfmon_bench *b,
 {
 	int err;
 
-	snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_readcost__name(k));
+	name_row(e[k], &cli_readcost__rows[k]);
 	if (k == CLI_READCOST_SELFMON && no_inline) {
 		snprintf(r->skipped[r->nr_skipped], sizeof(r->skipped[0]),
 			 "no inline read of %s here: %s", cli_readcost__event(rc), no_inline);
@@ -108,13 +145,9 @@ static int readcost_row(struct cli_bench_run *r, struct selfmon_bench *b,
 		cli_bench_run__emit(r, e[k]);
 		return 0;
 	}
-	cli_bench_run__progress(r, cli_readcost__name(k));
-	err = selfmon_bench__run(b, cli_readcost__name(k), cli_readcost__body(k), rc, e[k]->res);
-	if (err) {
-		cli_bench_run__progress_done(r);
-		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+	err = run_row(r, b, &cli_readcost__rows[k], rc, e[k]);
+	if (err)
 		return err;
-	}
 	if (k == CLI_READCOST_EMPTY) {
 		e[k]->what = "the loop without a read (subtracted below)";
 	} else {
@@ -138,18 +171,12 @@ int cli_bench_run__readcost(struct cli_bench_run *r)
 	bool inline_ok;
 	int err = 0;
 
-	cli_bench_run__opts(r, &o, "", &so);
-	o.optional_events = READCOST_EVENTS; /* counted as they open */
+	cost_opts(r, &o, &so);
 	rc = cli_readcost__open(&so);
-	if (!rc) {
-		err = -errno;
-		fprintf(stderr, "selfmon bench: readcost: %s\n", cli_errmsg(err));
-		goto out;
-	}
-	b = selfmon_bench__open(&o);
+	if (rc)
+		b = selfmon_bench__open(&o);
 	if (!b) {
-		err = -errno;
-		fprintf(stderr, "selfmon bench: readcost: %s\n", cli_errmsg(err));
+		err = open_failed("readcost");
 		goto out;
 	}
 	inline_ok = cli_readcost__inline_ok(rc, &why);
@@ -183,13 +210,11 @@ int cli_bench_run__markercost(struct cli_bench_run *r)
 	struct selfmon_opts so;
 	int err = 0;
 
-	cli_bench_run__opts(r, &o, "", &so);
-	o.optional_events = READCOST_EVENTS; /* counted as they open */
+	cost_opts(r, &o, &so);
 	if (mc)
 		b = selfmon_bench__open(&o);
 	if (!b) {
-		err = -errno;
-		fprintf(stderr, "selfmon bench: markercost: %s\n", cli_errmsg(err));
+		err = open_failed("markercost");
 		goto out;
 	}
 	if (r->cli.format == CLI_FORMAT_TABLE)
@@ -202,20 +227,15 @@ int cli_bench_run__markercost(struct cli_bench_run *r)
 			err = -E2BIG;
 			break;
 		}
-		snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_markercost__name(k));
+		name_row(e[k], &cli_markercost__rows[k]);
 		if (k == CLI_MARKERCOST_INLINE && !cli_markercost__inline_ok(mc)) {
 			e[k]->skipped = "no inline read of both events here";
 			cli_bench_run__emit(r, e[k]);
 			continue;
 		}
-		cli_bench_run__progress(r, cli_markercost__name(k));
-		err = selfmon_bench__run(b, cli_markercost__name(k), cli_markercost__body(k), mc,
-					 e[k]->res);
-		if (err) {
-			cli_bench_run__progress_done(r);
-			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+		err = run_row(r, b, &cli_markercost__rows[k], mc, e[k]);
+		if (err)
 			break;
-		}
 		if (k != CLI_MARKERCOST_EMPTY)
 			subtract_loop(e[k]->res, e[CLI_MARKERCOST_EMPTY]->res);
 		if (k != CLI_MARKERCOST_EMPTY && k != CLI_MARKERCOST_INLINE &&
@@ -241,14 +261,9 @@ static int samplecost_row(struct cli_bench_run *r, struct selfmon_bench *b,
 	struct selfmon_report_entry *own = e[CLI_SAMPLECOST_SELFMON];
 	int err;
 
-	snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_samplecost__name(k));
-	cli_bench_run__progress(r, cli_samplecost__name(k));
-	err = selfmon_bench__run(b, cli_samplecost__name(k), cli_samplecost__body(k), sc, e[k]->res);
-	if (err) {
-		cli_bench_run__progress_done(r);
-		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+	err = run_row(r, b, &cli_samplecost__rows[k], sc, e[k]);
+	if (err)
 		return err;
-	}
 	e[k]->what = k == CLI_SAMPLECOST_EMPTY ?
 			     "records published, none read (subtracted below)" :
 		     k == CLI_SAMPLECOST_SELFMON ?
@@ -284,16 +299,11 @@ int cli_bench_run__samplecost(struct cli_bench_run *r)
 	struct selfmon_opts so;
 	int err = 0;
 
-	cli_bench_run__opts(r, &o, "", &so);
-	o.optional_events = READCOST_EVENTS; /* counted as they open */
-	if (sc) {
+	cost_opts(r, &o, &so);
+	if (sc)
 		b = selfmon_bench__open(&o);
-		if (!b)
-			err = -errno;
-	}
-	if (!sc || err) {
-		err = err ? err : -errno;
-		fprintf(stderr, "selfmon bench: samplecost: %s\n", cli_errmsg(err));
+	if (!b) {
+		err = open_failed("samplecost");
 		goto out;
 	}
 	if (r->cli.format == CLI_FORMAT_TABLE)

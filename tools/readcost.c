@@ -239,26 +239,10 @@ double cli_readcost__interleaved(struct cli_readcost *rc, int rounds, uint64_t n
 	return util_median(ratio, (size_t)rounds);
 }
 
-selfmon_bench_fn cli_readcost__body(enum cli_readcost_kind kind)
-{
-	static const selfmon_bench_fn fn[] = {
-		[CLI_READCOST_EMPTY] = body_empty,     [CLI_READCOST_SELFMON] = body_selfmon,
-		[CLI_READCOST_LIBPERF] = body_libperf, [CLI_READCOST_SYSCALL] = body_syscall,
-		[CLI_READCOST_SET] = body_set,
-	};
-
-	return kind < CLI_READCOST__NR ? fn[kind] : NULL;
-}
-
-const char *cli_readcost__name(enum cli_readcost_kind kind)
-{
-	static const char *const name[] = {
-		[CLI_READCOST_EMPTY] = "readcost/loop",
-		[CLI_READCOST_SELFMON] = "readcost/selfmon",
-		[CLI_READCOST_LIBPERF] = "readcost/libperf",
-		[CLI_READCOST_SYSCALL] = "readcost/read(2)",
-		[CLI_READCOST_SET] = "readcost/set_read",
-	};
-
-	return kind < CLI_READCOST__NR ? name[kind] : NULL;
-}
+const struct cli_cost_row cli_readcost__rows[CLI_READCOST__NR] = {
+	[CLI_READCOST_EMPTY] = { "readcost/loop", body_empty },
+	[CLI_READCOST_SELFMON] = { "readcost/selfmon", body_selfmon },
+	[CLI_READCOST_LIBPERF] = { "readcost/libperf", body_libperf },
+	[CLI_READCOST_SYSCALL] = { "readcost/read(2)", body_syscall },
+	[CLI_READCOST_SET] = { "readcost/set_read", body_set },
+};
