@@ -68,18 +68,24 @@ static void add_interleaved(struct selfmon_report_entry *e, struct cli_readcost 
 	e->extra[e->nr_extra++].value = r;
 }
 
-/* The bench of a cost section: @r's, counted by READCOST_EVENTS where they open. */
-static void cost_opts(struct cli_bench_run *r, struct selfmon_bench_opts *o, struct selfmon_opts *so)
+/*
+ * The bench of a cost @section into @b, counted by READCOST_EVENTS where
+ * they open, once the section's own object has opened (@ready; else errno
+ * says why not). Return: 0 or -errno (said).
+ */
+static int open_bench(struct cli_bench_run *r, bool ready, const char *section,
+		      struct selfmon_bench **b)
 {
-	cli_bench_run__opts(r, o, "", so);
-	o->optional_events = READCOST_EVENTS;
-}
+	struct selfmon_bench_opts o;
+	struct selfmon_opts so;
+	int err;
 
-/* A @section's object or bench did not open: say why (errno). Return: -errno. */
-static int open_failed(const char *section)
-{
-	int err = -errno;
-
+	cli_bench_run__opts(r, &o, "", &so);
+	o.optional_events = READCOST_EVENTS;
+	*b = ready ? selfmon_bench__open(&o) : NULL;
+	if (*b)
+		return 0;
+	err = -errno;
 	fprintf(stderr, "selfmon bench: %s: %s\n", section, cli_errmsg(err));
 	return err;
 }
@@ -163,22 +169,19 @@ static int readcost_row(struct cli_bench_run *r, struct selfmon_bench *b,
 int cli_bench_run__readcost(struct cli_bench_run *r)
 {
 	struct selfmon_report_entry *e[CLI_READCOST__NR] = { 0 };
-	struct cli_readcost *rc = NULL;
-	struct selfmon_bench *b = NULL;
-	struct selfmon_bench_opts o;
+	struct selfmon_bench_opts o; /* only its set options, for the readcost's own set */
 	struct selfmon_opts so;
+	struct cli_readcost *rc;
+	struct selfmon_bench *b;
 	const char *why;
 	bool inline_ok;
-	int err = 0;
+	int err;
 
-	cost_opts(r, &o, &so);
+	cli_bench_run__opts(r, &o, "", &so);
 	rc = cli_readcost__open(&so);
-	if (rc)
-		b = selfmon_bench__open(&o);
-	if (!b) {
-		err = open_failed("readcost");
+	err = open_bench(r, rc != NULL, "readcost", &b);
+	if (err)
 		goto out;
-	}
 	inline_ok = cli_readcost__inline_ok(rc, &why);
 	if (r->cli.format == CLI_FORMAT_TABLE)
 		fprintf(r->out,
@@ -205,18 +208,11 @@ int cli_bench_run__markercost(struct cli_bench_run *r)
 {
 	struct selfmon_report_entry *e[CLI_MARKERCOST__NR] = { 0 };
 	struct cli_markercost *mc = cli_markercost__open();
-	struct selfmon_bench *b = NULL;
-	struct selfmon_bench_opts o;
-	struct selfmon_opts so;
-	int err = 0;
+	struct selfmon_bench *b;
+	int err = open_bench(r, mc != NULL, "markercost", &b);
 
-	cost_opts(r, &o, &so);
-	if (mc)
-		b = selfmon_bench__open(&o);
-	if (!b) {
-		err = open_failed("markercost");
+	if (err)
 		goto out;
-	}
 	if (r->cli.format == CLI_FORMAT_TABLE)
 		fprintf(r->out,
 			"\nmarkercost: a marker pair (events: SELFMON_EVENTS or the default) beside the "
@@ -294,18 +290,11 @@ int cli_bench_run__samplecost(struct cli_bench_run *r)
 {
 	struct selfmon_report_entry *e[CLI_SAMPLECOST__NR] = { 0 };
 	struct cli_samplecost *sc = cli_samplecost__open();
-	struct selfmon_bench *b = NULL;
-	struct selfmon_bench_opts o;
-	struct selfmon_opts so;
-	int err = 0;
+	struct selfmon_bench *b;
+	int err = open_bench(r, sc != NULL, "samplecost", &b);
 
-	cost_opts(r, &o, &so);
-	if (sc)
-		b = selfmon_bench__open(&o);
-	if (!b) {
-		err = open_failed("samplecost");
+	if (err)
 		goto out;
-	}
 	if (r->cli.format == CLI_FORMAT_TABLE)
 		fprintf(r->out,
 			"\nsamplecost: one 64-byte sample read from a ring, each way; counted "
