@@ -11,16 +11,6 @@
 /* Per thread, like errno: two threads failing at once keep their own story. */
 static _Thread_local char errmsg[512];
 
-int selfmon__err(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
-	va_end(ap);
-	return err;
-}
-
 int selfmon_errmsg__set(int err, const char *fmt, ...)
 {
 	va_list ap;
