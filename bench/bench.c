@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench_int.h"
+#include "../util/err.h"
 #include "../util/opts.h"
 
 /*
@@ -266,12 +267,9 @@ struct selfmon_bench *selfmon_bench__open(const struct selfmon_bench_opts *opts)
 	err = take_opts(b, opts, &so);
 	if (!err)
 		err = open_sets(b, opts, &so);
-	if (err) {
+	if (err)
 		selfmon_bench__close(b);
-		errno = -err;
-		return NULL;
-	}
-	return b;
+	return err ? util_null_errno(err) : b;
 }
 
 void selfmon_bench__close(struct selfmon_bench *b)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <selfmon/budget.h>
+#include "../util/err.h"
 #include "../util/sort.h"
 
 /* Events one thread measures before the oldest measurer is closed. */
@@ -137,12 +138,9 @@ static struct selfmon_budget *budget_open(const char *event)
 	if (!err)
 		err = selfmon_set__pages(b->set, &b->pages, 1);
 out:
-	if (err) {
+	if (err)
 		budget_free(b, 1);
-		errno = -err;
-		return NULL;
-	}
-	return b;
+	return err ? util_null_errno(err) : b;
 }
 
 struct selfmon_budget *selfmon_budget__get(const char *event)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Markers' life cycle: SELFMON_EVENTS read once, the registry of region
- * names, each thread's set opened at its first begin (the public set API: a
- * set belongs to the thread that opened it), a thread's exit (its counts
- * stay for the report), fork (the child starts empty) and exit (the
- * report). The hot paths are in marker.c.
+ * Markers' life cycle: SELFMON_EVENTS read once, each thread's set opened
+ * at its first begin (the public set API: a set belongs to the thread that
+ * opened it), a thread's exit (its counts stay for the report), fork (the
+ * child starts empty) and exit (the report). The hot paths are in
+ * marker.c, the registry of region names (and mk) in marker_registry.c.
  *
  * Nothing here may harm the host program: every failure is one message on
  * stderr, and the call returns as if markers were off.
@@ -24,8 +24,6 @@
 #include <selfmon/read.h>
 #include <selfmon/selfmon.h>
 #include "marker_int.h"
-
-struct mk_global mk = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 struct mk_thread mk_dead;
 /* This thread's counters; NULL until its first begin. */
@@ -332,55 +330,6 @@ void mk_forget(void)
 	mk_self_publish(NULL);
 	if (mk_key_ok)
 		pthread_setspecific(mk_key, NULL);
-}
-
-/* ---- the registry of regions ---- */
-
-int mk_is_internal(const struct selfmon_marker *m)
-{
-	return !strcmp(m->name, MK_EMPTY);
-}
-
-/* The region called @name, made if new; NULL (said once) for a bad name or a full registry. */
-struct selfmon_marker *mk_lookup(const char *name)
-{
-	static int said_null, said_long, said_full;
-	struct selfmon_marker *m = NULL;
-	char q[96];
-	size_t len;
-
-	if (!name) {
-		if (!__atomic_exchange_n(&said_null, 1, __ATOMIC_RELAXED))
-			mk_say("a region name is NULL: give every marker a string; those markers are ignored");
-		return NULL;
-	}
-	len = strnlen(name, SELFMON_MARKER_NAME_MAX + 1);
-	if (len > SELFMON_MARKER_NAME_MAX || !len) {
-		if (!__atomic_exchange_n(&said_long, 1, __ATOMIC_RELAXED))
-			mk_say("region name '%s' is %s: use 1 to %d bytes; markers with it are ignored",
-			       mk_quote(q, sizeof(q), name), len ? "too long" : "empty",
-			       SELFMON_MARKER_NAME_MAX);
-		return NULL;
-	}
-	pthread_mutex_lock(&mk.lock);
-	for (int i = 0; i < mk.nr_regions && !m; i++)
-		if (!strcmp(mk.region[i]->name, name))
-			m = mk.region[i];
-	if (!m && mk.nr_regions < MK_REGIONS) {
-		m = calloc(1, sizeof(*m));
-		if (m) {
-			memcpy(m->name, name, len + 1);
-			m->id = mk.nr_regions;
-			mk.region[mk.nr_regions++] = m;
-		}
-	}
-	pthread_mutex_unlock(&mk.lock);
-	if (!m && !__atomic_exchange_n(&said_full, 1, __ATOMIC_RELAXED))
-		mk_say("region '%s' not counted: %s; markers with new names are ignored",
-		       mk_quote(q, sizeof(q), name),
-		       mk.nr_regions >= MK_REGIONS ? "more than 256 regions: use fewer names" :
-						     "out of memory");
-	return m;
 }
 
 /*

@@ -530,15 +530,14 @@ static void csv_row(FILE *f, const struct selfmon_report_entry *e,
 	const double nums[] = {
 		st->median, st->mean, st->min, st->p10, st->p90, st->stddev, st->mad
 	};
+	const char *const text[] = { v->name, col->name, col->unit, col->path ? col->path : "" };
 	bool insns = !strncmp(col->name, "instructions", 12);
 
-	util_csv_field(f, v->name);
-	fputc(',', f);
-	util_csv_field(f, col->name);
-	fputc(',', f);
-	util_csv_field(f, col->unit);
-	fputc(',', f);
-	util_csv_field(f, col->path ? col->path : "");
+	for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++) {
+		if (k)
+			fputc(',', f);
+		util_csv_field(f, text[k]);
+	}
 	fprintf(f, ",%llu,%d,%d,%d,%d,%d,%s", (unsigned long long)v->iterations, v->repetitions,
 		v->kept, v->dropped_switch, v->dropped_migration, v->dropped_fallback,
 		v->calibration ? v->calibration : "");

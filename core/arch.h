@@ -50,6 +50,12 @@ extern const struct selfmon_arch selfmon_arch__x86;
 extern const struct selfmon_arch selfmon_arch__arm64;
 extern const struct selfmon_arch selfmon_arch__generic;
 
+/*
+ * The retry of an arch that changes nothing after a failed open (x86
+ * counters are read at full width; generic asks for no user access): false.
+ */
+bool selfmon_arch__no_retry(struct selfmon_event *ev, int err, unsigned int *notes);
+
 /* The arch this library was configured for. */
 const struct selfmon_arch *selfmon_arch__host(void);
 

@@ -51,16 +51,6 @@ static void errmsg_vset(const char *fmt, va_list ap)
 		vsnprintf(buf, ERRMSG_MAX, fmt, ap);
 }
 
-int selfmon__err(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	errmsg_vset(fmt, ap);
-	va_end(ap);
-	return err;
-}
-
 int selfmon_errmsg__set(int err, const char *fmt, ...)
 {
 	va_list ap;

@@ -18,6 +18,7 @@
 #include "pmu.h"
 #include "sysfs.h"
 #include "topology.h"
+#include "../util/err.h"
 
 /* Room for any CPU list of SELFMON_NR_CPUS CPUs that a machine plausibly has. */
 #define CPULIST_MAX 256
@@ -88,12 +89,9 @@ struct selfmon_machine *selfmon_machine__open(const char *root)
 						      &m->user_access);
 	err = format_lists(m);
 out:
-	if (err) {
+	if (err)
 		selfmon_machine__close(m);
-		errno = -err;
-		return NULL;
-	}
-	return m;
+	return err ? util_null_errno(err) : m;
 }
 
 void selfmon_machine__close(struct selfmon_machine *m)

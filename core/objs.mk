@@ -9,7 +9,7 @@
 
 obj-y += closest.o counter.o cpulist.o error.o event.o event_same.o format.o group.o
 obj-y += list.o machine.o outfile.o owner.o pin.o pmu.o refusal.o set.o set_read.o
-obj-y += stats.o sysfs.o topology.o
+obj-y += arch.o stats.o sysfs.o topology.o
 # selfmon_metrics__split(): any build tells a list's metrics from its events.
 obj-y += metric_split.o
 

@@ -99,6 +99,19 @@ int selfmon_pe__core_of_cpu(const struct selfmon_pe_table *t, const struct selfm
 	return out->core < 0 ? -ENOENT : 0;
 }
 
+/*
+ * Is the table entry of strings @name_at and @pmu_at the one asked for: its
+ * name @name (in any case, as perf's), on @pmu (NULL: any; an entry of no
+ * PMU serves every one)?
+ */
+static bool entry_is(const struct selfmon_pe_table *t, uint32_t name_at, uint32_t pmu_at,
+		     const char *name, const char *pmu)
+{
+	const char *p = selfmon_pe__str(t, pmu_at);
+
+	return !strcasecmp(selfmon_pe__str(t, name_at), name) && (!*p || !pmu || !strcmp(p, pmu));
+}
+
 const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *t, int core,
 						 const char *name, const char *pmu)
 {
@@ -107,10 +120,8 @@ const struct selfmon_pe_event *selfmon_pe__event(const struct selfmon_pe_table *
 
 		for (uint32_t i = 0; i < c->nr_ev; i++) {
 			const struct selfmon_pe_event *e = &t->events[t->ev_idx[c->ev_first + i]];
-			const char *p = selfmon_pe__str(t, e->pmu);
 
-			if (!strcasecmp(selfmon_pe__str(t, e->name), name) &&
-			    (!*p || !pmu || !strcmp(p, pmu)))
+			if (entry_is(t, e->name, e->pmu, name, pmu))
 				return e;
 		}
 		/* arm64: a core's own files leave out some of the standard events it has. */
@@ -141,10 +152,8 @@ static const struct selfmon_pe_metric *core_metric(const struct selfmon_pe_table
 
 	for (uint32_t i = 0; i < c->nr_m; i++) {
 		const struct selfmon_pe_metric *m = &t->metrics[t->m_idx[c->m_first + i]];
-		const char *p = selfmon_pe__str(t, m->pmu);
 
-		if (!strcasecmp(selfmon_pe__str(t, m->name), name) &&
-		    (!*p || !pmu || !strcmp(p, pmu)))
+		if (entry_is(t, m->name, m->pmu, name, pmu))
 			return m;
 	}
 	return NULL;

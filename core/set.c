@@ -31,6 +31,7 @@
 #include "refusal.h"
 #include "set.h"
 #include "sysfs.h"
+#include "../util/err.h"
 #include "../util/opts.h"
 
 #ifdef CONFIG_USER_READ
@@ -350,12 +351,9 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 out:
 	selfmon_pmus__free(&pmus);
 	free(specs);
-	if (err) {
+	if (err)
 		selfmon_set__close(set);
-		errno = -err;
-		return NULL;
-	}
-	return set;
+	return err ? util_null_errno(err) : set;
 }
 
 void selfmon_set__close(struct selfmon_set *set)

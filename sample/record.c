@@ -147,14 +147,23 @@ static int rec_task(struct selfmon_cursor *c, struct selfmon_record *r)
 	return err ? err : selfmon_cursor__u64(c, &t->time, "time");
 }
 
+/* Three u64 words in a row, @v[i] named @field[i]: THROTTLE's and AUX's bodies. */
+static int u64x3(struct selfmon_cursor *c, uint64_t *const v[3], const char *const field[3])
+{
+	int err = 0;
+
+	for (int i = 0; i < 3 && !err; i++)
+		err = selfmon_cursor__u64(c, v[i], field[i]);
+	return err;
+}
+
 /* THROTTLE and UNTHROTTLE. */
 static int rec_throttle(struct selfmon_cursor *c, struct selfmon_record *r)
 {
-	int err = selfmon_cursor__u64(c, &r->throttle.time, "time");
+	static const char *const field[3] = { "time", "id", "stream_id" };
+	uint64_t *const v[3] = { &r->throttle.time, &r->throttle.id, &r->throttle.stream_id };
 
-	if (!err)
-		err = selfmon_cursor__u64(c, &r->throttle.id, "id");
-	return err ? err : selfmon_cursor__u64(c, &r->throttle.stream_id, "stream_id");
+	return u64x3(c, v, field);
 }
 
 static int rec_read(struct selfmon_cursor *c, struct selfmon_record *r)
@@ -171,11 +180,10 @@ static int rec_sample(struct selfmon_cursor *c, struct selfmon_record *r)
 
 static int rec_aux(struct selfmon_cursor *c, struct selfmon_record *r)
 {
-	int err = selfmon_cursor__u64(c, &r->aux.aux_offset, "aux_offset");
+	static const char *const field[3] = { "aux_offset", "aux_size", "flags" };
+	uint64_t *const v[3] = { &r->aux.aux_offset, &r->aux.aux_size, &r->aux.flags };
 
-	if (!err)
-		err = selfmon_cursor__u64(c, &r->aux.aux_size, "aux_size");
-	return err ? err : selfmon_cursor__u64(c, &r->aux.flags, "flags");
+	return u64x3(c, v, field);
 }
 
 static int rec_itrace_start(struct selfmon_cursor *c, struct selfmon_record *r)
@@ -214,14 +222,21 @@ static int rec_namespaces(struct selfmon_cursor *c, struct selfmon_record *r)
 					   "namespaces");
 }
 
+/* An addr word, then @n bytes of packed smaller fields (@what) at *@p: KSYMBOL's, TEXT_POKE's. */
+static int addr_then_packed(struct selfmon_cursor *c, uint64_t *addr, size_t n,
+			    const uint8_t **p, const char *what)
+{
+	int err = selfmon_cursor__u64(c, addr, "addr");
+
+	return err ? err : selfmon_cursor__take(c, n, (const void **)p, what);
+}
+
 static int rec_ksymbol(struct selfmon_cursor *c, struct selfmon_record *r)
 {
 	struct selfmon_record_ksymbol *k = &r->ksymbol;
 	const uint8_t *p = NULL;
-	int err = selfmon_cursor__u64(c, &k->addr, "addr");
+	int err = addr_then_packed(c, &k->addr, 8, &p, "len, ksym_type, flags");
 
-	if (!err)
-		err = selfmon_cursor__take(c, 8, (const void **)&p, "len, ksym_type, flags");
 	if (err)
 		return err;
 	memcpy(&k->len, p, 4);
@@ -257,10 +272,8 @@ static int rec_text_poke(struct selfmon_cursor *c, struct selfmon_record *r)
 	struct selfmon_record_text_poke *t = &r->text_poke;
 	const uint8_t *p = NULL;
 	size_t n;
-	int err = selfmon_cursor__u64(c, &t->addr, "addr");
+	int err = addr_then_packed(c, &t->addr, 4, &p, "old_len, new_len");
 
-	if (!err)
-		err = selfmon_cursor__take(c, 4, (const void **)&p, "old_len, new_len");
 	if (err)
 		return err;
 	memcpy(&t->old_len, p, 2);

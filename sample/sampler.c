@@ -34,6 +34,7 @@
 #include "ring.h"
 #include "../core/sysfs.h"
 #include "sampler.h"
+#include "../util/err.h"
 #include "../util/opts.h"
 
 
@@ -330,6 +331,24 @@ static int open_all(struct selfmon_sampler *s, const struct selfmon_sampler_opts
 	return map_ring(s, pages);
 }
 
+/*
+ * A sampler with nothing open yet: no fd (-1, so that close closes none),
+ * owned by this process. Return: 0 or -ENOMEM (said).
+ */
+static int sampler_new(struct selfmon_sampler **sp)
+{
+	struct selfmon_sampler *s = calloc(1, sizeof(*s));
+
+	*sp = s;
+	if (!s)
+		return selfmon__err(-ENOMEM, "out of memory");
+	for (int i = 0; i < CONFIG_MAX_EVENTS; i++)
+		s->evs[i].fd = -1;
+	s->ring_fd = -1;
+	selfmon_owner__init(&s->owner);
+	return 0;
+}
+
 struct selfmon_sampler *selfmon_sampler__open(const char *events,
 					      const struct selfmon_sampler_opts *opts)
 {
@@ -340,26 +359,17 @@ struct selfmon_sampler *selfmon_sampler__open(const char *events,
 	err = check_opts(opts);
 	if (!err && !events)
 		err = selfmon__err(-EINVAL, "selfmon_sampler__open: no events");
+	if (!err)
+		err = sampler_new(&s);
 	if (err)
 		goto out;
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		err = selfmon__err(-ENOMEM, "out of memory");
-		goto out;
-	}
-	for (int i = 0; i < CONFIG_MAX_EVENTS; i++)
-		s->evs[i].fd = -1;
-	selfmon_owner__init(&s->owner);
 	err = parse_events(s, events, OPTS_HAS(opts, root) ? opts->root : NULL);
 	if (!err)
 		err = open_all(s, opts);
 out:
-	if (err) {
+	if (err)
 		selfmon_sampler__close(s);
-		errno = -err;
-		return NULL;
-	}
-	return s;
+	return err ? util_null_errno(err) : s;
 }
 
 /*
@@ -386,30 +396,21 @@ struct selfmon_sampler *selfmon_sampler__attach(void *map, size_t map_len,
 				   map_len, page);
 	if (!err)
 		err = selfmon_ring__check_access(map, map_len);
+	if (!err)
+		err = sampler_new(&s);
+	if (!err)
+		err = selfmon_ring__init(&s->ring, map, map_len);
 	if (err)
 		goto out;
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		err = selfmon__err(-ENOMEM, "out of memory");
-		goto out;
-	}
-	err = selfmon_ring__init(&s->ring, map, map_len);
-	if (err)
-		goto out;
-	s->ring_fd = -1;
 	s->attached = true;
 	s->map = map;
 	s->map_len = map_len;
-	selfmon_owner__init(&s->owner);
 	selfmon_record_layout__from_attr(&s->layout, attr);
 	selfmon_sample_plan__init(&s->plan, &s->layout);
 out:
-	if (err) {
+	if (err)
 		free(s);
-		errno = -err;
-		return NULL;
-	}
-	return s;
+	return err ? util_null_errno(err) : s;
 }
 
 void selfmon_sampler__close(struct selfmon_sampler *s)

@@ -18,6 +18,7 @@
 #include "elf.h"
 #include "../core/error.h"
 #include "maps.h"
+#include "../util/err.h"
 
 /* A mapped file larger than this is not read (no library is near it). */
 #define MAX_FILE (1ull << 30)
@@ -192,8 +193,7 @@ out:
 		selfmon__err(err, "selfmon_symbols__open: no memory");
 	if (err) {
 		selfmon_symbols__close(sy);
-		errno = -err;
-		return NULL;
+		return util_null_errno(err);
 	}
 	selfmon__err_clear();
 	return sy;

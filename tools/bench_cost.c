@@ -68,6 +68,49 @@ static void add_interleaved(struct selfmon_report_entry *e, struct cli_readcost 
 	e->extra[e->nr_extra++].value = r;
 }
 
+/*
+ * The bench of a cost @section into @b, counted by READCOST_EVENTS where
+ * they open, once the section's own object has opened (@ready; else errno
+ * says why not). Return: 0 or -errno (said).
+ */
+static int open_bench(struct cli_bench_run *r, bool ready, const char *section,
+		      struct selfmon_bench **b)
+{
+	struct selfmon_bench_opts o;
+	struct selfmon_opts so;
+	int err;
+
+	cli_bench_run__opts(r, &o, "", &so);
+	o.optional_events = READCOST_EVENTS;
+	*b = ready ? selfmon_bench__open(&o) : NULL;
+	if (*b)
+		return 0;
+	err = -errno;
+	fprintf(stderr, "selfmon bench: %s: %s\n", section, cli_errmsg(err));
+	return err;
+}
+
+static void name_row(struct selfmon_report_entry *e, const struct cli_cost_row *row)
+{
+	snprintf(e->res->name, sizeof(e->res->name), "%s", row->name);
+}
+
+/* Measure @row (its arg @arg) into @e, shown as progress. Return: 0 or -errno (said). */
+static int run_row(struct cli_bench_run *r, struct selfmon_bench *b, const struct cli_cost_row *row,
+		   void *arg, struct selfmon_report_entry *e)
+{
+	int err;
+
+	name_row(e, row);
+	cli_bench_run__progress(r, row->name);
+	err = selfmon_bench__run(b, row->name, row->body, arg, e->res);
+	if (err) {
+		cli_bench_run__progress_done(r);
+		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+	}
+	return err;
+}
+
 /* What row @k measured, and its ratios to the rows it is compared with. */
 static void label_readcost(struct selfmon_report_entry **e, int k, bool inline_ok)
 {
@@ -100,7 +143,7 @@ static int readcost_row(struct cli_bench_run *r, struct selfmon_bench *b,
 {
 	int err;
 
-	snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_readcost__name(k));
+	name_row(e[k], &cli_readcost__rows[k]);
 	if (k == CLI_READCOST_SELFMON && no_inline) {
 		snprintf(r->skipped[r->nr_skipped], sizeof(r->skipped[0]),
 			 "no inline read of %s here: %s", cli_readcost__event(rc), no_inline);
@@ -108,13 +151,9 @@ static int readcost_row(struct cli_bench_run *r, struct selfmon_bench *b,
 		cli_bench_run__emit(r, e[k]);
 		return 0;
 	}
-	cli_bench_run__progress(r, cli_readcost__name(k));
-	err = selfmon_bench__run(b, cli_readcost__name(k), cli_readcost__body(k), rc, e[k]->res);
-	if (err) {
-		cli_bench_run__progress_done(r);
-		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+	err = run_row(r, b, &cli_readcost__rows[k], rc, e[k]);
+	if (err)
 		return err;
-	}
 	if (k == CLI_READCOST_EMPTY) {
 		e[k]->what = "the loop without a read (subtracted below)";
 	} else {
@@ -130,28 +169,19 @@ static int readcost_row(struct cli_bench_run *r, struct selfmon_bench *b,
 int cli_bench_run__readcost(struct cli_bench_run *r)
 {
 	struct selfmon_report_entry *e[CLI_READCOST__NR] = { 0 };
-	struct cli_readcost *rc = NULL;
-	struct selfmon_bench *b = NULL;
-	struct selfmon_bench_opts o;
+	struct selfmon_bench_opts o; /* only its set options, for the readcost's own set */
 	struct selfmon_opts so;
+	struct cli_readcost *rc;
+	struct selfmon_bench *b;
 	const char *why;
 	bool inline_ok;
-	int err = 0;
+	int err;
 
 	cli_bench_run__opts(r, &o, "", &so);
-	o.optional_events = READCOST_EVENTS; /* counted as they open */
 	rc = cli_readcost__open(&so);
-	if (!rc) {
-		err = -errno;
-		fprintf(stderr, "selfmon bench: readcost: %s\n", cli_errmsg(err));
+	err = open_bench(r, rc != NULL, "readcost", &b);
+	if (err)
 		goto out;
-	}
-	b = selfmon_bench__open(&o);
-	if (!b) {
-		err = -errno;
-		fprintf(stderr, "selfmon bench: readcost: %s\n", cli_errmsg(err));
-		goto out;
-	}
 	inline_ok = cli_readcost__inline_ok(rc, &why);
 	if (r->cli.format == CLI_FORMAT_TABLE)
 		fprintf(r->out,
@@ -178,20 +208,11 @@ int cli_bench_run__markercost(struct cli_bench_run *r)
 {
 	struct selfmon_report_entry *e[CLI_MARKERCOST__NR] = { 0 };
 	struct cli_markercost *mc = cli_markercost__open();
-	struct selfmon_bench *b = NULL;
-	struct selfmon_bench_opts o;
-	struct selfmon_opts so;
-	int err = 0;
+	struct selfmon_bench *b;
+	int err = open_bench(r, mc != NULL, "markercost", &b);
 
-	cli_bench_run__opts(r, &o, "", &so);
-	o.optional_events = READCOST_EVENTS; /* counted as they open */
-	if (mc)
-		b = selfmon_bench__open(&o);
-	if (!b) {
-		err = -errno;
-		fprintf(stderr, "selfmon bench: markercost: %s\n", cli_errmsg(err));
+	if (err)
 		goto out;
-	}
 	if (r->cli.format == CLI_FORMAT_TABLE)
 		fprintf(r->out,
 			"\nmarkercost: a marker pair (events: SELFMON_EVENTS or the default) beside the "
@@ -202,20 +223,15 @@ int cli_bench_run__markercost(struct cli_bench_run *r)
 			err = -E2BIG;
 			break;
 		}
-		snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_markercost__name(k));
+		name_row(e[k], &cli_markercost__rows[k]);
 		if (k == CLI_MARKERCOST_INLINE && !cli_markercost__inline_ok(mc)) {
 			e[k]->skipped = "no inline read of both events here";
 			cli_bench_run__emit(r, e[k]);
 			continue;
 		}
-		cli_bench_run__progress(r, cli_markercost__name(k));
-		err = selfmon_bench__run(b, cli_markercost__name(k), cli_markercost__body(k), mc,
-					 e[k]->res);
-		if (err) {
-			cli_bench_run__progress_done(r);
-			fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+		err = run_row(r, b, &cli_markercost__rows[k], mc, e[k]);
+		if (err)
 			break;
-		}
 		if (k != CLI_MARKERCOST_EMPTY)
 			subtract_loop(e[k]->res, e[CLI_MARKERCOST_EMPTY]->res);
 		if (k != CLI_MARKERCOST_EMPTY && k != CLI_MARKERCOST_INLINE &&
@@ -241,14 +257,9 @@ static int samplecost_row(struct cli_bench_run *r, struct selfmon_bench *b,
 	struct selfmon_report_entry *own = e[CLI_SAMPLECOST_SELFMON];
 	int err;
 
-	snprintf(e[k]->res->name, sizeof(e[k]->res->name), "%s", cli_samplecost__name(k));
-	cli_bench_run__progress(r, cli_samplecost__name(k));
-	err = selfmon_bench__run(b, cli_samplecost__name(k), cli_samplecost__body(k), sc, e[k]->res);
-	if (err) {
-		cli_bench_run__progress_done(r);
-		fprintf(stderr, "selfmon bench: %s\n", cli_errmsg(err));
+	err = run_row(r, b, &cli_samplecost__rows[k], sc, e[k]);
+	if (err)
 		return err;
-	}
 	e[k]->what = k == CLI_SAMPLECOST_EMPTY ?
 			     "records published, none read (subtracted below)" :
 		     k == CLI_SAMPLECOST_SELFMON ?
@@ -279,23 +290,11 @@ int cli_bench_run__samplecost(struct cli_bench_run *r)
 {
 	struct selfmon_report_entry *e[CLI_SAMPLECOST__NR] = { 0 };
 	struct cli_samplecost *sc = cli_samplecost__open();
-	struct selfmon_bench *b = NULL;
-	struct selfmon_bench_opts o;
-	struct selfmon_opts so;
-	int err = 0;
+	struct selfmon_bench *b;
+	int err = open_bench(r, sc != NULL, "samplecost", &b);
 
-	cli_bench_run__opts(r, &o, "", &so);
-	o.optional_events = READCOST_EVENTS; /* counted as they open */
-	if (sc) {
-		b = selfmon_bench__open(&o);
-		if (!b)
-			err = -errno;
-	}
-	if (!sc || err) {
-		err = err ? err : -errno;
-		fprintf(stderr, "selfmon bench: samplecost: %s\n", cli_errmsg(err));
+	if (err)
 		goto out;
-	}
 	if (r->cli.format == CLI_FORMAT_TABLE)
 		fprintf(r->out,
 			"\nsamplecost: one 64-byte sample read from a ring, each way; counted "

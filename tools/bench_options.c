@@ -80,49 +80,49 @@ static const struct option bench_options[] = {
 	{ 0 },
 };
 
+/* Text option @val into *@dst; an empty one is refused with @why. Return: 0 or -EINVAL. */
+static int nonempty(const char **dst, const char *val, const char *why, char *err, size_t errsz)
+{
+	if (!*val)
+		return cli_complain(err, errsz, "%s", why);
+	*dst = val;
+	return 0;
+}
+
+/* The flag option @opt sets; NULL when @opt takes a value. */
+static bool *flag_of(struct cli_bench *cli, int opt)
+{
+	return opt == 'h'	     ? &cli->help :
+	       opt == OPT_LIST	     ? &cli->list :
+	       opt == OPT_SERIALIZE  ? &cli->serialize :
+	       opt == OPT_KEEP_NOISY ? &cli->keep_noisy :
+				       NULL;
+}
+
 /* The flags and the options whose value is text. Return: 0, NOT_MINE or -EINVAL. */
 static int set_text(struct cli_bench *cli, int opt, const char *val, char *err, size_t errsz)
 {
+	bool *flag = flag_of(cli, opt);
+
+	if (flag) {
+		*flag = true;
+		return 0;
+	}
 	switch (opt) {
-	case 'h':
-		cli->help = true;
-		break;
-	case OPT_LIST:
-		cli->list = true;
-		break;
-	case OPT_SERIALIZE:
-		cli->serialize = true;
-		break;
-	case OPT_KEEP_NOISY:
-		cli->keep_noisy = true;
-		break;
 	case OPT_FILTER:
 		cli->filter = val;
 		break;
 	case OPT_EVENTS:
-		if (!*val)
-			return cli_complain(err, errsz, "--events: empty event list");
-		cli->events = val;
-		break;
+		return nonempty(&cli->events, val, "--events: empty event list", err, errsz);
 	case OPT_METRICS:
-		if (!*val)
-			return cli_complain(
-				err, errsz,
-				"--metrics: empty list (metric or group names; selfmon list shows them)");
-		cli->metrics = val;
-		break;
+		return nonempty(&cli->metrics, val,
+				"--metrics: empty list (metric or group names; selfmon list shows them)",
+				err, errsz);
 	case OPT_CLUSTER:
-		if (!*val)
-			return cli_complain(
-				err, errsz,
-				"--cluster: empty name (a core PMU, 'big' or 'little')");
-		cli->cluster = val;
-		break;
+		return nonempty(&cli->cluster, val,
+				"--cluster: empty name (a core PMU, 'big' or 'little')", err, errsz);
 	case OPT_OUT:
-		if (!*val)
-			return cli_complain(err, errsz, "--out: empty file name");
-		cli->out = val;
-		break;
+		return nonempty(&cli->out, val, "--out: empty file name", err, errsz);
 	default:
 		return NOT_MINE;
 	}

@@ -137,6 +137,16 @@ int cli_kernel_filter__init(struct cli_kernel_filter *f, const char *regex, char
 bool cli_kernel_filter__match(const struct cli_kernel_filter *f, const char *name);
 void cli_kernel_filter__fini(struct cli_kernel_filter *f);
 
+/*
+ * A row of a cost section (readcost, samplecost, markercost): its name in
+ * the report and the body that measures it, whose arg is the section's
+ * object. Each section has one table of them, indexed by its kind.
+ */
+struct cli_cost_row {
+	const char *name;
+	selfmon_bench_fn body;
+};
+
 /* ---- readcost.c: one read of the same event, three ways ---- */
 
 enum cli_readcost_kind {
@@ -164,9 +174,8 @@ void cli_readcost__close(struct cli_readcost *rc);
 /* The event read, and whether the selfmon inline read works on it (else why not). */
 const char *cli_readcost__event(const struct cli_readcost *rc);
 bool cli_readcost__inline_ok(const struct cli_readcost *rc, const char **why);
-/* The body reading @iters times the @kind way; its arg is @rc. */
-selfmon_bench_fn cli_readcost__body(enum cli_readcost_kind kind);
-const char *cli_readcost__name(enum cli_readcost_kind kind);
+/* The rows, each reading @iters times its kind's way; their arg is the readcost. */
+extern const struct cli_cost_row cli_readcost__rows[CLI_READCOST__NR];
 /*
  * selfmon_set__read() against a bare read(2) of the same event, interleaved:
  * @rounds rounds, each timing @n calls of one and @n of the other (which goes
@@ -193,9 +202,8 @@ struct cli_samplecost;
  */
 struct cli_samplecost *cli_samplecost__open(void);
 void cli_samplecost__close(struct cli_samplecost *sc);
-/* The body reading @iters samples the @kind way; its arg is the samplecost. */
-selfmon_bench_fn cli_samplecost__body(enum cli_samplecost_kind kind);
-const char *cli_samplecost__name(enum cli_samplecost_kind kind);
+/* The rows, each reading @iters samples its kind's way; their arg is the samplecost. */
+extern const struct cli_cost_row cli_samplecost__rows[CLI_SAMPLECOST__NR];
 /* Records the readers have handed out so far (a check that they read). */
 uint64_t cli_samplecost__records(const struct cli_samplecost *sc);
 
@@ -227,8 +235,8 @@ struct cli_markercost *cli_markercost__open(void);
 void cli_markercost__close(struct cli_markercost *mc);
 /* Whether both events have an inline read here. */
 bool cli_markercost__inline_ok(const struct cli_markercost *mc);
-selfmon_bench_fn cli_markercost__body(enum cli_markercost_kind kind);
-const char *cli_markercost__name(enum cli_markercost_kind kind);
+/* The rows, each its kind's pair or reads @iters times; their arg is the markercost. */
+extern const struct cli_cost_row cli_markercost__rows[CLI_MARKERCOST__NR];
 
 /* ---- bench_options.c: `selfmon bench` command line ---- */
 

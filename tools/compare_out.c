@@ -106,6 +106,13 @@ static void json_names(FILE *f, const char *key, char **names, int nr)
 	fputs("],\n", f);
 }
 
+/* A number member of a result object, after the members before it. */
+static void number_member(FILE *f, const char *key, double v)
+{
+	fprintf(f, ", \"%s\": ", key);
+	util_json_number(f, v);
+}
+
 static void json_result(FILE *f, const struct cli_result *r)
 {
 	char lim[32];
@@ -114,17 +121,15 @@ static void json_result(FILE *f, const struct cli_result *r)
 	util_json_string(f, r->bench);
 	fputs(", \"metric\": ", f);
 	util_json_string(f, r->metric);
-	fprintf(f, ", \"unit\": \"%s\", \"base\": ", unit_of(r->metric));
-	util_json_number(f, r->base);
-	fputs(", \"new\": ", f);
-	util_json_number(f, r->new_);
-	fputs(", \"delta\": ", f);
-	util_json_number(f, r->delta);
-	fputs(", \"change_percent\": ", f);
-	util_json_number(f, r->base != 0 || r->delta == 0 ? r->rel * 100 : 1.0 / 0.0);
+	fprintf(f, ", \"unit\": \"%s\"", unit_of(r->metric));
+	number_member(f, "base", r->base);
+	number_member(f, "new", r->new_);
+	number_member(f, "delta", r->delta);
+	number_member(f, "change_percent",
+		      r->base != 0 || r->delta == 0 ? r->rel * 100 : 1.0 / 0.0);
 	fmt_limit(lim, sizeof(lim), r->limit);
-	fprintf(f, ", \"limit\": \"%s\", \"allowed\": ", lim);
-	util_json_number(f, r->allowed);
+	fprintf(f, ", \"limit\": \"%s\"", lim);
+	number_member(f, "allowed", r->allowed);
 	fprintf(f,
 		", \"exact\": %s, \"repetitions_base\": %d, \"repetitions_new\": %d, \"p_value\": ",
 		r->exact ? "true" : "false", r->n_base, r->n_new);

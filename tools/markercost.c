@@ -14,6 +14,7 @@
 #include <selfmon/read.h>
 #include <selfmon/selfmon.h>
 #include "cli.h"
+#include "../util/err.h"
 
 struct cli_markercost {
 	struct selfmon_set *set; /* {instructions:u,cycles:u}, or two software events */
@@ -40,8 +41,7 @@ struct cli_markercost *cli_markercost__open(void)
 	err = mc->set ? selfmon_set__enable(mc->set) : -errno;
 	if (err) {
 		cli_markercost__close(mc);
-		errno = -err;
-		return NULL;
+		return util_null_errno(err);
 	}
 	for (int i = 0; i < 2; i++)
 		mc->pg[i] = selfmon_set__path(mc->set, i, NULL) == SELFMON_PATH_USER ?
@@ -119,26 +119,10 @@ static void body_read_all(void *arg, uint64_t n)
 	mc->sink = sum;
 }
 
-selfmon_bench_fn cli_markercost__body(enum cli_markercost_kind kind)
-{
-	static const selfmon_bench_fn fn[] = {
-		[CLI_MARKERCOST_EMPTY] = body_empty,	   [CLI_MARKERCOST_INLINE] = body_inline,
-		[CLI_MARKERCOST_CACHED] = body_cached,	   [CLI_MARKERCOST_NAMED] = body_named,
-		[CLI_MARKERCOST_READ_ALL] = body_read_all,
-	};
-
-	return kind < CLI_MARKERCOST__NR ? fn[kind] : NULL;
-}
-
-const char *cli_markercost__name(enum cli_markercost_kind kind)
-{
-	static const char *const name[] = {
-		[CLI_MARKERCOST_EMPTY] = "markercost/loop",
-		[CLI_MARKERCOST_INLINE] = "markercost/inline_reads",
-		[CLI_MARKERCOST_CACHED] = "markercost/pair_cached",
-		[CLI_MARKERCOST_NAMED] = "markercost/pair_by_name",
-		[CLI_MARKERCOST_READ_ALL] = "markercost/read_all",
-	};
-
-	return kind < CLI_MARKERCOST__NR ? name[kind] : NULL;
-}
+const struct cli_cost_row cli_markercost__rows[CLI_MARKERCOST__NR] = {
+	[CLI_MARKERCOST_EMPTY] = { "markercost/loop", body_empty },
+	[CLI_MARKERCOST_INLINE] = { "markercost/inline_reads", body_inline },
+	[CLI_MARKERCOST_CACHED] = { "markercost/pair_cached", body_cached },
+	[CLI_MARKERCOST_NAMED] = { "markercost/pair_by_name", body_named },
+	[CLI_MARKERCOST_READ_ALL] = { "markercost/read_all", body_read_all },
+};

@@ -23,6 +23,7 @@
 #include <selfmon/selfmon.h>
 #include <selfmon/read.h>
 #include "cli.h"
+#include "../util/err.h"
 #include "../util/sort.h"
 
 struct cli_readcost {
@@ -95,12 +96,9 @@ struct cli_readcost *cli_readcost__open(const struct selfmon_opts *opts)
 	if (!err)
 		err = open_fd(rc, *selfmon_set__attr(rc->set, 0));
 out:
-	if (err) {
+	if (err)
 		cli_readcost__close(rc);
-		errno = -err;
-		return NULL;
-	}
-	return rc;
+	return err ? util_null_errno(err) : rc;
 }
 
 void cli_readcost__close(struct cli_readcost *rc)
@@ -241,26 +239,10 @@ double cli_readcost__interleaved(struct cli_readcost *rc, int rounds, uint64_t n
 	return util_median(ratio, (size_t)rounds);
 }
 
-selfmon_bench_fn cli_readcost__body(enum cli_readcost_kind kind)
-{
-	static const selfmon_bench_fn fn[] = {
-		[CLI_READCOST_EMPTY] = body_empty,     [CLI_READCOST_SELFMON] = body_selfmon,
-		[CLI_READCOST_LIBPERF] = body_libperf, [CLI_READCOST_SYSCALL] = body_syscall,
-		[CLI_READCOST_SET] = body_set,
-	};
-
-	return kind < CLI_READCOST__NR ? fn[kind] : NULL;
-}
-
-const char *cli_readcost__name(enum cli_readcost_kind kind)
-{
-	static const char *const name[] = {
-		[CLI_READCOST_EMPTY] = "readcost/loop",
-		[CLI_READCOST_SELFMON] = "readcost/selfmon",
-		[CLI_READCOST_LIBPERF] = "readcost/libperf",
-		[CLI_READCOST_SYSCALL] = "readcost/read(2)",
-		[CLI_READCOST_SET] = "readcost/set_read",
-	};
-
-	return kind < CLI_READCOST__NR ? name[kind] : NULL;
-}
+const struct cli_cost_row cli_readcost__rows[CLI_READCOST__NR] = {
+	[CLI_READCOST_EMPTY] = { "readcost/loop", body_empty },
+	[CLI_READCOST_SELFMON] = { "readcost/selfmon", body_selfmon },
+	[CLI_READCOST_LIBPERF] = { "readcost/libperf", body_libperf },
+	[CLI_READCOST_SYSCALL] = { "readcost/read(2)", body_syscall },
+	[CLI_READCOST_SET] = { "readcost/set_read", body_set },
+};

@@ -37,6 +37,7 @@
 #include <selfmon/sampler.h>
 #include <selfmon/selfmon.h>
 #include "cli.h"
+#include "../util/err.h"
 
 #define SC_TYPE                                                                         \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -172,12 +173,9 @@ struct cli_samplecost *cli_samplecost__open(void)
 	if (!err)
 		err = fill(sc);
 out:
-	if (err) {
+	if (err)
 		cli_samplecost__close(sc);
-		errno = -err;
-		return NULL;
-	}
-	return sc;
+	return err ? util_null_errno(err) : sc;
 }
 
 void cli_evlist__close_mapped(struct perf_evlist *evlist, struct perf_evsel *evsel)
@@ -271,27 +269,11 @@ static void body_libperf(void *arg, uint64_t iters)
 	}
 }
 
-selfmon_bench_fn cli_samplecost__body(enum cli_samplecost_kind kind)
-{
-	static const selfmon_bench_fn fn[] = {
-		[CLI_SAMPLECOST_EMPTY] = body_loop,
-		[CLI_SAMPLECOST_SELFMON] = body_selfmon,
-		[CLI_SAMPLECOST_LIBPERF] = body_libperf,
-	};
-
-	return kind < CLI_SAMPLECOST__NR ? fn[kind] : NULL;
-}
-
-const char *cli_samplecost__name(enum cli_samplecost_kind kind)
-{
-	static const char *const name[] = {
-		[CLI_SAMPLECOST_EMPTY] = "samplecost/loop",
-		[CLI_SAMPLECOST_SELFMON] = "samplecost/selfmon",
-		[CLI_SAMPLECOST_LIBPERF] = "samplecost/libperf",
-	};
-
-	return kind < CLI_SAMPLECOST__NR ? name[kind] : NULL;
-}
+const struct cli_cost_row cli_samplecost__rows[CLI_SAMPLECOST__NR] = {
+	[CLI_SAMPLECOST_EMPTY] = { "samplecost/loop", body_loop },
+	[CLI_SAMPLECOST_SELFMON] = { "samplecost/selfmon", body_selfmon },
+	[CLI_SAMPLECOST_LIBPERF] = { "samplecost/libperf", body_libperf },
+};
 
 uint64_t cli_samplecost__records(const struct cli_samplecost *sc)
 {

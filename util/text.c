@@ -82,7 +82,12 @@ static bool xml_char(long u)
 	return u == 0x9 || u == 0xa || u == 0xd || (u >= 0x20 && u != 0xfffe && u != 0xffff);
 }
 
-void util_xml_text(FILE *f, const char *s)
+/*
+ * @s to @f a character at a time: @esc writes code point @u (-1: no valid
+ * UTF-8 there) escaped and returns true, or returns false to have the
+ * character's own bytes written.
+ */
+static void write_escaped(FILE *f, const char *s, bool (*esc)(FILE *f, long u))
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
@@ -90,53 +95,63 @@ void util_xml_text(FILE *f, const char *s)
 		long u;
 		int len = utf8_next(p, &u);
 
-		if (u < 0)
-			fputs(REPLACEMENT, f);
-		else if (!xml_char(u))
-			/* Not even &#x..; can carry it: a visible escape instead. */
-			fprintf(f, "\\u%04lx", u);
-		else if (u == '&' || u == '<' || u == '>' || u == '"' || u == '\'')
-			fputs(u == '&' ? "&amp;" :
-			      u == '<' ? "&lt;" :
-			      u == '>' ? "&gt;" :
-			      u == '"' ? "&quot;" :
-					 "&apos;",
-			      f);
-		else if (u == '\t' || u == '\n' || u == '\r')
-			/* References: an attribute's value normalizes raw ones to spaces (section 3.3.3). */
-			fprintf(f, "&#%ld;", u);
-		else
+		if (!esc(f, u))
 			fwrite(p, 1, (size_t)len, f);
 		p += len;
 	}
 }
 
+static bool xml_escape(FILE *f, long u)
+{
+	if (u < 0)
+		fputs(REPLACEMENT, f);
+	else if (!xml_char(u))
+		/* Not even &#x..; can carry it: a visible escape instead. */
+		fprintf(f, "\\u%04lx", u);
+	else if (u == '&' || u == '<' || u == '>' || u == '"' || u == '\'')
+		fputs(u == '&' ? "&amp;" :
+		      u == '<' ? "&lt;" :
+		      u == '>' ? "&gt;" :
+		      u == '"' ? "&quot;" :
+				 "&apos;",
+		      f);
+	else if (u == '\t' || u == '\n' || u == '\r')
+		/* References: an attribute's value normalizes raw ones to spaces (section 3.3.3). */
+		fprintf(f, "&#%ld;", u);
+	else
+		return false;
+	return true;
+}
+
+static bool json_escape(FILE *f, long u)
+{
+	if (u < 0)
+		fputs("\\ufffd", f);
+	else if (u == '"' || u == '\\')
+		fprintf(f, "\\%c", (int)u);
+	else if (u == '\n' || u == '\r' || u == '\t')
+		fputs(u == '\n' ? "\\n" : u == '\r' ? "\\r" : "\\t", f);
+	/*
+	 * RFC 8259 section 7 requires controls escaped; the others are
+	 * escaped so that the bytes hold no noncharacter (U+FFFE, U+FFFF)
+	 * and no JavaScript line break (U+2028, U+2029).
+	 */
+	else if (u < 0x20 || u == 0x7f || u == 0xfffe || u == 0xffff || u == 0x2028 ||
+		 u == 0x2029)
+		fprintf(f, "\\u%04lx", u);
+	else
+		return false;
+	return true;
+}
+
+void util_xml_text(FILE *f, const char *s)
+{
+	write_escaped(f, s, xml_escape);
+}
+
 void util_json_chars(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	while (*p) {
-		long u;
-		int len = utf8_next(p, &u);
-
-		if (u < 0)
-			fputs("\\ufffd", f);
-		else if (u == '"' || u == '\\')
-			fprintf(f, "\\%c", (int)u);
-		else if (u == '\n' || u == '\r' || u == '\t')
-			fputs(u == '\n' ? "\\n" : u == '\r' ? "\\r" : "\\t", f);
-		/*
-		 * RFC 8259 section 7 requires controls escaped; the others are
-		 * escaped so that the bytes hold no noncharacter (U+FFFE, U+FFFF)
-		 * and no JavaScript line break (U+2028, U+2029).
-		 */
-		else if (u < 0x20 || u == 0x7f || u == 0xfffe || u == 0xffff || u == 0x2028 ||
-			 u == 0x2029)
-			fprintf(f, "\\u%04lx", u);
-		else
-			fwrite(p, 1, (size_t)len, f);
-		p += len;
-	}
+	write_escaped(f, s, json_escape);
 }
 
 void util_json_string(FILE *f, const char *s)

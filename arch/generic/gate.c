@@ -15,14 +15,6 @@ static enum selfmon_reason generic_prepare(const char *root, struct selfmon_even
 	return SELFMON_REASON_ARCH;
 }
 
-static bool generic_retry(struct selfmon_event *ev, int err, unsigned int *notes)
-{
-	(void)ev;
-	(void)err;
-	(void)notes;
-	return false;
-}
-
 #ifdef CONFIG_PMU_EVENTS
 static int generic_cpu_id(const char *root, int cpu, char *buf, size_t size)
 {
@@ -34,7 +26,7 @@ static int generic_cpu_id(const char *root, int cpu, char *buf, size_t size)
 const struct selfmon_arch selfmon_arch__generic = {
 	.name = "generic",
 	.prepare = generic_prepare,
-	.retry = generic_retry,
+	.retry = selfmon_arch__no_retry,
 #ifdef CONFIG_PMU_EVENTS
 	.cpu_id = generic_cpu_id,
 #endif

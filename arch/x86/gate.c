@@ -26,14 +26,6 @@ static enum selfmon_reason x86_prepare(const char *root, struct selfmon_event *e
 	return SELFMON_REASON_NONE;
 }
 
-static bool x86_retry(struct selfmon_event *ev, int err, unsigned int *notes)
-{
-	(void)ev;
-	(void)err;
-	(void)notes;
-	return false;
-}
-
 #ifdef CONFIG_PMU_EVENTS
 /* "key<tabs>: value" of a /proc/cpuinfo line: the value, or NULL. */
 static const char *field(const char *line, const char *key)
@@ -107,7 +99,7 @@ static int x86_cpu_id(const char *root, int cpu, char *buf, size_t size)
 const struct selfmon_arch selfmon_arch__x86 = {
 	.name = "x86_64",
 	.prepare = x86_prepare,
-	.retry = x86_retry,
+	.retry = selfmon_arch__no_retry,
 #ifdef CONFIG_PMU_EVENTS
 	.cpu_id = x86_cpu_id,
 #endif
