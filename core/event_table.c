@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch.h"
+#include "arch_int.h"
 #include "closest.h"
 #include "error.h"
 #include "event_table.h"

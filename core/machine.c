@@ -12,7 +12,7 @@
 #include <selfmon/machine.h>
 #include <selfmon/selfmon.h>
 #include "error.h"
-#include "machine.h"
+#include "machine_int.h"
 #include "event.h"
 #include "pin.h"
 #include "pmu.h"

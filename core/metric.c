@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "metric.h"
+#include "metric_int.h"
 #include "metric_expr.h"
 
 struct walk {

@@ -16,7 +16,7 @@
 #include "error.h"
 #include "event.h"
 #include "closest.h"
-#include "metric.h"
+#include "metric_int.h"
 #include "metric_api.h"
 #include "sysfs.h"
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #include <selfmon/metric.h>
-#include "metric.h"
+#include "metric_int.h"
 #include "pmu.h"
 
 #define MAX_METRICS 64

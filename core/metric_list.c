@@ -11,7 +11,7 @@
 
 #include <selfmon/metric.h>
 #include "error.h"
-#include "metric.h"
+#include "metric_int.h"
 #include "sysfs.h"
 
 static void info_of_event(const struct selfmon_pe_table *t, const struct selfmon_pe_event *e,

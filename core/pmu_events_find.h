@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "arch.h"
+#include "arch_int.h"
 #include "pmu_events.h"
 
 const char *selfmon_pe__str(const struct selfmon_pe_table *t, uint32_t off);

@@ -21,11 +21,11 @@
 
 #include <generated/autoconf.h>
 #include <selfmon/read.h>
-#include "arch.h"
+#include "arch_int.h"
 #include "error.h"
 #include "libperf.h"
 #include "list.h"
-#include "machine.h"
+#include "machine_int.h"
 #include "counter.h"
 #include "group.h"
 #include "refusal.h"

@@ -111,7 +111,7 @@ struct selfmon_set {
 	struct selfmon_counter ctr[];
 };
 
-/* SELFMON_NOTE_* bits beyond the arch's (core/arch.h) */
+/* SELFMON_NOTE_* bits beyond the arch's (core/arch_int.h) */
 #define SELFMON_NOTE_USER_ONLY (1u << 8) /* paranoid: fell back to exclude_kernel/hv */
 
 /*

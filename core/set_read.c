@@ -11,7 +11,7 @@
 
 #include <generated/autoconf.h>
 #include <selfmon/read.h>
-#include "arch.h"
+#include "arch_int.h"
 #include "error.h"
 #include "counter.h"
 #include "group.h"

@@ -33,7 +33,7 @@
 #include "record.h"
 #include "ring.h"
 #include "../core/sysfs.h"
-#include "sampler.h"
+#include "sampler_int.h"
 #include "../util/err.h"
 #include "../util/opts.h"
 

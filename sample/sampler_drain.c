@@ -20,7 +20,7 @@
 #include "../core/owner.h"
 #include "record.h"
 #include "ring.h"
-#include "sampler.h"
+#include "sampler_int.h"
 
 /*
  * One drain. @rec is zeroed once per drain and reused: a SAMPLE of the

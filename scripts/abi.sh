@@ -14,6 +14,20 @@ if ! command -v abidw >/dev/null 2>&1; then
 	exit 2
 fi
 hd="--headers-dir include/selfmon --headers-dir arch/$arch/include/selfmon"
+# libabigail tells a public type by its header's base name alone: a struct
+# defined in an internal header named like a public one (sample/sampler.h
+# beside <selfmon/sampler.h>) would count as public, and every change of an
+# opaque object's insides as an ABI break. No such pair may exist.
+clash=$(for f in $(find core sample bench util "arch/$arch" -name '*.h' ! -path '*/include/*'); do
+	b=${f##*/}
+	if [ -e "include/selfmon/$b" ] || [ -e "include/selfmon/priv/$b" ] || [ -e "arch/$arch/include/selfmon/$b" ]; then
+		echo "$f"
+	fi
+done)
+if [ -n "$clash" ]; then
+	echo "abi.sh: internal header(s) named like a public one: $(echo $clash); libabigail would take their types for public ones: rename them (NAME_int.h)" >&2
+	exit 2
+fi
 case $cmd in
 dump)
 	# No paths of this machine in the file: it is kept in the tree.

@@ -31,7 +31,7 @@ ALLOWED = {
     "util": {"util"},
     "public": {"public"},
     "core": {"util", "public", "core"},
-    # arch/ implements core/arch.h's hooks with core/'s helpers, nothing above.
+    # arch/ implements core/arch_int.h's hooks with core/'s helpers, nothing above.
     "arch": {"util", "public", "core", "arch"},
     "sample": {"util", "public", "core", "sample"},
     # bench/, tools/ and examples/ reach the library through include/selfmon/ alone.
@@ -210,7 +210,7 @@ def check_calls(graph, public=frozenset()):
         src = layer_of(o)
         for t in sorted(graph[o]):
             dst = layer_of(t)
-            # core/ calls arch/ through the hooks core/arch.h declares (one
+            # core/ calls arch/ through the hooks core/arch_int.h declares (one
             # implementation linked per build): an interface, not an arrow up.
             if src == "core" and dst == "arch":
                 continue

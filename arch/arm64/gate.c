@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include <generated/autoconf.h>
-#include "../../core/arch.h"
+#include "../../core/arch_int.h"
 
 static enum selfmon_reason arm64_prepare(const char *root, struct selfmon_event *ev, bool want_long,
 					 unsigned int *notes)

@@ -9,7 +9,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "../../core/arch.h"
+#include "../../core/arch_int.h"
 
 const struct selfmon_arch *selfmon_arch__host(void)
 {

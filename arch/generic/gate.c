@@ -3,7 +3,7 @@
 #include <errno.h>
 
 #include <generated/autoconf.h>
-#include "../../core/arch.h"
+#include "../../core/arch_int.h"
 
 static enum selfmon_reason generic_prepare(const char *root, struct selfmon_event *ev,
 					   bool want_long, unsigned int *notes)

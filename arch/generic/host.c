@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Built only when this arch is the configured one: core/ asks here, not in #ifdefs. */
-#include "../../core/arch.h"
+#include "../../core/arch_int.h"
 
 const struct selfmon_arch *selfmon_arch__host(void)
 {

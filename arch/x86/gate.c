@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include <generated/autoconf.h>
-#include "../../core/arch.h"
+#include "../../core/arch_int.h"
 
 static enum selfmon_reason x86_prepare(const char *root, struct selfmon_event *ev, bool want_long,
 				       unsigned int *notes)

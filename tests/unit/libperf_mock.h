@@ -14,7 +14,7 @@
 #include <string.h>
 #include <perf/evsel.h>
 #include <linux/perf_event.h>
-#include "../../core/arch.h"
+#include "../../core/arch_int.h"
 
 #define MOCK_OPENS 8
 

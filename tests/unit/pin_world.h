@@ -21,7 +21,7 @@
 #include <generated/autoconf.h>
 #include <selfmon/read.h>
 #include <selfmon/selfmon.h>
-#include "../../core/arch.h"
+#include "../../core/arch_int.h"
 #include "../../core/cpulist.h"
 #include "../../core/error.h"
 #include "../../core/pin.h"

@@ -39,7 +39,7 @@
 
 #include <linux/perf_event.h>
 #include <selfmon/selfmon.h>
-#include "../../core/arch.h"
+#include "../../core/arch_int.h"
 #include "../../core/error.h"
 #include "fakeroot.h"
 #include "fault_inject.h"

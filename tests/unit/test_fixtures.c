@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../core/arch.h"
+#include "../../core/arch_int.h"
 #include "../../core/cpulist.h"
 #include "../../core/event.h"
 

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include <generated/autoconf.h>
-#include "../../core/arch.h"
+#include "../../core/arch_int.h"
 #include "pmu_world.h"
 
 #define SYSCTL "/proc/sys/kernel/perf_user_access"

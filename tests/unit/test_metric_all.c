@@ -24,7 +24,7 @@
 
 #include <generated/autoconf.h>
 #include "../../core/event.h"
-#include "../../core/metric.h"
+#include "../../core/metric_int.h"
 #include "fakeroot.h"
 
 #ifdef CONFIG_PMU_EVENTS

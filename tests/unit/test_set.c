@@ -27,7 +27,7 @@
 #include <linux/perf_event.h>
 #include <generated/autoconf.h>
 #include <selfmon/selfmon.h>
-#include "../../core/arch.h"
+#include "../../core/arch_int.h"
 #include "fakeroot.h"
 #include "libperf_mock.h"
 
