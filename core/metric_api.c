@@ -116,16 +116,24 @@ static bool needs_absent_pmu(struct selfmon_metrics *m, struct one *o)
 	return false;
 }
 
-static int add_metric(struct selfmon_metrics *m, const struct selfmon_pe_metric *pm)
+/* The evaluator's view of @m's machine, its events counted by @count. */
+static struct selfmon_metric_ctx ctx_of(struct selfmon_metrics *m,
+					int (*count)(void *, const struct selfmon_pe_event *,
+						     const char *, double *, char *, size_t))
 {
-	struct selfmon_metric_ctx ctx = {
+	return (struct selfmon_metric_ctx){
 		.t = m->t,
 		.core = m->id.core,
 		.cpuid = m->id.id,
-		.count = collect,
+		.count = count,
 		.literal = literal,
 		.arg = m,
 	};
+}
+
+static int add_metric(struct selfmon_metrics *m, const struct selfmon_pe_metric *pm)
+{
+	struct selfmon_metric_ctx ctx = ctx_of(m, collect);
 	struct one *o;
 	double v;
 
@@ -416,14 +424,7 @@ static int shared_cols(struct selfmon_metrics *m, const struct selfmon_bench_res
 static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *res, struct one *o,
 		      double *v)
 {
-	struct selfmon_metric_ctx ctx = {
-		.t = m->t,
-		.core = m->id.core,
-		.cpuid = m->id.id,
-		.count = column_count,
-		.literal = literal,
-		.arg = m,
-	};
+	struct selfmon_metric_ctx ctx = ctx_of(m, column_count);
 	struct selfmon_bench_col *col = &res->col[res->nr_cols];
 	int err = 0, first;
 
