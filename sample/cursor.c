@@ -118,3 +118,23 @@ int selfmon_cursor__array(struct selfmon_cursor *c, uint64_t nr, size_t size, co
 				  size, left);
 	return selfmon_cursor__take(c, (size_t)nr * size, out, field);
 }
+
+int selfmon_cursor__words(struct selfmon_cursor *c, uint64_t type, void *dst,
+			  const struct selfmon_cursor_word *words, size_t nr)
+{
+	char *base = dst;
+	int err = 0;
+
+	for (size_t i = 0; i < nr && !err; i++) {
+		const struct selfmon_cursor_word *w = &words[i];
+
+		if (!(type & w->bit))
+			continue;
+		if (w->off2)
+			err = selfmon_cursor__u32x2(c, (uint32_t *)(base + w->off),
+						    (uint32_t *)(base + w->off2), w->field);
+		else
+			err = selfmon_cursor__u64(c, (uint64_t *)(base + w->off), w->field);
+	}
+	return err;
+}

@@ -36,6 +36,23 @@ int selfmon_cursor__take(struct selfmon_cursor *c, size_t n, const void **out, c
 int selfmon_cursor__u64(struct selfmon_cursor *c, uint64_t *v, const char *field);
 int selfmon_cursor__u32x2(struct selfmon_cursor *c, uint32_t *a, uint32_t *b, const char *field);
 
+/*
+ * A word of a record that sample_type may hold: read when @bit is set, a
+ * u64 at @off of the struct being filled, or (@off2 nonzero) two u32 at
+ * @off and @off2 (pid/tid, cpu/res). The words stand in the order the
+ * record holds them (perf_event_open(2), PERF_RECORD_SAMPLE and
+ * sample_id), so one table serves a sample's head and the trailer.
+ */
+struct selfmon_cursor_word {
+	uint64_t bit;
+	unsigned short off, off2;
+	const char *field;
+};
+
+/* The words of @words that @type selects, into @dst. Return: 0 or -EBADMSG. */
+int selfmon_cursor__words(struct selfmon_cursor *c, uint64_t type, void *dst,
+			  const struct selfmon_cursor_word *words, size_t nr);
+
 /* @nr items of @size bytes, @nr from the record: overflow-safe. Return: 0 or -EBADMSG. */
 int selfmon_cursor__array(struct selfmon_cursor *c, uint64_t nr, size_t size, const void **out,
 			  const char *field);

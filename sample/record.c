@@ -48,24 +48,27 @@ static size_t sample_id_size(uint64_t t)
 	return 8 * (size_t)__builtin_popcountll(t & words);
 }
 
+#define ID_WORD(bit, m, name)                                                     \
+	{                                                                         \
+		PERF_SAMPLE_##bit, offsetof(struct selfmon_sample_id, m), 0, name \
+	}
+
+/* The sample_id trailer: its words in the order perf_event_open(2) gives them. */
+static const struct selfmon_cursor_word sample_id_words[] = {
+	{ PERF_SAMPLE_TID, offsetof(struct selfmon_sample_id, pid),
+	  offsetof(struct selfmon_sample_id, tid), "sample_id.pid, tid" },
+	ID_WORD(TIME, time, "sample_id.time"),
+	ID_WORD(ID, id, "sample_id.id"),
+	ID_WORD(STREAM_ID, stream_id, "sample_id.stream_id"),
+	{ PERF_SAMPLE_CPU, offsetof(struct selfmon_sample_id, cpu),
+	  offsetof(struct selfmon_sample_id, res), "sample_id.cpu, res" },
+	ID_WORD(IDENTIFIER, id, "sample_id.id (IDENTIFIER)"),
+};
+
 static int sample_id_trailer(struct selfmon_cursor *c, struct selfmon_sample_id *id)
 {
-	uint64_t t = c->l->sample_type;
-	int err = 0;
-
-	if (t & PERF_SAMPLE_TID)
-		err = selfmon_cursor__u32x2(c, &id->pid, &id->tid, "sample_id.pid, tid");
-	if (!err && (t & PERF_SAMPLE_TIME))
-		err = selfmon_cursor__u64(c, &id->time, "sample_id.time");
-	if (!err && (t & PERF_SAMPLE_ID))
-		err = selfmon_cursor__u64(c, &id->id, "sample_id.id");
-	if (!err && (t & PERF_SAMPLE_STREAM_ID))
-		err = selfmon_cursor__u64(c, &id->stream_id, "sample_id.stream_id");
-	if (!err && (t & PERF_SAMPLE_CPU))
-		err = selfmon_cursor__u32x2(c, &id->cpu, &id->res, "sample_id.cpu, res");
-	if (!err && (t & PERF_SAMPLE_IDENTIFIER))
-		err = selfmon_cursor__u64(c, &id->id, "sample_id.id (IDENTIFIER)");
-	return err;
+	return selfmon_cursor__words(c, c->l->sample_type, id, sample_id_words,
+				     sizeof(sample_id_words) / sizeof(sample_id_words[0]));
 }
 
 /*
@@ -223,8 +226,8 @@ static int rec_namespaces(struct selfmon_cursor *c, struct selfmon_record *r)
 }
 
 /* An addr word, then @n bytes of packed smaller fields (@what) at *@p: KSYMBOL's, TEXT_POKE's. */
-static int addr_then_packed(struct selfmon_cursor *c, uint64_t *addr, size_t n,
-			    const uint8_t **p, const char *what)
+static int addr_then_packed(struct selfmon_cursor *c, uint64_t *addr, size_t n, const uint8_t **p,
+			    const char *what)
 {
 	int err = selfmon_cursor__u64(c, addr, "addr");
 

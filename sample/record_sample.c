@@ -149,29 +149,34 @@ static int weight(struct selfmon_cursor *c, struct selfmon_sample *s)
 	return err;
 }
 
+#define SAMPLE_WORD(bit, m, name)                                              \
+	{                                                                      \
+		PERF_SAMPLE_##bit, offsetof(struct selfmon_sample, m), 0, name \
+	}
+#define SAMPLE_WORDS(bit, a, b, name)                                  \
+	{                                                              \
+		PERF_SAMPLE_##bit, offsetof(struct selfmon_sample, a), \
+			offsetof(struct selfmon_sample, b), name       \
+	}
+
 /* IDENTIFIER to PERIOD: the fixed words at the head of a sample. */
+static const struct selfmon_cursor_word sample_head_words[] = {
+	SAMPLE_WORD(IDENTIFIER, id, "id (IDENTIFIER)"),
+	SAMPLE_WORD(IP, ip, "ip"),
+	SAMPLE_WORDS(TID, pid, tid, "pid, tid"),
+	SAMPLE_WORD(TIME, time, "time"),
+	SAMPLE_WORD(ADDR, addr, "addr"),
+	SAMPLE_WORD(ID, id, "id"),
+	SAMPLE_WORD(STREAM_ID, stream_id, "stream_id"),
+	SAMPLE_WORDS(CPU, cpu, res, "cpu, res"),
+	SAMPLE_WORD(PERIOD, period, "period"),
+};
+
 static int sample_head(struct selfmon_cursor *c, uint64_t t, struct selfmon_sample *s)
 {
-	int err = 0;
+	int err = selfmon_cursor__words(c, t, s, sample_head_words,
+					sizeof(sample_head_words) / sizeof(sample_head_words[0]));
 
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		err = selfmon_cursor__u64(c, &s->id, "id (IDENTIFIER)");
-	if (!err && (t & PERF_SAMPLE_IP))
-		err = selfmon_cursor__u64(c, &s->ip, "ip");
-	if (!err && (t & PERF_SAMPLE_TID))
-		err = selfmon_cursor__u32x2(c, &s->pid, &s->tid, "pid, tid");
-	if (!err && (t & PERF_SAMPLE_TIME))
-		err = selfmon_cursor__u64(c, &s->time, "time");
-	if (!err && (t & PERF_SAMPLE_ADDR))
-		err = selfmon_cursor__u64(c, &s->addr, "addr");
-	if (!err && (t & PERF_SAMPLE_ID))
-		err = selfmon_cursor__u64(c, &s->id, "id");
-	if (!err && (t & PERF_SAMPLE_STREAM_ID))
-		err = selfmon_cursor__u64(c, &s->stream_id, "stream_id");
-	if (!err && (t & PERF_SAMPLE_CPU))
-		err = selfmon_cursor__u32x2(c, &s->cpu, &s->res, "cpu, res");
-	if (!err && (t & PERF_SAMPLE_PERIOD))
-		err = selfmon_cursor__u64(c, &s->period, "period");
 	if (!err && (t & PERF_SAMPLE_READ))
 		err = selfmon_record__read_format(c, &s->read);
 	if (!err && (t & PERF_SAMPLE_CALLCHAIN))
