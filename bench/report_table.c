@@ -29,7 +29,7 @@
  * its thread data small enough for the static TLS that its initial-exec
  * accesses need (docs/markers.md, "Shared objects and plugins").
  */
-#define text(s) util_text_escape((char[TEXT_MAX]){ 0 }, TEXT_MAX, (s))
+#define text(s) util_text_escape((char[TEXT_MAX]) { 0 }, TEXT_MAX, (s))
 
 void selfmon_report__table_header(FILE *f, const struct selfmon_report_context *ctx)
 {
