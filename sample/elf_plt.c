@@ -13,7 +13,10 @@
  *   header, entry i for relocation i; .plt keeps its lazy-binding halves,
  *   which name the same functions.
  * - AArch64 (the AArch64 ELF ABI, "Procedure Linkage Table", and GNU ld's
- *   layout): .plt is a 32-byte header, then one 16-byte entry per relocation.
+ *   layout): .plt is a 32-byte header, then one 16-byte entry per relocation;
+ *   24-byte entries where ld signs return addresses in them (BTI and PAC,
+ *   "-z pac-plt"), told apart by the section's size, which is then exactly
+ *   the header and 24 bytes a relocation.
  *
  * The file is untrusted: every section, table entry and name is checked to
  * lie inside the buffer before it is read. A PLT whose tables do not add up
@@ -27,12 +30,14 @@
 #include "../core/error.h"
 
 #define PLT_ENTRY 16ull
+#define PLT_ENTRY_PAC 24ull
 
 /* What the relocation and symbol tables of one image give: checked, in bounds. */
 struct plt_tables {
 	const uint8_t *b;
 	Elf64_Shdr rela, dynsym, dynstr;
 	uint32_t jump_slot; /* R_X86_64_JUMP_SLOT or R_AARCH64_JUMP_SLOT */
+	uint64_t header, entry; /* .plt's PLT0 and entry sizes (.plt.sec: 0, PLT_ENTRY) */
 };
 
 /* Section @i's header; the table of @shnum headers was checked to lie in the file. */
@@ -120,20 +125,20 @@ static const char *slot_name(const struct plt_tables *t, uint64_t i)
 	return str_at(t->b, &t->dynstr, s.st_name);
 }
 
-/* How many entries of @header bytes then PLT_ENTRY each @plt holds, of @nr relocations. */
-static uint64_t entries(const Elf64_Shdr *plt, uint64_t header, uint64_t nr)
+/* How many entries of @entry bytes after @header bytes @plt holds, of @nr relocations. */
+static uint64_t entries(const Elf64_Shdr *plt, uint64_t header, uint64_t entry, uint64_t nr)
 {
 	uint64_t fit;
 
 	if (plt->sh_size < header || plt->sh_addr > UINT64_MAX - plt->sh_size)
 		return 0;
-	fit = (plt->sh_size - header) / PLT_ENTRY;
+	fit = (plt->sh_size - header) / entry;
 	return fit < nr ? fit : nr;
 }
 
 /* Append the entries of @plt (@n of them after @header bytes) to @elf->plt, naming each. */
 static void add_entries(const struct plt_tables *t, const Elf64_Shdr *plt, uint64_t header,
-			uint64_t n, struct selfmon_elf *elf)
+			uint64_t entry, uint64_t n, struct selfmon_elf *elf)
 {
 	for (uint64_t i = 0; i < n; i++) {
 		const char *name = slot_name(t, i);
@@ -145,7 +150,7 @@ static void add_entries(const struct plt_tables *t, const Elf64_Shdr *plt, uint6
 		memcpy(elf->plt_names + elf->plt_names_len, name, l);
 		memcpy(elf->plt_names + elf->plt_names_len + l, "@plt", 5);
 		elf->plt[elf->nr_plt++] = (struct selfmon_elf_sym){
-			plt->sh_addr + header + i * PLT_ENTRY, PLT_ENTRY,
+			plt->sh_addr + header + i * entry, entry,
 			(uint32_t)elf->plt_names_len, 0 };
 		elf->plt_names_len += l + 5;
 	}
@@ -173,11 +178,11 @@ static int by_addr(const void *a, const void *b)
 
 /* .plt (after its @header) and, on x86-64, .plt.sec: one entry per relocation each. */
 static int name_entries(const struct plt_tables *t, const Elf64_Shdr *plt,
-			const Elf64_Shdr *sec, uint64_t header, const char *what,
-			struct selfmon_elf *elf)
+			const Elf64_Shdr *sec, const char *what, struct selfmon_elf *elf)
 {
 	uint64_t nr = t->rela.sh_size / sizeof(Elf64_Rela);
-	uint64_t n_plt = plt ? entries(plt, header, nr) : 0, n_sec = sec ? entries(sec, 0, nr) : 0;
+	uint64_t n_plt = plt ? entries(plt, t->header, t->entry, nr) : 0;
+	uint64_t n_sec = sec ? entries(sec, 0, PLT_ENTRY, nr) : 0;
 	uint64_t n = n_plt > n_sec ? n_plt : n_sec, size = names_size(t, n), all = n_plt + n_sec;
 	int err = 0;
 
@@ -192,9 +197,9 @@ static int name_entries(const struct plt_tables *t, const Elf64_Shdr *plt,
 		goto out;
 	}
 	if (plt)
-		add_entries(t, plt, header, n_plt, elf);
+		add_entries(t, plt, t->header, t->entry, n_plt, elf);
 	if (sec)
-		add_entries(t, sec, 0, n_sec, elf);
+		add_entries(t, sec, 0, PLT_ENTRY, n_sec, elf);
 	qsort(elf->plt, elf->nr_plt, sizeof(*elf->plt), by_addr);
 out:
 	return err;
@@ -206,13 +211,13 @@ int selfmon_elf__read_plt(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, ui
 	struct plt_tables t = { .b = b };
 	Elf64_Shdr shstr, sh, plt = { 0 }, sec = { 0 };
 	int have_plt = 0, have_sec = 0;
-	uint64_t header;
 
+	t.entry = PLT_ENTRY;
 	if (eh->e_machine == EM_X86_64) {
-		header = PLT_ENTRY;
+		t.header = PLT_ENTRY;
 		t.jump_slot = R_X86_64_JUMP_SLOT;
 	} else if (eh->e_machine == EM_AARCH64) {
-		header = 2 * PLT_ENTRY;
+		t.header = 2 * PLT_ENTRY;
 		t.jump_slot = R_AARCH64_JUMP_SLOT;
 	} else {
 		return 0;
@@ -232,5 +237,8 @@ int selfmon_elf__read_plt(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, ui
 		else if (!strcmp(name, ".plt.sec") && eh->e_machine == EM_X86_64 && !have_sec++)
 			sec = sh;
 	}
-	return name_entries(&t, have_plt ? &plt : NULL, have_sec ? &sec : NULL, header, what, elf);
+	if (eh->e_machine == EM_AARCH64 && have_plt &&
+	    plt.sh_size == t.header + t.rela.sh_size / sizeof(Elf64_Rela) * PLT_ENTRY_PAC)
+		t.entry = PLT_ENTRY_PAC;
+	return name_entries(&t, have_plt ? &plt : NULL, have_sec ? &sec : NULL, what, elf);
 }

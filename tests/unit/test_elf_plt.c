@@ -3,7 +3,8 @@
  * PLT entries named NAME@plt (sample/elf_plt.c), on programs a compiler
  * built: tests/fixtures/elf/plt.c calls getpid, strlen and abs through the
  * PLT, built by gen-plt-fixtures.sh with gcc -z lazy, clang -z now, gcc
- * with IBT (.plt.sec) and aarch64-linux-gnu-gcc. The addresses below are
+ * with IBT (.plt.sec) and aarch64-linux-gnu-gcc, without and with BTI and
+ * PAC (24-byte entries). The addresses below are
  * those objdump -d labels NAME@plt in each (the script prints them), and
  * perf 6.1 synthesizes from .rela.plt. The files are linked into this test
  * (.incbin), so it runs wherever it is copied; each parse reads a heap copy
@@ -34,6 +35,7 @@ FIXTURE(fx_gcc_lazy, "plt-x86_64-gcc-lazy");
 FIXTURE(fx_clang_now, "plt-x86_64-clang-now");
 FIXTURE(fx_gcc_ibt, "plt-x86_64-gcc-ibt");
 FIXTURE(fx_arm64, "plt-arm64-gcc");
+FIXTURE(fx_arm64_pac, "plt-arm64-gcc-bti-pac");
 
 struct entry {
 	uint64_t addr;
@@ -61,6 +63,11 @@ static const struct fixture fixtures[] = {
 	  { { 0x640, "strlen@plt" }, { 0x650, "__libc_start_main@plt" },
 	    { 0x660, "__cxa_finalize@plt" }, { 0x670, "abs@plt" }, { 0x680, "getpid@plt" },
 	    { 0x690, "__gmon_start__@plt" }, { 0x6a0, "abort@plt" } }, 0x6b0 },
+	/* BTI and PAC: 24-byte entries; the last byte checked (+15) is inside each. */
+	{ "plt-arm64-gcc-bti-pac", fx_arm64_pac, fx_arm64_pac_end, 0x6b0, 32,
+	  { { 0x6d0, "strlen@plt" }, { 0x6e8, "__libc_start_main@plt" },
+	    { 0x700, "__cxa_finalize@plt" }, { 0x718, "abs@plt" }, { 0x730, "getpid@plt" },
+	    { 0x748, "__gmon_start__@plt" }, { 0x760, "abort@plt" } }, 0x778 },
 };
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
