@@ -221,6 +221,8 @@ $(CMOCKA_DIR)/.stamp:
 # Only the unit tests include cmocka: a static build of the library and the
 # CLI alone (Buildroot's BR2_STATIC_LIBS) must not build a static cmocka.
 $(UNIT_SRCS:%.c=$(O)/obj/%.o): | $(CMOCKA_STAMP)
+# test_elf_plt links its ELF fixtures in (.incbin): a rebuilt fixture rebuilds it.
+$(O)/obj/tests/unit/test_elf_plt.o: $(wildcard tests/fixtures/elf/plt-*)
 $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 	$(quiet) CC $<
 	$(Q)mkdir -p $(dir $@)

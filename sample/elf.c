@@ -20,16 +20,10 @@
 
 #define bad(what, ...) selfmon__err(-EBADMSG, "ELF '%s': " __VA_ARGS__)
 
-/* Is [off, off + size) inside a buffer of @len bytes? */
-static int within(uint64_t off, uint64_t size, size_t len)
-{
-	return off <= len && size <= len - off;
-}
-
 /* A table of @nr entries of @entsize bytes at @off, inside @len: overflow-safe. */
 static int table_within(uint64_t off, uint64_t nr, uint64_t entsize, size_t len)
 {
-	return entsize && nr <= (uint64_t)len / entsize && within(off, nr * entsize, len);
+	return entsize && nr <= (uint64_t)len / entsize && selfmon_elf__within(off, nr * entsize, len);
 }
 
 static int check_ident(const uint8_t *b, size_t len, const char *what)
@@ -94,7 +88,7 @@ static int read_loads(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, const 
 		Elf64_Phdr ph;
 
 		memcpy(&ph, b + eh->e_phoff + (uint64_t)i * sizeof(ph), sizeof(ph));
-		if (ph.p_type == PT_NOTE && within(ph.p_offset, ph.p_filesz, len))
+		if (ph.p_type == PT_NOTE && selfmon_elf__within(ph.p_offset, ph.p_filesz, len))
 			read_build_id(b, &ph, elf);
 		if (ph.p_type != PT_LOAD)
 			continue;
@@ -117,7 +111,7 @@ static int section(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, uint64_t 
 		return bad(what, "section %llu does not exist (%llu sections)", what,
 			   (unsigned long long)i, (unsigned long long)shnum);
 	memcpy(sh, b + eh->e_shoff + i * sizeof(*sh), sizeof(*sh));
-	if (sh->sh_type != SHT_NOBITS && !within(sh->sh_offset, sh->sh_size, len))
+	if (sh->sh_type != SHT_NOBITS && !selfmon_elf__within(sh->sh_offset, sh->sh_size, len))
 		return bad(what,
 			   "section %llu (offset %llu, size %llu) runs past the file's %zu "
 			   "bytes",
@@ -298,6 +292,8 @@ int selfmon_elf__parse(const void *buf, size_t len, const char *what, struct sel
 		err = find_symtab(b, len, &eh, shnum, what, &sym, &str, &found);
 	if (!err && found)
 		err = read_syms(b, &eh, shnum, &sym, &str, what, elf);
+	if (!err)
+		err = selfmon_elf__read_plt(b, len, &eh, shnum, what, elf);
 	elf->symtab = found == SHT_SYMTAB;
 out:
 	if (err)
@@ -311,6 +307,8 @@ void selfmon_elf__fini(struct selfmon_elf *elf)
 		return;
 	free(elf->syms);
 	free(elf->names);
+	free(elf->plt);
+	free(elf->plt_names);
 	memset(elf, 0, sizeof(*elf));
 }
 
@@ -328,24 +326,33 @@ int selfmon_elf__vaddr(const struct selfmon_elf *elf, uint64_t off, uint64_t *va
 /* How far below the closest symbol a covering one is looked for (nested or aliased). */
 #define LOOKBACK 16
 
-long selfmon_elf__lookup(const struct selfmon_elf *elf, uint64_t vaddr)
+/* The entry of @v (@n, by address) that holds @vaddr, or -ENOENT. */
+static long find(const struct selfmon_elf_sym *v, size_t n, uint64_t vaddr)
 {
-	size_t lo = 0, hi = elf->nr;
+	size_t lo = 0, hi = n;
 
 	/* The first symbol above @vaddr; the candidates are just below it. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (elf->syms[mid].addr <= vaddr)
+		if (v[mid].addr <= vaddr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	for (size_t i = lo, k = 0; i > 0 && k < LOOKBACK; i--, k++) {
-		const struct selfmon_elf_sym *s = &elf->syms[i - 1];
-
-		if (vaddr - s->addr < s->size)
+		if (vaddr - v[i - 1].addr < v[i - 1].size)
 			return (long)(i - 1);
 	}
 	return -ENOENT;
+}
+
+long selfmon_elf__lookup(const struct selfmon_elf *elf, uint64_t vaddr)
+{
+	return find(elf->syms, elf->nr, vaddr);
+}
+
+long selfmon_elf__lookup_plt(const struct selfmon_elf *elf, uint64_t vaddr)
+{
+	return find(elf->plt, elf->nr_plt, vaddr);
 }

@@ -2,6 +2,7 @@
 #ifndef SELFMON_SAMPLE_ELF_H
 #define SELFMON_SAMPLE_ELF_H
 
+#include <elf.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,7 +34,22 @@ struct selfmon_elf {
 	int symtab; /* 1: .symtab; 0: .dynsym (stripped) or none */
 	uint8_t build_id[64]; /* NT_GNU_BUILD_ID, to find a stripped file's debug file */
 	uint32_t build_id_len; /* 0: none */
+	/*
+	 * PLT entries, one NAME@plt each (sample/elf_plt.c), by address. Kept
+	 * apart from syms: a debug file's symbols replace those, and its
+	 * .rela.plt and .plt are NOBITS, so these stay the mapped file's.
+	 */
+	struct selfmon_elf_sym *plt;
+	size_t nr_plt;
+	char *plt_names; /* "NAME@plt\0" strings */
+	size_t plt_names_len;
 };
+
+/* Is [@off, @off + @size) inside a buffer of @len bytes? Overflow-safe. */
+static inline int selfmon_elf__within(uint64_t off, uint64_t size, size_t len)
+{
+	return off <= len && size <= len - off;
+}
 
 /*
  * Parse @len bytes at @buf (any alignment). @what names the image in
@@ -55,5 +71,17 @@ int selfmon_elf__vaddr(const struct selfmon_elf *elf, uint64_t off, uint64_t *va
  * the end of its section). Return: its index in @elf->syms, or -ENOENT.
  */
 long selfmon_elf__lookup(const struct selfmon_elf *elf, uint64_t vaddr);
+
+/* The PLT entry that holds @vaddr. Return: its index in @elf->plt, or -ENOENT. */
+long selfmon_elf__lookup_plt(const struct selfmon_elf *elf, uint64_t vaddr);
+
+/*
+ * Name the PLT entries of the image at @b (@len bytes, its ELF header @eh
+ * and @shnum section headers already checked to lie inside it) into
+ * @elf->plt (sample/elf_plt.c). A PLT whose tables are missing, NOBITS (a
+ * debug file) or do not add up is left unnamed. Return: 0 or -ENOMEM.
+ */
+int selfmon_elf__read_plt(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, uint64_t shnum,
+			  const char *what, struct selfmon_elf *elf);
 
 #endif

@@ -199,12 +199,32 @@ out:
 	return sy;
 }
 
+/*
+ * The function of @sym->file_addr in @elf: a symbol's, else a PLT entry's
+ * (NAME@plt: no symbol table covers the stubs, see sample/elf_plt.c).
+ */
+static int name_in(const struct selfmon_elf *elf, struct selfmon_symbol *sym)
+{
+	long k = selfmon_elf__lookup(elf, sym->file_addr);
+
+	if (k >= 0) {
+		sym->name = elf->names + elf->syms[k].name;
+		sym->offset = sym->file_addr - elf->syms[k].addr;
+		return 0;
+	}
+	k = selfmon_elf__lookup_plt(elf, sym->file_addr);
+	if (k < 0)
+		return -ENOENT;
+	sym->name = elf->plt_names + elf->plt[k].name;
+	sym->offset = sym->file_addr - elf->plt[k].addr;
+	return 0;
+}
+
 int selfmon_symbols__lookup(const struct selfmon_symbols *sy, uint64_t addr,
 			    struct selfmon_symbol *sym)
 {
 	const struct selfmon_map *m = NULL;
 	const struct sym_file *f;
-	long k;
 	int i;
 
 	if (!sy || !sym)
@@ -227,14 +247,11 @@ int selfmon_symbols__lookup(const struct selfmon_symbols *sy, uint64_t addr,
 		return selfmon__err(-ENOENT, "%#llx: offset %#llx of '%s' is in no PT_LOAD segment",
 				    (unsigned long long)addr,
 				    (unsigned long long)addr - m->start + m->pgoff, f->path);
-	k = selfmon_elf__lookup(&f->elf, sym->file_addr);
-	if (k < 0)
-		return selfmon__err(-ENOENT, "%#llx (%#llx in '%s'): no function symbol holds it%s",
-				    (unsigned long long)addr, (unsigned long long)sym->file_addr,
-				    f->path, f->elf.nr ? "" : " (the file has no symbol table)");
-	sym->name = f->elf.names + f->elf.syms[k].name;
-	sym->offset = sym->file_addr - f->elf.syms[k].addr;
-	return 0;
+	if (!name_in(&f->elf, sym))
+		return 0;
+	return selfmon__err(-ENOENT, "%#llx (%#llx in '%s'): no function symbol holds it%s",
+			    (unsigned long long)addr, (unsigned long long)sym->file_addr, f->path,
+			    f->elf.nr ? "" : " (the file has no symbol table)");
 }
 
 void selfmon_symbols__close(struct selfmon_symbols *sy)

@@ -3,8 +3,8 @@
  * libFuzzer harness: the ELF symbol reader (sample/elf.c) on any bytes, as a
  * mapped file may hold. The input is copied to a heap block of exactly its
  * size, so that ASan sees any read past it. A parse that succeeds must give
- * symbols whose names end inside the string table, sorted by address; a
- * lookup of any address must land on a symbol at or below it.
+ * symbols and PLT entries whose names end inside their string tables, sorted
+ * by address; a lookup of any address must land on one at or below it.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -25,9 +25,21 @@ static void check(const struct selfmon_elf *elf, const uint8_t *data, size_t siz
 		if (i && elf->syms[i - 1].addr > s->addr)
 			abort();
 	}
+	for (size_t i = 0; i < elf->nr_plt; i++) {
+		const struct selfmon_elf_sym *s = &elf->plt[i];
+
+		if (s->name >= elf->plt_names_len ||
+		    !memchr(elf->plt_names + s->name, '\0', elf->plt_names_len - s->name))
+			abort();
+		if (i && elf->plt[i - 1].addr > s->addr)
+			abort();
+	}
 	memcpy(&probe, data, size < 8 ? size : 8);
 	for (int k = 0; k < 4; k++, probe = probe * 6364136223846793005ull + 1442695040888963407ull) {
-		long idx = selfmon_elf__lookup(elf, probe);
+		long idx = selfmon_elf__lookup(elf, probe), plt = selfmon_elf__lookup_plt(elf, probe);
+
+		if (plt >= (long)elf->nr_plt || (plt >= 0 && elf->plt[plt].addr > probe))
+			abort();
 
 		if (idx >= (long)elf->nr || (idx >= 0 && elf->syms[idx].addr > probe))
 			abort();

@@ -250,12 +250,23 @@ static size_t read_tips(const char *text, const char *fmt, struct tip *v, size_t
 
 #define MAX_SAMPLES 20000
 
-/* Whether @sym names a PLT entry as selfmon does (NAME@plt). */
-static bool plt_entry(const char *sym)
+/*
+ * The one name perf 6.1 gets wrong that selfmon gets right: a sample in a
+ * PLT entry that selfmon names NAME@plt, perf may name "_init". perf's
+ * symbols__fixup_end() stretches a symbol without a size to the next
+ * symbol, so crti's _init (in .init, just before .plt) covers the whole
+ * .plt and overlaps the NAME@plt symbols perf synthesizes there; its tree
+ * search returns whichever of the two it meets first, which depends on the
+ * tree's shape (in the CLI, memcpy@plt and memset@plt; in a small program,
+ * _init for every entry; with IBT, _init for every .plt.sec entry, which
+ * perf 6.1 does not synthesize). selfmon bounds _init by its section. Any
+ * other difference, "[unknown]" for a PLT entry included, is a failure.
+ */
+static bool perf_stretched_init_over_the_plt(const char *mine, const char *perfs)
 {
-	size_t n = strlen(sym);
+	size_t n = strlen(mine);
 
-	return n > 4 && !strcmp(sym + n - 4, "@plt");
+	return n > 4 && !strcmp(mine + n - 4, "@plt") && !strcmp(perfs, "_init");
 }
 
 struct recorded {
@@ -322,12 +333,8 @@ TEST(perf_script_lists_the_same_samples_tids_ips_and_functions_as_selfmon_record
 	for (size_t i = 0; i < n_mine; i++) {
 		EXPECT_EQ(mine[i].tid, perfs[i].tid);
 		EXPECT_EQ(mine[i].ip, perfs[i].ip);
-		/*
-		 * A sample in the PLT: selfmon names the entry NAME@plt; perf 6.1
-		 * names none here ("[unknown]", or the symbol before .plt): one
-		 * sample in a few hundred may land there.
-		 */
-		if (!plt_entry(mine[i].sym))
+		/* One sample in a few hundred lands in a PLT entry: NAME@plt in both. */
+		if (!perf_stretched_init_over_the_plt(mine[i].sym, perfs[i].sym))
 			EXPECT_STREQ(mine[i].sym, perfs[i].sym) TH_LOG("ip %#llx", mine[i].ip);
 		same += !by_tip(&mine[i], &perfs[i]);
 	}
