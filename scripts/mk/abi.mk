@@ -25,3 +25,20 @@ check-run-abi: $(SHLIB)
 
 check-run-host: check-run-abi
 CHECK_TAPS += $(CHECK)/host-abi.tap
+
+# The board's build (qemu_arm64_defconfig) against the arm64 baseline: the
+# same check for the other architecture selfmon ships a shared library for.
+## check-run-abi-arm64  the board build's libselfmon.so against abi/libselfmon.so.N.arm64.xml
+.PHONY: check-run-abi-arm64
+check-run-abi-arm64:
+	$(Q)mkdir -p $(CHECK)
+	+$(Q)[ -f $(ARM64_O)/.config ] || $(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
+	+$(Q)if $(ARM64_MAKE) abi-check >$(CHECK)/arm64-abi.log 2>&1; then \
+	  echo "ok 1 - libselfmon.so for arm64: its ABI is the baseline's (abi/libselfmon.so.$(ABI_MAJOR).arm64.xml), additions aside"; \
+	else \
+	  echo "not ok 1 - libselfmon.so for arm64 is not the baseline's abi/libselfmon.so.$(ABI_MAJOR).arm64.xml (log: $(CHECK)/arm64-abi.log)"; \
+	fi >$(CHECK)/arm64-abi.tap
+	$(Q)cat $(CHECK)/arm64-abi.tap
+
+check-run-variants: check-run-abi-arm64
+CHECK_TAPS += $(CHECK)/arm64-abi.tap
