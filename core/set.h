@@ -53,6 +53,13 @@ struct selfmon_counter {
  */
 struct selfmon_hot {
 	const struct perf_event_mmap_page *page; /* NULL: no fast read (or a child) */
+	/*
+	 * The counts subtracted from reads. Its flags and reason are not the
+	 * baseline's: they hold what a read by the page stores
+	 * (SELFMON_COUNT_USER, SELFMON_REASON_NONE), set when the set is opened
+	 * and kept by selfmon_set__reset(), so that the short read copies the
+	 * word it loads beside base.running instead of making it.
+	 */
 	struct selfmon_count base;
 	/* Back to the set, so that a refused fast read needs nothing else to go the long way. */
 	struct selfmon_set *set;
@@ -95,12 +102,13 @@ struct selfmon_hot {
 #define SELFMON_GROUP_MIXED 1
 
 struct selfmon_set {
+	/* owner.tid and nr adjacent: the read's checks load both with one instruction (set_read.c). */
+	struct selfmon_owner owner;
 	int nr;
 	struct selfmon_hot *hot;
 	size_t hot_size;
 	bool hot_wiped; /* the slots are MADV_WIPEONFORK: they may hold pages */
 	bool enabled;
-	struct selfmon_owner owner;
 	/* Pinned to one cluster: the thread's hold on it (PMU, allowed CPUs). */
 	bool pinned;
 	struct selfmon_pin_hold hold;

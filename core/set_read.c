@@ -147,8 +147,11 @@ read_fixed_slot(const struct selfmon_hot *h, struct selfmon_count *count, const 
 {
 	/* Before the read: its barriers would load them again. */
 	uint64_t value = h->base.value, enabled = h->base.enabled, running = h->base.running;
+	uint64_t flags;
 	struct selfmon_count now;
 
+	/* The flags word the slot holds (set.h: base), loaded with running by one ldp. */
+	memcpy(&flags, &h->base.flags, sizeof(flags));
 	if (__builtin_expect(selfmon_page__read_fixed_times_(h->page, &now, width), 0))
 		return read_from_slot(h, count);
 	/*
@@ -162,8 +165,25 @@ read_fixed_slot(const struct selfmon_hot *h, struct selfmon_count *count, const 
 	count->value = value;
 	count->enabled = enabled;
 	count->running = now.running - running;
-	store_user_flags(count);
+	memcpy(&count->flags, &flags, sizeof(flags));
 	return 0;
+}
+
+/*
+ * The checks a read makes, each one the API promises: a set and a count, an
+ * index of the set, and the calling thread its owner (the process is checked
+ * by the slot, wiped in a child). Non-zero when one fails. The second test
+ * has no short circuit: nr and the owner's tid, adjacent (set.h), load by
+ * one ldp and the compiler chains the two compares into one branch (ccmp).
+ */
+static inline __attribute__((always_inline)) int read_refused(const struct selfmon_set *set,
+							      int idx,
+							      const struct selfmon_count *count)
+{
+	if (__builtin_expect(!set || !count, 0))
+		return 1;
+	return ((unsigned int)idx >= (unsigned int)set->nr) |
+	       (selfmon_owner__tid != set->owner.tid);
 }
 
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
@@ -172,10 +192,7 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 	struct selfmon_count now;
 	unsigned int width;
 
-	/* The process is checked by h->page (wiped in a child), the thread here. */
-	if (__builtin_expect(!set || !count || (unsigned int)idx >= (unsigned int)set->nr ||
-				     selfmon_owner__tid != set->owner.tid,
-			     0))
+	if (__builtin_expect(read_refused(set, idx, count), 0))
 		return read_checked(set, idx, count);
 	h = &set->hot[(unsigned int)idx];
 	/* A width implies a page: a child's wiped slot has neither. One bit test each. */
@@ -225,9 +242,7 @@ int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count
 {
 	const struct selfmon_hot *h;
 
-	if (__builtin_expect(!set || !count || (unsigned int)idx >= (unsigned int)set->nr ||
-				     selfmon_owner__tid != set->owner.tid,
-			     0))
+	if (__builtin_expect(read_refused(set, idx, count), 0))
 		return read_raw_checked(set, idx, count);
 	h = &set->hot[(unsigned int)idx];
 	/* As selfmon_set__read(): a fixed page by the short read of its width. */
@@ -475,8 +490,11 @@ int selfmon_set__reset(struct selfmon_set *set)
 	if (!err)
 		err = read_all_raw(set, base);
 	for (int i = 0; i < set->nr; i++) {
-		if (!err)
-			set->hot[i].base = base[i];
+		if (!err) {
+			set->hot[i].base.value = base[i].value;
+			set->hot[i].base.enabled = base[i].enabled;
+			set->hot[i].base.running = base[i].running;
+		}
 		/* A baseline is not a measurement: its path does not count. */
 		set->ctr[i].fallbacks = fallbacks[i];
 	}

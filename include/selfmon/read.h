@@ -37,6 +37,21 @@
  */
 #define SELFMON_HOT static inline __attribute__((always_inline))
 
+#ifndef selfmon_arch_read_checked
+/*
+ * @pmc = the counter of page index @idx, or a jump to the label @fail when
+ * @idx names no counter this arch reads (0: none now, perf_event_open(2)
+ * "MMAP layout", index). An arch may do the test inside its dispatch (arm64:
+ * arch.h), one instruction less; this is the test in C.
+ */
+#define selfmon_arch_read_checked(idx, pmc, fail)                            \
+	do {                                                                 \
+		if (__builtin_expect((idx) - 1u >= SELFMON_ARCH_MAX_INDEX, 0)) \
+			goto fail;                                           \
+		(pmc) = selfmon_arch_read_counter(idx);                      \
+	} while (0)
+#endif
+
 #ifndef SELFMON_ARCH_INDEX_GATES_READ
 /*
  * 1 where a page index other than 0 implies cap_user_rdpmc and a pmc_width
@@ -148,16 +163,16 @@ SELFMON_HOT int selfmon_page__read_value_(const struct perf_event_mmap_page *pc,
 		selfmon_barrier();
 		if (gated) {
 			/* The index alone says whether the page allows the read (arch.h). */
-			if (__builtin_expect(idx - 1u >= SELFMON_ARCH_MAX_INDEX, 0))
-				return -EAGAIN;
 			shift = pc->pmc_width;
+			cnt = pc->offset;
+			selfmon_arch_read_checked(idx, pmc, refused);
 		} else {
 			shift = 64u - pc->pmc_width;
 			if (__builtin_expect(!selfmon_page_readable(idx, shift, pc->capabilities), 0))
 				return -EAGAIN;
+			cnt = pc->offset;
+			pmc = selfmon_arch_read_counter(idx);
 		}
-		cnt = pc->offset;
-		pmc = selfmon_arch_read_counter(idx);
 		selfmon_barrier();
 	} while (__builtin_expect(p->lock != seq, 0));
 
@@ -169,6 +184,8 @@ SELFMON_HOT int selfmon_page__read_value_(const struct perf_event_mmap_page *pc,
 #endif
 	*value = cnt + selfmon_pmc_sext(pmc, shift);
 	return 0;
+refused:
+	return -EAGAIN;
 #endif
 }
 
@@ -209,23 +226,30 @@ SELFMON_HOT int selfmon_page__read_short_(const struct perf_event_mmap_page *pc,
 #else
 	const volatile struct perf_event_mmap_page *p = pc;
 	uint64_t cnt, pmc, enabled = 0, running = 0;
-	uint32_t seq, idx;
+	uint32_t seq, idx, now;
 
-	do {
+	for (;;) {
 		selfmon_arch_load_lock_index(p, seq, idx);
 		selfmon_barrier();
 		if (times) {
 			enabled = pc->time_enabled;
 			running = pc->time_running;
 		}
-		if (__builtin_expect(idx - 1u >= SELFMON_ARCH_MAX_INDEX, 0))
-			return -EAGAIN;
-		if (times && __builtin_expect(enabled != running, 0))
-			return 1;
 		cnt = pc->offset;
-		pmc = selfmon_arch_read_counter(idx);
+		selfmon_arch_read_checked(idx, pmc, refused);
 		selfmon_barrier();
-	} while (__builtin_expect(p->lock != seq, 0));
+		now = p->lock;
+		/*
+		 * One test for the seqlock and the times: a multiplexed event
+		 * has had its counter read for nothing, which is harmless (the
+		 * index said a counter holds it), and the rarer path sorts the
+		 * two out. Without @times, enabled == running, constant.
+		 */
+		if (__builtin_expect((now == seq) & (enabled == running), 1))
+			break;
+		if (now == seq)
+			return 1;
+	}
 
 	/* perf_event_open(2), "MMAP layout": pmc sign-extended from pmc_width. */
 	if (width == 32)
@@ -238,6 +262,8 @@ SELFMON_HOT int selfmon_page__read_short_(const struct perf_event_mmap_page *pc,
 		times[1] = running;
 	}
 	return 0;
+refused:
+	return -EAGAIN;
 #endif
 }
 
