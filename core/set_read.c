@@ -143,7 +143,8 @@ static __attribute__((noinline)) int read_fd_slot(const struct selfmon_hot *h,
  * way, from what the slot names, as the general read does.
  */
 static inline __attribute__((always_inline)) int
-read_fixed_slot(const struct selfmon_hot *h, struct selfmon_count *count, const unsigned int width)
+read_fixed_slot(const struct selfmon_hot *h, const struct perf_event_mmap_page *page,
+		struct selfmon_count *count, const unsigned int width)
 {
 	/* Before the read: its barriers would load them again. */
 	uint64_t value = h->base.value, enabled = h->base.enabled, running = h->base.running;
@@ -152,16 +153,20 @@ read_fixed_slot(const struct selfmon_hot *h, struct selfmon_count *count, const 
 
 	/* The flags word the slot holds (set.h: base), loaded with running by one ldp. */
 	memcpy(&flags, &h->base.flags, sizeof(flags));
-	if (__builtin_expect(selfmon_page__read_fixed_times_(h->page, &now, width), 0))
+	if (__builtin_expect(selfmon_page__read_fixed_times_(page, &now, width), 0))
 		return read_from_slot(h, count);
 	/*
 	 * Pairs of 64-bit registers, not a vector: gcc would otherwise move
 	 * the three differences through a vector register, four instructions
-	 * more than the two stp below.
+	 * more than the two stp below. Which one is held back is the one that
+	 * costs gcc (12) no register move at that width.
 	 */
 	value = now.value - value;
 	enabled = now.enabled - enabled;
-	__asm__("" : "+r"(value));
+	if (width == 64)
+		__asm__("" : "+r"(value));
+	else
+		__asm__("" : "+r"(enabled));
 	count->value = value;
 	count->enabled = enabled;
 	count->running = now.running - running;
@@ -188,23 +193,32 @@ static inline __attribute__((always_inline)) int read_refused(const struct selfm
 
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
+	const struct perf_event_mmap_page *page;
 	const struct selfmon_hot *h;
 	struct selfmon_count now;
-	unsigned int width;
+	uint64_t word;
 
 	if (__builtin_expect(read_refused(set, idx, count), 0))
 		return read_checked(set, idx, count);
 	h = &set->hot[(unsigned int)idx];
-	/* A width implies a page: a child's wiped slot has neither. One bit test each. */
-	width = h->width;
-	if (READ_BY_WIDTH && (width & 64))
-		return read_fixed_slot(h, count, 64);
-	if (READ_BY_WIDTH && (width & 32))
-		return read_fixed_slot(h, count, 32);
-	if (__builtin_expect(!h->page, 0))
+	/*
+	 * A width implies a page: a child's wiped slot has neither. One bit
+	 * test each, in the word loaded beside the page (set.h). The empty
+	 * asms have gcc address both from the slot and load them before the
+	 * first test: one ldp.
+	 */
+	__asm__("" : "+r"(h));
+	page = h->page;
+	word = h->word;
+	__asm__("" : "+r"(page), "+r"(word));
+	if (READ_BY_WIDTH && (word & SELFMON_HOT_WIDTH_BIT(64)))
+		return read_fixed_slot(h, page, count, 64);
+	if (READ_BY_WIDTH && (word & SELFMON_HOT_WIDTH_BIT(32)))
+		return read_fixed_slot(h, page, count, 32);
+	if (__builtin_expect(!page, 0))
 		return h->fd1 ? read_fd_slot(h, count) : read_from_slot(h, count);
 	/* A refusal or a multiplexed event: the long way, from what the slot names. */
-	if (__builtin_expect(selfmon_page__read_steady(h->page, &now), 0))
+	if (__builtin_expect(selfmon_page__read_steady(page, &now), 0))
 		return read_from_slot(h, count);
 	/* Rebased in registers: one store of each field. */
 	count->value = now.value - h->base.value;
