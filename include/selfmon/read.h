@@ -294,8 +294,8 @@ SELFMON_HOT int selfmon_page__read_shifted_(const struct perf_event_mmap_page *p
  *
  * Where the kernel keeps both for the event's life (SELFMON_ARCH_FIXED_PAGE:
  * arm64), the seqlock loop reads the index, the offset and the counter alone,
- * and sign-extends the counter's low 32 bits as it adds them: 14
- * instructions on arm64 against about 21. Elsewhere (x86, where a sysfs
+ * and sign-extends the counter's low 32 bits as it adds them: 13
+ * instructions on arm64 against 16. Elsewhere (x86, where a sysfs
  * switch takes cap_user_rdpmc away at run time) it is
  * selfmon_page__read_value(), which tests both at each read.
  * Return: 0, or -EAGAIN when the page allows no user-space read now.
