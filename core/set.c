@@ -260,6 +260,9 @@ static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx 
 
 		set->hot[i].set = set;
 		set->hot[i].idx = i;
+		/* What a read by the page stores (set.h: base). */
+		set->hot[i].base.flags = SELFMON_COUNT_USER;
+		set->hot[i].base.reason = SELFMON_REASON_NONE;
 		if (!c->page && c->fd >= 0 && c->leader < 0 && !c->nr_more && set->hot_wiped) {
 			set->hot[i].fd1 = c->fd + 1;
 			set->hot[i].reason = (short)c->reason;

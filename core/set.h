@@ -53,54 +53,86 @@ struct selfmon_counter {
  */
 struct selfmon_hot {
 	const struct perf_event_mmap_page *page; /* NULL: no fast read (or a child) */
+	/*
+	 * The small fields in the 8 bytes after the page, width first, so that
+	 * selfmon_set__read() loads the page and the width (as word) with one
+	 * ldp and tests the width's bit in the word (set_read.c).
+	 */
+	union {
+		struct {
+			/*
+			 * 32 or 64 when the open saw this counter's page with
+			 * cap_user_rdpmc and that pmc_width, where the kernel
+			 * keeps both for the event's life
+			 * (SELFMON_ARCH_FIXED_PAGE): selfmon_set__read() then
+			 * reads it by the short read, which tests neither. 0: the
+			 * general read (and in a forked child, whose slots are
+			 * wiped).
+			 */
+			unsigned char width;
+			/*
+			 * 1: a member of a group, read right after its leader:
+			 * its times are the leader's (the kernel schedules
+			 * members with their leader), so selfmon_set__read_all()
+			 * reads its value alone.
+			 */
+			unsigned char member;
+			/* Where slot 0 has a group_width: 64 - this counter's pmc_width (0 or 32). */
+			unsigned char shift;
+			/* why a counter without a page is read by read(2) (an enum selfmon_reason) */
+			short reason;
+			/*
+			 * In slot 0 alone: 32 or 64 when the set is one group (or
+			 * one counter) whose pages the open saw with
+			 * cap_user_rdpmc and a pmc_width of 32 or 64, where the
+			 * kernel keeps both (SELFMON_ARCH_FIXED_PAGE): the
+			 * leader's width, plus SELFMON_GROUP_MIXED when a member's
+			 * differs (the arm64 cycle counter at 64 bits beside
+			 * 32-bit event counters), each member then sign-extended
+			 * by its slot's shift. selfmon_set__read_all() reads them
+			 * all by the short read, with no test of their pages, as
+			 * none of them changes while the set is open, and stops
+			 * at the slot after the last, which the mapping holds
+			 * zero (set.c maps one more). 0: not so, and in a forked
+			 * child, whose slots are wiped.
+			 */
+			short group_width;
+		};
+		uint64_t word;
+	};
+	/*
+	 * The counts subtracted from reads. Its flags and reason are not the
+	 * baseline's: they hold what a read by the page stores
+	 * (SELFMON_COUNT_USER, SELFMON_REASON_NONE), set when the set is opened
+	 * and kept by selfmon_set__reset(), so that the short read copies the
+	 * word it loads beside base.running instead of making it.
+	 */
 	struct selfmon_count base;
 	/* Back to the set, so that a refused fast read needs nothing else to go the long way. */
 	struct selfmon_set *set;
 	int idx;
 	/* A lone counter without a page: its fd + 1, for a bare read(2); 0: none (or a child). */
 	int fd1;
-	short reason; /* why such a counter is read by read(2) (an enum selfmon_reason) */
-	/*
-	 * 1: a member of a group, read right after its leader: its times are
-	 * the leader's (the kernel schedules members with their leader), so
-	 * selfmon_set__read_all() reads its value alone.
-	 */
-	unsigned char member;
-	/* Where slot 0 has a group_width: 64 - this counter's pmc_width (0 or 32). */
-	unsigned char shift;
-	/*
-	 * 32 or 64 when the open saw this counter's page with cap_user_rdpmc
-	 * and that pmc_width, where the kernel keeps both for the event's life
-	 * (SELFMON_ARCH_FIXED_PAGE): selfmon_set__read() then reads it by the
-	 * short read, which tests neither. 0: the general read (and in a
-	 * forked child, whose slots are wiped).
-	 */
-	unsigned char width;
-	/*
-	 * In slot 0 alone: 32 or 64 when the set is one group (or one counter)
-	 * whose pages the open saw with cap_user_rdpmc and a pmc_width of 32 or
-	 * 64, where the kernel keeps both (SELFMON_ARCH_FIXED_PAGE): the
-	 * leader's width, plus SELFMON_GROUP_MIXED when a member's differs (the
-	 * arm64 cycle counter at 64 bits beside 32-bit event counters), each
-	 * member then sign-extended by its slot's shift. selfmon_set__read_all()
-	 * reads them all by the short read, with no test of their pages, as none
-	 * of them changes while the set is open, and stops at the slot after
-	 * the last, which the mapping holds zero (set.c maps one more). 0: not
-	 * so, and in a forked child, whose slots are wiped.
-	 */
-	short group_width;
 };
+
+/* Where width's bit @bit (32 or 64) is in a slot's word. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SELFMON_HOT_WIDTH_BIT(bit) ((uint64_t)(bit))
+#else
+#define SELFMON_HOT_WIDTH_BIT(bit) ((uint64_t)(bit) << 56)
+#endif
 
 /* In slot 0's group_width: the members' widths are not all the leader's. */
 #define SELFMON_GROUP_MIXED 1
 
 struct selfmon_set {
+	/* owner.tid and nr adjacent: the read's checks load both with one instruction (set_read.c). */
+	struct selfmon_owner owner;
 	int nr;
 	struct selfmon_hot *hot;
 	size_t hot_size;
 	bool hot_wiped; /* the slots are MADV_WIPEONFORK: they may hold pages */
 	bool enabled;
-	struct selfmon_owner owner;
 	/* Pinned to one cluster: the thread's hold on it (PMU, allowed CPUs). */
 	bool pinned;
 	struct selfmon_pin_hold hold;

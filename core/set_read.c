@@ -143,51 +143,82 @@ static __attribute__((noinline)) int read_fd_slot(const struct selfmon_hot *h,
  * way, from what the slot names, as the general read does.
  */
 static inline __attribute__((always_inline)) int
-read_fixed_slot(const struct selfmon_hot *h, struct selfmon_count *count, const unsigned int width)
+read_fixed_slot(const struct selfmon_hot *h, const struct perf_event_mmap_page *page,
+		struct selfmon_count *count, const unsigned int width)
 {
 	/* Before the read: its barriers would load them again. */
 	uint64_t value = h->base.value, enabled = h->base.enabled, running = h->base.running;
+	uint64_t flags;
 	struct selfmon_count now;
 
-	if (__builtin_expect(selfmon_priv_page_read_fixed_times(h->page, &now, width), 0))
+	/* The flags word the slot holds (set.h: base), loaded with running by one ldp. */
+	memcpy(&flags, &h->base.flags, sizeof(flags));
+	if (__builtin_expect(selfmon_priv_page_read_fixed_times(page, &now, width), 0))
 		return read_from_slot(h, count);
 	/*
 	 * Pairs of 64-bit registers, not a vector: gcc would otherwise move
 	 * the three differences through a vector register, four instructions
-	 * more than the two stp below.
+	 * more than the two stp below. Which one is held back is the one that
+	 * costs gcc (12) no register move at that width.
 	 */
 	value = now.value - value;
 	enabled = now.enabled - enabled;
-	__asm__("" : "+r"(value));
+	if (width == 64)
+		__asm__("" : "+r"(value));
+	else
+		__asm__("" : "+r"(enabled));
 	count->value = value;
 	count->enabled = enabled;
 	count->running = now.running - running;
-	store_user_flags(count);
+	memcpy(&count->flags, &flags, sizeof(flags));
 	return 0;
+}
+
+/*
+ * The checks a read makes, each one the API promises: a set and a count, an
+ * index of the set, and the calling thread its owner (the process is checked
+ * by the slot, wiped in a child). Non-zero when one fails. The second test
+ * has no short circuit: nr and the owner's tid, adjacent (set.h), load by
+ * one ldp and the compiler chains the two compares into one branch (ccmp).
+ */
+static inline __attribute__((always_inline)) int read_refused(const struct selfmon_set *set,
+							      int idx,
+							      const struct selfmon_count *count)
+{
+	if (__builtin_expect(!set || !count, 0))
+		return 1;
+	return ((unsigned int)idx >= (unsigned int)set->nr) |
+	       (selfmon_owner__tid != set->owner.tid);
 }
 
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
+	const struct perf_event_mmap_page *page;
 	const struct selfmon_hot *h;
 	struct selfmon_count now;
-	unsigned int width;
+	uint64_t word;
 
-	/* The process is checked by h->page (wiped in a child), the thread here. */
-	if (__builtin_expect(!set || !count || (unsigned int)idx >= (unsigned int)set->nr ||
-				     selfmon_owner__tid != set->owner.tid,
-			     0))
+	if (__builtin_expect(read_refused(set, idx, count), 0))
 		return read_checked(set, idx, count);
 	h = &set->hot[(unsigned int)idx];
-	/* A width implies a page: a child's wiped slot has neither. One bit test each. */
-	width = h->width;
-	if (READ_BY_WIDTH && (width & 64))
-		return read_fixed_slot(h, count, 64);
-	if (READ_BY_WIDTH && (width & 32))
-		return read_fixed_slot(h, count, 32);
-	if (__builtin_expect(!h->page, 0))
+	/*
+	 * A width implies a page: a child's wiped slot has neither. One bit
+	 * test each, in the word loaded beside the page (set.h). The empty
+	 * asms have gcc address both from the slot and load them before the
+	 * first test: one ldp.
+	 */
+	__asm__("" : "+r"(h));
+	page = h->page;
+	word = h->word;
+	__asm__("" : "+r"(page), "+r"(word));
+	if (READ_BY_WIDTH && (word & SELFMON_HOT_WIDTH_BIT(64)))
+		return read_fixed_slot(h, page, count, 64);
+	if (READ_BY_WIDTH && (word & SELFMON_HOT_WIDTH_BIT(32)))
+		return read_fixed_slot(h, page, count, 32);
+	if (__builtin_expect(!page, 0))
 		return h->fd1 ? read_fd_slot(h, count) : read_from_slot(h, count);
 	/* A refusal or a multiplexed event: the long way, from what the slot names. */
-	if (__builtin_expect(selfmon_page__read_steady(h->page, &now), 0))
+	if (__builtin_expect(selfmon_page__read_steady(page, &now), 0))
 		return read_from_slot(h, count);
 	/* Rebased in registers: one store of each field. */
 	count->value = now.value - h->base.value;
@@ -225,9 +256,7 @@ int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count
 {
 	const struct selfmon_hot *h;
 
-	if (__builtin_expect(!set || !count || (unsigned int)idx >= (unsigned int)set->nr ||
-				     selfmon_owner__tid != set->owner.tid,
-			     0))
+	if (__builtin_expect(read_refused(set, idx, count), 0))
 		return read_raw_checked(set, idx, count);
 	h = &set->hot[(unsigned int)idx];
 	/* As selfmon_set__read(): a fixed page by the short read of its width. */
@@ -475,8 +504,11 @@ int selfmon_set__reset(struct selfmon_set *set)
 	if (!err)
 		err = read_all_raw(set, base);
 	for (int i = 0; i < set->nr; i++) {
-		if (!err)
-			set->hot[i].base = base[i];
+		if (!err) {
+			set->hot[i].base.value = base[i].value;
+			set->hot[i].base.enabled = base[i].enabled;
+			set->hot[i].base.running = base[i].running;
+		}
 		/* A baseline is not a measurement: its path does not count. */
 		set->ctr[i].fallbacks = fallbacks[i];
 	}

@@ -77,7 +77,8 @@ static void body_inline(void *arg, uint64_t n)
 {
 	struct cli_markercost *mc = arg;
 	const struct perf_event_mmap_page *p0 = mc->pg[0], *p1 = mc->pg[1];
-	uint64_t a, b, c, d, sum = 0;
+	/* Set: gcc (12) does not follow the read's asm goto to the a = b = 0 below. */
+	uint64_t a = 0, b = 0, c = 0, d = 0, sum = 0;
 
 	for (uint64_t i = 0; i < n; i++) {
 		if (selfmon_page__read_value(p0, &a) | selfmon_page__read_value(p1, &b))

@@ -113,6 +113,28 @@ static void every_block_is_the_same_two_instructions(void **state)
 	assert_int_equal(first, SELFMON_ARM64_BTI[0] ? 3 : 2);
 }
 
+/*
+ * Index 0 (no counter now) lands on a block before block 1 that branches to
+ * the caller's refusal: one b where the others have mrs and b, so
+ * the dispatch needs no index - 1, and blocks 1..32 stay where they were.
+ */
+static void index_0_lands_on_a_block_that_refuses(void **state)
+{
+	static const char fail0[] = SELFMON_ARM64_BLOCK_FAIL(refused);
+	const char *l = fail0;
+	int insns = 0;
+
+	(void)state;
+	assert_non_null(strstr(fail0, "\tb\t%l[refused]\n"));
+	assert_null(strstr(fail0, "mrs"));
+	assert_int_equal(strncmp(fail0, "0:", 2), 0);
+	for (l += 2; *l && strncmp(l, "\t.org", 5); l = strchr(l, '\n') + 1)
+		insns++;
+	/* One instruction (and bti j with BTI), padded by the .org to the blocks' size. */
+	assert_int_equal(insns, SELFMON_ARM64_BTI[0] ? 2 : 1);
+	assert_non_null(strstr(l, "0b + (1 << " SELFMON_ARM64_SHIFT ")"));
+}
+
 static void the_timestamp_is_the_virtual_count(void **state)
 {
 	uint64_t v;
@@ -133,6 +155,7 @@ int main(void)
 		cmocka_unit_test(index_13_and_14_are_not_swapped),
 		cmocka_unit_test(index_32_reads_the_cycle_counter_in_the_last_block),
 		cmocka_unit_test(every_block_is_the_same_two_instructions),
+		cmocka_unit_test(index_0_lands_on_a_block_that_refuses),
 		cmocka_unit_test(the_timestamp_is_the_virtual_count),
 	};
 

@@ -89,16 +89,16 @@ SELFMON_HOT int selfmon_priv_page_read_value(const struct perf_event_mmap_page *
 		selfmon_barrier();
 		if (gated) {
 			/* The index alone says whether the page allows the read (arch.h). */
-			if (__builtin_expect(idx - 1u >= SELFMON_ARCH_MAX_INDEX, 0))
-				return -EAGAIN;
 			shift = pc->pmc_width;
+			cnt = pc->offset;
+			selfmon_arch_read_checked(idx, pmc, refused);
 		} else {
 			shift = 64u - pc->pmc_width;
 			if (__builtin_expect(!selfmon_priv_page_readable(idx, shift, pc->capabilities), 0))
 				return -EAGAIN;
+			cnt = pc->offset;
+			pmc = selfmon_arch_read_counter(idx);
 		}
-		cnt = pc->offset;
-		pmc = selfmon_arch_read_counter(idx);
 		selfmon_barrier();
 	} while (__builtin_expect(p->lock != seq, 0));
 
@@ -110,6 +110,8 @@ SELFMON_HOT int selfmon_priv_page_read_value(const struct perf_event_mmap_page *
 #endif
 	*value = cnt + selfmon_priv_pmc_sext(pmc, shift);
 	return 0;
+refused:
+	return -EAGAIN;
 #endif
 }
 
@@ -134,23 +136,30 @@ SELFMON_HOT int selfmon_priv_page_read_short(const struct perf_event_mmap_page *
 #else
 	const volatile struct perf_event_mmap_page *p = pc;
 	uint64_t cnt, pmc, enabled = 0, running = 0;
-	uint32_t seq, idx;
+	uint32_t seq, idx, now;
 
-	do {
+	for (;;) {
 		selfmon_arch_load_lock_index(p, seq, idx);
 		selfmon_barrier();
 		if (times) {
 			enabled = pc->time_enabled;
 			running = pc->time_running;
 		}
-		if (__builtin_expect(idx - 1u >= SELFMON_ARCH_MAX_INDEX, 0))
-			return -EAGAIN;
-		if (times && __builtin_expect(enabled != running, 0))
-			return 1;
 		cnt = pc->offset;
-		pmc = selfmon_arch_read_counter(idx);
+		selfmon_arch_read_checked(idx, pmc, refused);
 		selfmon_barrier();
-	} while (__builtin_expect(p->lock != seq, 0));
+		now = p->lock;
+		/*
+		 * One test for the seqlock and the times: a multiplexed event
+		 * has had its counter read for nothing, which is harmless (the
+		 * index said a counter holds it), and the rarer path sorts the
+		 * two out. Without @times, enabled == running, constant.
+		 */
+		if (__builtin_expect((now == seq) & (enabled == running), 1))
+			break;
+		if (now == seq)
+			return 1;
+	}
 
 	/* perf_event_open(2), "MMAP layout": pmc sign-extended from pmc_width. */
 	if (width == 32)
@@ -163,6 +172,8 @@ SELFMON_HOT int selfmon_priv_page_read_short(const struct perf_event_mmap_page *
 		times[1] = running;
 	}
 	return 0;
+refused:
+	return -EAGAIN;
 #endif
 }
 

@@ -224,7 +224,8 @@ static inline __attribute__((always_inline)) void
 inline4(void *arg, int n, int (*read)(const struct perf_event_mmap_page *, uint64_t *))
 {
 	const struct perf_event_mmap_page *const *pg = arg;
-	uint64_t a, b, c, d, sum = 0;
+	/* Set: gcc (12) does not follow the read's asm goto to the a = b = 0 below. */
+	uint64_t a = 0, b = 0, c = 0, d = 0, sum = 0;
 
 	for (int i = 0; i < n; i++) {
 		if (read(pg[0], &a) | read(pg[1], &b))

@@ -166,6 +166,41 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_counter(
 }
 
 /*
+ * The same read with the index's range checked by the dispatch itself, for
+ * read.h's selfmon_arch_read_checked(): an index above 32 branches to @fail
+ * before the computed branch, and index 0 (no counter: the kernel withdrew
+ * the user read, perf_event_open(2) "MMAP layout", index) lands on a block
+ * of its own, before block 1, that branches to @fail. So the read takes the
+ * index as it is, with no subtraction: cmp, b.hi, adr, add, br, mrs, b, one
+ * instruction a read less than a C test of index - 1 below 32 before
+ * selfmon_arch_read_counter(). The 32 blocks are those above, unchanged.
+ * An asm goto with outputs needs gcc 11 or clang 11; an older compiler
+ * takes read.h's C test. It is volatile by name: gcc 12 deletes an asm goto
+ * whose outputs go unused (a caller that wants the return alone), and with
+ * it the index test, which a board test caught (pmu_test's user_access).
+ */
+#if (defined(__clang__) && __clang_major__ >= 11) || (!defined(__clang__) && __GNUC__ >= 11)
+#define SELFMON_ARM64_BLOCK_FAIL(fail)                            \
+	"0:" SELFMON_ARM64_BTI "\tb\t%l[" #fail "]\n"               \
+	"\t.org\t0b + (1 << " SELFMON_ARM64_SHIFT ")\n"
+#define selfmon_arch_read_checked(idx, pmc, fail)                                         \
+	do {                                                                              \
+		uint64_t at_;                                                             \
+		selfmon_arch_serialize();                                                 \
+		__asm__ __volatile__ goto("\tcmp\t%w[n], #32\n"                           \
+			     "\tb.hi\t%l[" #fail "]\n"                                     \
+			     "\tadr\t%[at], 8f\n"                                          \
+			     "\tadd\t%[at], %[at], %w[n], uxtw #" SELFMON_ARM64_SHIFT "\n" \
+			     "\tbr\t%[at]\n"                                               \
+			     "8:\n" SELFMON_ARM64_BLOCK_FAIL(fail) SELFMON_ARM64_BLOCKS "9:\n" \
+			     : [v] "=r"(pmc), [at] "=&r"(at_)                             \
+			     : [n] "r"((uint32_t)(idx))                                   \
+			     : "cc"                                                       \
+			     : fail);                                                     \
+	} while (0)
+#endif
+
+/*
  * The virtual count, which the kernel's cap_user_time fields convert. isb
  * keeps it from being read ahead of the seqlock load (the kernel's own
  * __arch_counter_get_cntvct does the same).
