@@ -60,9 +60,11 @@ for what in "${@:-build}"; do
 	# debhelper, dpkg-dev and lintian; debian/control's Build-Depends
 	# (linux-source-6.1 for libperf, 6.12 for the pmu-events tables,
 	# kconfiglib, pkg-config for its test); crossbuild-essential-arm64 for
-	# dpkg-buildpackage -a arm64 (gcc-aarch64-linux-gnu, libc6-dev:arm64).
+	# dpkg-buildpackage -a arm64 (gcc-aarch64-linux-gnu, libc6-dev:arm64);
+	# build-essential, which dpkg-checkbuilddeps requires of every package
+	# (a brand-new Debian 12 lacks it: make check in a fresh chroot).
 	deb)   add debhelper dpkg-dev lintian pkg-config linux-source-6.1 linux-source-6.12 xz-utils \
-	           python3-kconfiglib perl crossbuild-essential-arm64 ;;
+	           python3-kconfiglib perl crossbuild-essential-arm64 build-essential ;;
 	musl-arm64) add gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-dev:arm64 ;;
 	# LAVA's dispatcher (lava-run) and what rendering a device needs; git
 	# for the definition referenced from a repository.
