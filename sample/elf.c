@@ -18,12 +18,13 @@
 #include "elf.h"
 #include "../core/error.h"
 
-#define bad(what, ...) selfmon__err(-EBADMSG, "ELF '%s': " __VA_ARGS__)
+#define bad(what, fmt, ...) selfmon__err(-EBADMSG, "ELF '%s': " fmt, (what), __VA_ARGS__)
 
 /* A table of @nr entries of @entsize bytes at @off, inside @len: overflow-safe. */
 static int table_within(uint64_t off, uint64_t nr, uint64_t entsize, size_t len)
 {
-	return entsize && nr <= (uint64_t)len / entsize && selfmon_elf__within(off, nr * entsize, len);
+	return entsize && nr <= (uint64_t)len / entsize &&
+	       selfmon_elf__within(off, nr * entsize, len);
 }
 
 static int check_ident(const uint8_t *b, size_t len, const char *what)
@@ -31,7 +32,7 @@ static int check_ident(const uint8_t *b, size_t len, const char *what)
 	if (len < SELFMAG || memcmp(b, ELFMAG, SELFMAG))
 		return selfmon__err(-ENOEXEC, "'%s' is not an ELF file (no \\x7fELF magic)", what);
 	if (len < sizeof(Elf64_Ehdr))
-		return bad(what, "the header is cut short: %zu bytes of %zu", what, len,
+		return bad(what, "the header is cut short: %zu bytes of %zu", len,
 			   sizeof(Elf64_Ehdr));
 	if (b[EI_CLASS] != ELFCLASS64 || b[EI_DATA] != ELFDATA2LSB ||
 	    __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
@@ -82,8 +83,7 @@ static int read_loads(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, const 
 		return bad(what,
 			   "program headers (e_phoff %llu, %u of %u bytes) lie outside its "
 			   "%zu bytes",
-			   what, (unsigned long long)eh->e_phoff, eh->e_phnum, eh->e_phentsize,
-			   len);
+			   (unsigned long long)eh->e_phoff, eh->e_phnum, eh->e_phentsize, len);
 	for (unsigned int i = 0; i < eh->e_phnum; i++) {
 		Elf64_Phdr ph;
 
@@ -93,8 +93,7 @@ static int read_loads(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, const 
 		if (ph.p_type != PT_LOAD)
 			continue;
 		if (elf->nr_load == SELFMON_ELF_MAX_LOAD)
-			return bad(what, "more than %d PT_LOAD segments", what,
-				   SELFMON_ELF_MAX_LOAD);
+			return bad(what, "more than %d PT_LOAD segments", SELFMON_ELF_MAX_LOAD);
 		elf->load[elf->nr_load].offset = ph.p_offset;
 		elf->load[elf->nr_load].vaddr = ph.p_vaddr;
 		elf->load[elf->nr_load].filesz = ph.p_filesz;
@@ -108,14 +107,14 @@ static int section(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, uint64_t 
 		   Elf64_Shdr *sh, const char *what)
 {
 	if (i >= shnum)
-		return bad(what, "section %llu does not exist (%llu sections)", what,
+		return bad(what, "section %llu does not exist (%llu sections)",
 			   (unsigned long long)i, (unsigned long long)shnum);
 	memcpy(sh, b + eh->e_shoff + i * sizeof(*sh), sizeof(*sh));
 	if (sh->sh_type != SHT_NOBITS && !selfmon_elf__within(sh->sh_offset, sh->sh_size, len))
 		return bad(what,
 			   "section %llu (offset %llu, size %llu) runs past the file's %zu "
 			   "bytes",
-			   what, (unsigned long long)i, (unsigned long long)sh->sh_offset,
+			   (unsigned long long)i, (unsigned long long)sh->sh_offset,
 			   (unsigned long long)sh->sh_size, len);
 	return 0;
 }
@@ -137,11 +136,11 @@ static int section_count(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, con
 		return bad(what,
 			   "section headers (e_shoff %llu, %u bytes each) lie outside its %zu "
 			   "bytes",
-			   what, (unsigned long long)eh->e_shoff, eh->e_shentsize, len);
+			   (unsigned long long)eh->e_shoff, eh->e_shentsize, len);
 	memcpy(&sh0, b + eh->e_shoff, sizeof(sh0));
 	*shnum = eh->e_shnum ? eh->e_shnum : sh0.sh_size;
 	if (!table_within(eh->e_shoff, *shnum, sizeof(sh0), len))
-		return bad(what, "%llu section headers at %llu run past its %zu bytes", what,
+		return bad(what, "%llu section headers at %llu run past its %zu bytes",
 			   (unsigned long long)*shnum, (unsigned long long)eh->e_shoff, len);
 	return 0;
 }
@@ -168,11 +167,11 @@ static int find_symtab(const uint8_t *b, size_t len, const Elf64_Ehdr *eh, uint6
 		return bad(what,
 			   "symbol table entries of %llu bytes, table of %llu: want %zu-byte "
 			   "entries",
-			   what, (unsigned long long)sym->sh_entsize,
-			   (unsigned long long)sym->sh_size, sizeof(Elf64_Sym));
+			   (unsigned long long)sym->sh_entsize, (unsigned long long)sym->sh_size,
+			   sizeof(Elf64_Sym));
 	err = section(b, len, eh, shnum, sym->sh_link, str, what);
 	if (!err && (str->sh_type != SHT_STRTAB || !str->sh_size))
-		err = bad(what, "the symbol table's sh_link %u is not a string table", what,
+		err = bad(what, "the symbol table's sh_link %u is not a string table",
 			  sym->sh_link);
 	return err;
 }
@@ -254,7 +253,7 @@ static int read_syms(const uint8_t *b, const Elf64_Ehdr *eh, uint64_t shnum, con
 			err = bad(what,
 				  "symbol %llu: its name at %u has no NUL inside the %llu-byte "
 				  "string table",
-				  what, (unsigned long long)i, s.st_name,
+				  (unsigned long long)i, s.st_name,
 				  (unsigned long long)str->sh_size);
 			goto out;
 		}
