@@ -12,7 +12,7 @@
 void so_loop_cached(void *arg, int n);
 void so_loop_empty(void *arg, int n);
 void so_region_3000(void);
-int so_region_min(const char *region, int64_t *min, uint64_t *calls);
+int so_region_min(const char *region, int64_t *min, uint64_t *calls, uint64_t *fallbacks);
 
 /* so_loop_cached() - @n empty cached pairs, as marker_board_test's loop_cached(). */
 void so_loop_cached(void *arg, int n)
@@ -40,10 +40,11 @@ void so_region_3000(void)
 }
 
 /*
- * so_region_min() - @region's least first event per call and its calls, as
+ * so_region_min() - @region's least first event per call, its calls and its
+ * read(2) fallbacks, as
  * the library this object calls (libselfmon.so, or its own copy) has them.
  */
-int so_region_min(const char *region, int64_t *min, uint64_t *calls)
+int so_region_min(const char *region, int64_t *min, uint64_t *calls, uint64_t *fallbacks)
 {
 	struct selfmon_marker_result r = { .sz = sizeof(r) };
 	int err = selfmon_marker__result(region, -1, &r);
@@ -52,5 +53,6 @@ int so_region_min(const char *region, int64_t *min, uint64_t *calls)
 		return err;
 	*min = r.event[0].min;
 	*calls = r.calls;
+	*fallbacks = r.fallbacks;
 	return 0;
 }
