@@ -243,7 +243,7 @@ $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 # to about 100 bytes, so that a dlopen() of libselfmon.so, or of a plugin with
 # libselfmon_pic.a inside, finds room in the static TLS that glibc keeps
 # free for such libraries (docs/markers.md, "Shared objects and plugins").
-PIC_CFLAGS := -fPIC -fno-semantic-interposition -ftls-model=initial-exec
+PIC_CFLAGS := -fPIC -fno-semantic-interposition -ftls-model=initial-exec -DSELFMON_PIC_OBJECT
 pic_objs = $(patsubst $(O)/obj/%,$(O)/obj-pic/%,$(1))
 $(O)/obj-pic/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 	$(quiet) CC '$< (PIC)'

@@ -12,13 +12,16 @@
 
 /*
  * Per thread, like errno: two threads failing at once keep their own story.
- * The message is on the heap, the thread variable a pointer: libselfmon.so
- * keeps its thread data small enough for the static TLS that its
- * initial-exec accesses need (docs/markers.md, "Shared objects and
- * plugins"). A thread's buffer is freed when it exits; without memory, a
- * failure keeps its return value and loses its message.
  */
 #define ERRMSG_MAX 512
+#ifdef SELFMON_PIC_OBJECT
+/*
+ * In libselfmon.so and libselfmon_pic.a the message is on the heap, the
+ * thread variable a pointer: the library keeps its thread data small enough
+ * for the static TLS that its initial-exec accesses need (docs/markers.md,
+ * "Shared objects and plugins"). A thread's buffer is freed when it exits;
+ * without memory, a failure keeps its return value and loses its message.
+ */
 static _Thread_local char *errmsg;
 static pthread_key_t errmsg_key;
 static pthread_once_t errmsg_once = PTHREAD_ONCE_INIT;
@@ -42,6 +45,21 @@ static char *errmsg_buf(void)
 	}
 	return errmsg;
 }
+#else
+/*
+ * In a program's own archive (libselfmon.a) the buffer is the thread
+ * variable itself: a static program has no TLS room to keep, and the
+ * smallest one (arm64_min_defconfig's, 128 KiB) no room for the thread
+ * keys' code either.
+ */
+static _Thread_local char errmsg_own[ERRMSG_MAX];
+static _Thread_local char *errmsg;
+
+static char *errmsg_buf(void)
+{
+	return errmsg = errmsg_own;
+}
+#endif
 
 static void errmsg_vset(const char *fmt, va_list ap)
 {
