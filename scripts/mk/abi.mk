@@ -33,12 +33,12 @@ CHECK_TAPS += $(CHECK)/host-abi.tap
 check-run-abi-arm64:
 	$(Q)mkdir -p $(CHECK)
 	+$(Q)[ -f $(ARM64_O)/.config ] || $(ARM64_MAKE) qemu_arm64_defconfig >/dev/null
-	+$(Q)if $(ARM64_MAKE) abi-check >$(CHECK)/arm64-abi.log 2>&1; then \
+	+$(Q)if $(ARM64_MAKE) abi-check >$(CHECK)/host-abi-arm64.log 2>&1; then \
 	  echo "ok 1 - libselfmon.so for arm64: its ABI is the baseline's (abi/libselfmon.so.$(ABI_MAJOR).arm64.xml), additions aside"; \
 	else \
-	  echo "not ok 1 - libselfmon.so for arm64 is not the baseline's abi/libselfmon.so.$(ABI_MAJOR).arm64.xml (log: $(CHECK)/arm64-abi.log)"; \
-	fi >$(CHECK)/arm64-abi.tap
-	$(Q)cat $(CHECK)/arm64-abi.tap
+	  echo "not ok 1 - libselfmon.so for arm64 is not the baseline's abi/libselfmon.so.$(ABI_MAJOR).arm64.xml (log: $(CHECK)/host-abi-arm64.log)"; \
+	fi >$(CHECK)/host-abi-arm64.tap
+	$(Q)cat $(CHECK)/host-abi-arm64.tap
 
 check-run-variants: check-run-abi-arm64
-CHECK_TAPS += $(CHECK)/arm64-abi.tap
+CHECK_TAPS += $(CHECK)/host-abi-arm64.tap
