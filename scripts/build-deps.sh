@@ -18,9 +18,14 @@ set -eu
 # A CDPATH from the environment would make `cd` print, and go elsewhere.
 unset CDPATH
 
+# How the pieces are built: a change to the flags below that a build made
+# before it must not keep (a cached libperf.a) raises it, and with it the id.
+RECIPE=2
+
 # The source's id: its name and a checksum of where it is and what it is (a
-# tarball's size and time; a tree's libperf and libapi files), so that two
-# sources, or a source that changed, never share a build.
+# tarball's size and time; a tree's libperf and libapi files) and of the
+# recipe, so that two sources, a source that changed, or a new recipe never
+# share a build.
 src_id() {
 	p=$1
 	name=$(basename "$p" | sed -e 's/\.\(tar\.xz\|tar\.gz\|tgz\|tar\.bz2\|tar\)$//' -e 's/[^A-Za-z0-9._+-]/_/g')
@@ -32,6 +37,7 @@ src_id() {
 	else
 		sum=$(printf '%s\n' "$p" | cksum)
 	fi
+	sum=$(printf '%s recipe %s\n' "${sum%% *}" "$RECIPE" | cksum)
 	echo "${name:-src}-$(printf '%08x' "${sum%% *}")"
 }
 
@@ -175,8 +181,12 @@ if [ ! -f "$out/.stamp" ]; then
 	# make it first would apply to all the others, and flags given later to
 	# none. libperf's Makefile takes a CFLAGS from either place as its base,
 	# and -std=c11 (selfmon's) breaks its GNU C.
+	# -fmacro-prefix-map: libperf's asserts (tools/include/linux/refcount.h)
+	# name their file by __FILE__, which would carry this folder's absolute
+	# path into every static program, making its size and bytes depend on
+	# where the tree was cloned. Relative to the deps folder instead.
 	env -u CFLAGS -u CPPFLAGS -u LDFLAGS -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make -s -C "${src_perf:-$deps/src/tools/lib/perf}" ARCH="$arch" CROSS_COMPILE="$cross" CC="$cc" \
-		EXTRA_CFLAGS="-O2 -fPIC -ffunction-sections -fdata-sections" O="$out/obj/" prefix="$out" libdir="$out/lib" DESTDIR= \
+		EXTRA_CFLAGS="-O2 -fPIC -ffunction-sections -fdata-sections -fmacro-prefix-map=$(cd "$deps" && pwd -P)/=" O="$out/obj/" prefix="$out" libdir="$out/lib" DESTDIR= \
 		install_lib install_headers >"$out/build.log" 2>&1 ||
 		{ cat "$out/build.log" >&2; die "libperf build failed for $arch from LINUX_SRC '$src' (Linux ${version:-?})"; }
 	# libperf.a calls into libapi; a static link needs both.

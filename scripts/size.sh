@@ -20,6 +20,8 @@ budget_of() {
 	for b in $budgets; do [ "${b%%=*}" != "$1" ] || { echo "${b#*=}"; return; }; done
 }
 tap=${TAP:-}
+# The source tree, as the compiler saw it (make's CURDIR: symlinks resolved).
+top=$(cd "$(dirname "$0")/.." && pwd -P)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-size.XXXXXX")
 cleanup() { rm -rf "$tmp"; }
 # dash and busybox ash run no EXIT trap on death by a signal, and a trapped
@@ -59,6 +61,14 @@ for spec in "$@"; do
 		bad=$("${cross}nm" "$path" | awk '{ print $NF }' | grep -E "$not_min" | head -n 5 | tr '\n' ' ')
 		if [ -z "$bad" ]; then ok "[$label] the minimal program carries no bench, report or CLI code"
 		else notok "[$label] the minimal program carries bench, report or CLI code: $bad"; fi
+		# Nothing in it may name the folder it was built in (a __FILE__
+		# of the library's or of libperf's): its bytes, and its size against
+		# the budget, would then depend on where the tree was cloned.
+		if LC_ALL=C grep -qF "$top" "$tmp/s"; then
+			notok "[$label] the minimal program names the source folder '$top' (a __FILE__ in an assert?): build with -fmacro-prefix-map, as scripts/build-deps.sh does for libperf"
+		else
+			ok "[$label] the minimal program names no folder of the machine it was built on"
+		fi
 		budget=$(budget_of "$label")
 		if [ -n "$budget" ]; then
 			if [ "$bytes" -le "$budget" ]; then
