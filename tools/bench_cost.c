@@ -31,6 +31,19 @@ static void subtract_loop(struct selfmon_bench_result *res, const struct selfmon
 	}
 }
 
+/*
+ * @e, a loop measured only to be subtracted from the @rows rows after it,
+ * says so in its median aggregate: compare shows it and judges it not (its
+ * cost is the harness's; the rows that matter already have it taken out).
+ */
+static void mark_baseline(struct selfmon_report_entry *e, int rows)
+{
+	if (e->nr_extra >= 4)
+		return;
+	snprintf(e->extra[e->nr_extra].name, sizeof(e->extra[0].name), "%s", SELFMON_REPORT_BASELINE_FIGURE);
+	e->extra[e->nr_extra++].value = rows;
+}
+
 /* The ratio of the medians of @col, or of the minimums with @min (the least disturbed run). */
 static void add_ratio_of(struct selfmon_report_entry *e, const struct selfmon_bench_result *ref,
 			 const char *col, const char *label, bool min)
@@ -156,6 +169,7 @@ static int readcost_row(struct cli_bench_run *r, struct selfmon_bench *b,
 		return err;
 	if (k == CLI_READCOST_EMPTY) {
 		e[k]->what = "the loop without a read (subtracted below)";
+		mark_baseline(e[k], CLI_READCOST__NR - 1);
 	} else {
 		subtract_loop(e[k]->res, e[CLI_READCOST_EMPTY]->res);
 		label_readcost(e, k, !no_inline);
@@ -234,6 +248,8 @@ int cli_bench_run__markercost(struct cli_bench_run *r)
 			break;
 		if (k != CLI_MARKERCOST_EMPTY)
 			subtract_loop(e[k]->res, e[CLI_MARKERCOST_EMPTY]->res);
+		else
+			mark_baseline(e[k], CLI_MARKERCOST__NR - 1);
 		if (k != CLI_MARKERCOST_EMPTY && k != CLI_MARKERCOST_INLINE &&
 		    !e[CLI_MARKERCOST_INLINE]->skipped)
 			add_ratio(e[k], e[CLI_MARKERCOST_INLINE]->res, "instructions:u",
@@ -267,6 +283,8 @@ static int samplecost_row(struct cli_bench_run *r, struct selfmon_bench *b,
 			     "libperf perf_mmap__read_event + consume, no parse";
 	if (k != CLI_SAMPLECOST_EMPTY)
 		subtract_loop(e[k]->res, e[CLI_SAMPLECOST_EMPTY]->res);
+	else
+		mark_baseline(e[k], CLI_SAMPLECOST__NR - 1);
 	if (k == CLI_SAMPLECOST_SELFMON && cli_samplecost__records(sc) == 0) {
 		fprintf(stderr, "selfmon bench: samplecost: the drain read no record\n");
 		return -EIO;

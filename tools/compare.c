@@ -154,10 +154,14 @@ static int note_unmeasured(struct cli_compare *c, const struct cli_cmp_bench *b,
 		.kind = kind,
 		.side = side,
 		.error = error,
-		.message = error ? b->error : b->skip,
+		.message = kind == CLI_BASELINE ? "its cost is the harness's, already taken out "
+						  "of the rows after it" :
+			   error ? b->error :
+				   b->skip,
 	};
 	c->failed += kind == CLI_FAILED;
 	c->not_comparable += kind == CLI_NOT_COMPARABLE;
+	c->baselines += kind == CLI_BASELINE;
 	return 0;
 }
 
@@ -176,7 +180,15 @@ static int compare_unmeasured(struct cli_compare *c, const struct cli_cmp_bench 
 
 	if (nb->nr_errors)
 		return 1;
-	if (b->nr_errors)
+	/*
+	 * A calibration baseline is never judged: its cost is the harness's,
+	 * already taken out of the rows after it, and a loop that costs a few
+	 * picoseconds an iteration moves by half between two runs of one
+	 * build, which a gate must not call a regression.
+	 */
+	if (b->baseline_of || nb->baseline_of)
+		rc = note_unmeasured(c, b, CLI_BASELINE, 2, false);
+	else if (b->nr_errors)
 		rc = note_unmeasured(c, b, CLI_NOT_COMPARABLE, 0, true);
 	else if (b->nr_skipped && nb->nr_skipped)
 		rc = note_unmeasured(c, b, CLI_SKIPPED, 2, false);

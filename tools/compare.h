@@ -45,6 +45,11 @@ struct cli_cmp_bench {
 	 */
 	int nr_errors, nr_skipped;
 	char *error, *skip;
+	/*
+	 * A calibration baseline (SELFMON_REPORT_BASELINE_FIGURE in its median
+	 * aggregate): the rows it was subtracted from; 0: a benchmark.
+	 */
+	int baseline_of;
 };
 
 struct cli_report {
@@ -167,6 +172,7 @@ enum cli_unmeasured_kind {
 	CLI_FAILED, /* an error on NEW: the gate fails (exit 1) */
 	CLI_NOT_COMPARABLE, /* an error on BASE, skipped on one side: as one-sided (exit 2) */
 	CLI_SKIPPED, /* skipped on both sides: said, nothing to judge */
+	CLI_BASELINE, /* a calibration baseline (either side): shown, not judged */
 };
 
 struct cli_unmeasured {
@@ -184,7 +190,8 @@ struct cli_compare {
 	char **only_base, **only_new; /* benchmarks on one side only */
 	int nr_only_base, nr_only_new;
 	struct cli_unmeasured *un;
-	int nr_un, failed, not_comparable; /* of @un: all, CLI_FAILED, CLI_NOT_COMPARABLE */
+	/* of @un: all, CLI_FAILED, CLI_NOT_COMPARABLE, CLI_BASELINE */
+	int nr_un, failed, not_comparable, baselines;
 	int regressions, improvements, unsure, inconclusive;
 	double alpha;
 	const char *error; /* bad input: nothing compared, only this said (JUnit) */

@@ -205,6 +205,35 @@ static int row_kind(const struct util_json *o, int i, enum row_kind *kind, char 
 	return 0;
 }
 
+/*
+ * An aggregate: only a median that names its benchmark a calibration
+ * baseline (SELFMON_REPORT_BASELINE_FIGURE) is kept, as a mark on it.
+ */
+static int load_aggregate(struct cli_report *r, const struct util_json *o, int i, char *err,
+			  size_t errsz)
+{
+	const struct util_json *v = util_json_get(o, SELFMON_REPORT_BASELINE_FIGURE);
+	const char *name;
+	struct cli_cmp_bench *b;
+
+	if (!v)
+		return 0;
+	name = row_name(o, i, err, errsz);
+	if (!name)
+		return -EINVAL;
+	if (v->type != UTIL_JSON_NUMBER || !(v->num >= 1 && v->num <= 1e6)) {
+		snprintf(err, errsz,
+			 "benchmarks[%d] (\"%.80s\"): \"%s\" is not a count of rows (1 or more)", i,
+			 name, SELFMON_REPORT_BASELINE_FIGURE);
+		return -EINVAL;
+	}
+	b = add_bench(r, name);
+	if (!b)
+		return -ENOMEM;
+	b->baseline_of = (int)v->num;
+	return 0;
+}
+
 /* A repetition that failed or was skipped: counted on its benchmark, its first message kept. */
 static int load_unmeasured(struct cli_report *r, const struct util_json *o, int i, bool error,
 			   char *err, size_t errsz)
@@ -329,13 +358,12 @@ static int load_tree(struct cli_report *r, const struct util_json *root, char *e
 		rc = row_kind(o, i, &kind, err, errsz);
 		if (rc)
 			return rc;
-		if (kind == ROW_AGGREGATE)
-			continue;
-		rc = kind == ROW_ITERATION ? load_iteration(r, o, i, err, errsz) :
+		rc = kind == ROW_AGGREGATE ? load_aggregate(r, o, i, err, errsz) :
+		     kind == ROW_ITERATION ? load_iteration(r, o, i, err, errsz) :
 					     load_unmeasured(r, o, i, kind == ROW_ERROR, err, errsz);
 		if (rc)
 			return rc;
-		loaded++;
+		loaded += kind != ROW_AGGREGATE;
 	}
 	if (!loaded) {
 		snprintf(

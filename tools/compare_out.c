@@ -79,7 +79,11 @@ int cli_compare_table(FILE *f, const struct cli_compare *c)
 		c->nr - c->regressions - c->inconclusive - c->improvements - c->unsure);
 	if (c->nr_un)
 		fprintf(f, "; %d failed, %d not comparable, %d skipped on both sides", c->failed,
-			c->not_comparable, c->nr_un - c->failed - c->not_comparable);
+			c->not_comparable,
+			c->nr_un - c->failed - c->not_comparable - c->baselines);
+	if (c->baselines)
+		fprintf(f, "; %d calibration baseline%s shown, not judged", c->baselines,
+			c->baselines == 1 ? "" : "s");
 	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
 }
@@ -91,6 +95,8 @@ void cli_unmeasured_str(char *buf, size_t size, const struct cli_compare *c,
 
 	if (u->kind == CLI_SKIPPED)
 		snprintf(buf, size, "skipped on both sides, not compared");
+	else if (u->kind == CLI_BASELINE)
+		snprintf(buf, size, "a calibration baseline, not judged");
 	else
 		snprintf(buf, size, "%s: %s '%s' %s", u->kind == CLI_FAILED ? "FAILED" : "not comparable",
 			 side, path, u->error ? "reported an error" : "skipped it");
@@ -144,6 +150,7 @@ static const char *const unmeasured_verdict[] = {
 	[CLI_FAILED] = "failed",
 	[CLI_NOT_COMPARABLE] = "not comparable",
 	[CLI_SKIPPED] = "skipped",
+	[CLI_BASELINE] = "baseline",
 };
 
 static void json_unmeasured(FILE *f, const struct cli_compare *c)
@@ -234,6 +241,7 @@ static void junit_unmeasured(FILE *f, const struct cli_compare *c, const struct 
 		[CLI_FAILED] = "failure type=\"error\"",
 		[CLI_NOT_COMPARABLE] = "error type=\"not-comparable\"",
 		[CLI_SKIPPED] = "skipped",
+		[CLI_BASELINE] = "skipped",
 	};
 	char what[512];
 
@@ -345,7 +353,8 @@ int cli_compare_lava(FILE *f, const struct cli_compare *c)
 		snprintf(raw, sizeof(raw), "compare.%s.run", c->un[i].bench);
 		lava_clean(name, sizeof(name), raw);
 		fprintf(f, "lava-test-case %s --result %s\n", name,
-			c->un[i].kind == CLI_SKIPPED ? "skip" : "fail");
+			c->un[i].kind == CLI_SKIPPED || c->un[i].kind == CLI_BASELINE ? "skip" :
+											 "fail");
 	}
 	for (int side = 0; side < 2; side++)
 		for (int i = 0; i < (side ? c->nr_only_new : c->nr_only_base); i++) {

@@ -38,6 +38,16 @@ extern "C" {
 /** Its "schema_version": readers refuse a larger one. */
 #define SELFMON_REPORT_SCHEMA_VERSION 1
 
+/**
+ * An extra (&struct selfmon_report_entry.extra) by this name marks its
+ * entry as a calibration baseline: a loop measured only to be subtracted
+ * from the rows after it in its section, its value the number of those
+ * rows (in the median aggregate, as every extra). Its cost is
+ * the harness's, already taken out of the rows that matter: selfmon
+ * compare shows such a row and does not judge it.
+ */
+#define SELFMON_REPORT_BASELINE_FIGURE "baseline_of_rows"
+
 /** Columns of one entry, at most. */
 #define SELFMON_REPORT_MAX_COLS 64
 

@@ -16,6 +16,7 @@
 
 #include <selfmon/bench.h>
 #include <selfmon/selfmon.h>
+#include <selfmon/report.h>
 #include "json_check.h"
 #include "kselftest_harness.h"
 
@@ -258,6 +259,14 @@ TEST(samplecost_reads_one_ring_by_selfmons_drain_and_libperfs_loop_with_their_ra
 	EXPECT_GT(util_json_get(l, "real_time")->num, 0);
 	ratio = util_json_get(m, "time_vs_libperf");
 	ASSERT_NE(NULL, ratio) TH_LOG("the selfmon row has no ratio to libperf's");
+	/* The publishing loop, subtracted from both, says it is a baseline (compare judges it not). */
+	ASSERT_NE(NULL, json_bench(&root, "samplecost/loop_median"));
+	ASSERT_NE(NULL, util_json_get(json_bench(&root, "samplecost/loop_median"),
+				      SELFMON_REPORT_BASELINE_FIGURE));
+	EXPECT_EQ(2, util_json_get(json_bench(&root, "samplecost/loop_median"),
+				   SELFMON_REPORT_BASELINE_FIGURE)->num);
+	EXPECT_EQ(NULL, util_json_get(m, SELFMON_REPORT_BASELINE_FIGURE));
+	EXPECT_EQ(NULL, util_json_get(l, SELFMON_REPORT_BASELINE_FIGURE));
 	TH_LOG("per sample: selfmon %.2f ns, libperf %.2f ns, ratio %.2f",
 	       util_json_get(m, "real_time")->num, util_json_get(l, "real_time")->num, ratio->num);
 	util_json_free(&root);

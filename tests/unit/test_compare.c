@@ -375,6 +375,66 @@ static void exit_0_without_a_regression_1_with_one(void **state)
 	assert_int_equal(compare("gb.json", "more.json", "--format", "junit"), 1);
 }
 
+/*
+ * A report whose row "loop" takes @time ns a repetition (9 of them, spread a
+ * little), beside a steady row "k"; @mark: the loop's median aggregate
+ * carries SELFMON_REPORT_BASELINE_FIGURE with that text as its value.
+ */
+static void report_with_loop(const char *name, double time, const char *mark)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"schema\": \"selfmon-report\", \"schema_version\": 1, \"context\": {}, "
+	      "\"benchmarks\": [",
+	      f);
+	for (int i = 0; i < 9; i++)
+		fprintf(f,
+			"{\"name\": \"loop\", \"run_name\": \"loop\", \"run_type\": \"iteration\", "
+			"\"iterations\": 1000, \"real_time\": %g, \"cpu_time\": %g, \"time_unit\": \"ns\"}, "
+			"{\"name\": \"k\", \"run_name\": \"k\", \"run_type\": \"iteration\", "
+			"\"iterations\": 1000, \"real_time\": %g, \"cpu_time\": %g, \"time_unit\": \"ns\"}, ",
+			time + i * 0.01, time + i * 0.01, 5 + i * 0.01, 5 + i * 0.01);
+	fprintf(f,
+		"{\"name\": \"loop_median\", \"run_name\": \"loop\", \"run_type\": \"aggregate\", "
+		"\"aggregate_name\": \"median\", \"iterations\": 1, \"real_time\": %g, \"cpu_time\": %g, "
+		"\"time_unit\": \"ns\"%s%s%s%s}]}\n",
+		time, time, mark ? ", \"" : "", mark ? SELFMON_REPORT_BASELINE_FIGURE : "",
+		mark ? "\": " : "", mark ? mark : "");
+	fclose(f);
+}
+
+static void a_calibration_baseline_is_shown_and_never_judged(void **state)
+{
+	char text[8192];
+
+	(void)state;
+	/* the same loop 50% slower: a regression of a benchmark ... */
+	report_with_loop("plain-base.json", 2, NULL);
+	report_with_loop("plain-new.json", 3, NULL);
+	assert_int_equal(compare("plain-base.json", "plain-new.json", NULL, NULL), 1);
+	/* ... and nothing to judge in a baseline, whichever side says it is one */
+	report_with_loop("loop-base.json", 2, "2");
+	report_with_loop("loop-new.json", 3, "2");
+	assert_int_equal(compare("loop-base.json", "loop-new.json", NULL, NULL), 0);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "a calibration baseline, not judged: 'its cost is the harness"));
+	assert_non_null(strstr(text, "1 calibration baseline shown, not judged"));
+	assert_int_equal(compare("plain-base.json", "loop-new.json", NULL, NULL), 0);
+	assert_int_equal(compare("loop-base.json", "plain-new.json", "--format", "junit"), 0);
+	read_out(text, sizeof(text));
+	assert_non_null(strstr(text, "<testcase classname=\"loop\" name=\"run\" time=\"0\">\n"
+				     "      <skipped message=\"a calibration baseline"));
+	/* a mark that is not a count of rows is bad input, not a baseline */
+	report_with_loop("bad-mark.json", 3, "\"yes\"");
+	assert_int_equal(compare("loop-base.json", "bad-mark.json", NULL, NULL), 2);
+	report_with_loop("zero-mark.json", 3, "0");
+	assert_int_equal(compare("loop-base.json", "zero-mark.json", NULL, NULL), 2);
+}
+
 static void exit_2_for_a_missing_file_malformed_json_or_an_unknown_metric(void **state)
 {
 	char path[128];
@@ -825,6 +885,7 @@ int main(void)
 		cmocka_unit_test(limits_match_without_modifiers_and_the_last_one_given_wins),
 		cmocka_unit_test(holm_shares_alpha_over_the_noisy_metrics_of_one_comparison),
 		cmocka_unit_test(exit_0_without_a_regression_1_with_one),
+		cmocka_unit_test(a_calibration_baseline_is_shown_and_never_judged),
 		cmocka_unit_test(exit_2_for_a_missing_file_malformed_json_or_an_unknown_metric),
 		cmocka_unit_test(bad_input_under_junit_exits_2_and_writes_the_junit_with_the_error),
 		cmocka_unit_test(benchmarks_on_one_side_only_are_listed_and_exit_2),
