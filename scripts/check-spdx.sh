@@ -7,6 +7,9 @@
 # selfmon.pc.in, the LAVA jobs and templates, debian/'s scripts. Data (test
 # fixtures, fuzz corpora, JSON, the linker's --wrap lists) and prose (*.md)
 # carry none. Prints each file that lacks one; exits 1 if any does.
+# Also: no leftover of a merge, a patch or an editor is tracked (*.orig,
+# *.rej, *~, .*.swp): such a copy of a header would build nowhere and ship
+# stale text.
 # Usage: scripts/check-spdx.sh [TAP]   (run at the top of a git tree)
 set -u
 unset CDPATH
@@ -33,6 +36,14 @@ for f in $(git ls-files); do
 	head -n 5 "$f" | grep -q 'SPDX-License-Identifier: ' || missing="$missing $f"
 done
 
+leftovers=$(git ls-files | grep -E '(\.orig|\.rej|~|/\..*\.swp)$' | tr '\n' ' ')
+if [ -n "$leftovers" ]; then
+	echo "check-spdx: leftovers of a merge, a patch or an editor are tracked: $leftovers(git rm them)" >&2
+	[ -z "$tap" ] || printf 'not ok 1 - no leftover of a merge, a patch or an editor is tracked: %s\n' \
+		"$leftovers" >"$tap"
+	exit 1
+fi
+
 if [ -n "$missing" ]; then
 	echo "check-spdx: these files have no SPDX-License-Identifier line in their first 5 lines;" >&2
 	echo "  add '# SPDX-License-Identifier: MIT' (// in C, .\\\" in a man page) at the top (after a #! line):" >&2
@@ -41,5 +52,5 @@ if [ -n "$missing" ]; then
 		"$(echo "$missing" | wc -w)" >"$tap"
 	exit 1
 fi
-[ -z "$tap" ] || printf 'ok 1 - every source, script and make file has an SPDX line (%d files)\n' "$count" >"$tap"
+[ -z "$tap" ] || printf 'ok 1 - every source, script and make file has an SPDX line (%d files), and no leftover of a merge or an editor is tracked\n' "$count" >"$tap"
 echo "check-spdx: $count files, each with an SPDX-License-Identifier line"
