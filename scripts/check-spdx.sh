@@ -36,7 +36,7 @@ for f in $(git ls-files); do
 	head -n 5 "$f" | grep -q 'SPDX-License-Identifier: ' || missing="$missing $f"
 done
 
-leftovers=$(git ls-files | grep -E '(\.orig|\.rej|~|/\..*\.swp)$' | tr '\n' ' ')
+leftovers=$(git ls-files | grep -E '(\.orig|\.rej|~|/\..*\.swp|(^|/)a\.out|\.o)$' | tr '\n' ' ')
 if [ -n "$leftovers" ]; then
 	echo "check-spdx: leftovers of a merge, a patch or an editor are tracked: $leftovers(git rm them)" >&2
 	[ -z "$tap" ] || printf 'not ok 1 - no leftover of a merge, a patch or an editor is tracked: %s\n' \
