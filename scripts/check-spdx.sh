@@ -8,8 +8,8 @@
 # fixtures, fuzz corpora, JSON, the linker's --wrap lists) and prose (*.md)
 # carry none. Prints each file that lacks one; exits 1 if any does.
 # Also: no leftover of a merge, a patch or an editor is tracked (*.orig,
-# *.rej, *~, .*.swp): such a copy of a header would build nowhere and ship
-# stale text.
+# *.rej, *~, .*.swp), nor a compiler's output (a.out, *.o): such a copy of
+# a header builds nowhere and ships stale text, a binary ships unread.
 # Usage: scripts/check-spdx.sh [TAP]   (run at the top of a git tree)
 set -u
 unset CDPATH
