@@ -20,6 +20,14 @@
 #define EMPTY_REGIONS 15
 /* Dropped repetitions are run again, up to this many times the repetitions asked. */
 #define RETRY_FACTOR 4
+/*
+ * A 2L run shorter than its L run by more than this share of the L run (and
+ * for a time column also more than INVERTED_SLACK_NS) did not measure the
+ * body: twice the work never takes less, and the clocks' jitter is far
+ * below both; the L run was disturbed.
+ */
+#define INVERTED_SHARE 0.05
+#define INVERTED_SLACK_NS 1000.0
 #define MAX_ITERATIONS 1000000000ull
 
 int selfmon_pages__read_slow(const struct selfmon_pages *pages, uint64_t *values)
@@ -207,7 +215,29 @@ static int measure_empty(struct selfmon_bench *b, struct selfmon_bench_result *r
 	return 0;
 }
 
-enum noise { NOISE_NONE, NOISE_SWITCH, NOISE_MIGRATION, NOISE_FALLBACK };
+/* NOISE_INVERTED: no measurement (inverted()), never kept unless nothing else is. */
+enum noise { NOISE_NONE, NOISE_SWITCH, NOISE_MIGRATION, NOISE_FALLBACK, NOISE_INVERTED };
+
+/*
+ * Whether the two runs of a repetition are inverted, the 2L run shorter
+ * than the L run beyond jitter in some column: their difference would come
+ * out below zero and be clamped to 0, a number no body costs. Under load
+ * the L run alone is preempted now and then, and a gate comparing such
+ * zeros with the other side's values saw a change that was not there.
+ */
+static bool inverted(const struct selfmon_bench *b, int nr_cols, const struct shot *s1,
+		     const struct shot *s2)
+{
+	int e0 = first_event_col(b);
+
+	for (int c = 0; c < nr_cols; c++) {
+		double slack = INVERTED_SHARE * s1->d[c] + (c < e0 ? INVERTED_SLACK_NS : 0);
+
+		if (s2->d[c] < s1->d[c] - slack)
+			return true;
+	}
+	return false;
+}
 
 /*
  * Whether a repetition was disturbed (a context switch, a migration, or a
@@ -229,10 +259,14 @@ static enum noise noise_of(const struct selfmon_bench *b, const struct shot *s1,
 /* Count a dropped repetition of kind @why (@by 1), or take the count back (@by -1). */
 static void count_drop(struct selfmon_bench_result *res, enum noise why, int by)
 {
-	int *n = why == NOISE_SWITCH	? &res->dropped_switch :
-		 why == NOISE_MIGRATION ? &res->dropped_migration :
-					  &res->dropped_fallback;
+	int *n;
 
+	/* Not among the dropped_* of the result: repetitions less kept and dropped. */
+	if (why == NOISE_INVERTED)
+		return;
+	n = why == NOISE_SWITCH	   ? &res->dropped_switch :
+	    why == NOISE_MIGRATION ? &res->dropped_migration :
+				     &res->dropped_fallback;
 	*n += by;
 }
 
@@ -306,14 +340,20 @@ static void spare_keep(struct spares *sp, const struct shot *s1, const struct sh
 static int keep_spares(struct selfmon_bench *b, struct selfmon_bench_result *res, struct kept *k,
 		       const struct spares *sp, const double *empty, uint64_t n, bool two)
 {
-	for (int i = 0; i < sp->nr && res->kept < b->repetitions; i++) {
-		int err = keep_repetition(res, k, &sp->s[2 * (size_t)i], &sp->s[2 * (size_t)i + 1], empty,
-					  n, two);
+	/* The disturbed ones first, the inverted (clamped values) only if still short. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < sp->nr && res->kept < b->repetitions; i++) {
+			int err;
 
-		if (err)
-			return err;
-		res->flagged++;
-		count_drop(res, sp->why[i], -1);
+			if ((sp->why[i] == NOISE_INVERTED) != pass)
+				continue;
+			err = keep_repetition(res, k, &sp->s[2 * (size_t)i],
+					      &sp->s[2 * (size_t)i + 1], empty, n, two);
+			if (err)
+				return err;
+			res->flagged++;
+			count_drop(res, sp->why[i], -1);
+		}
 	}
 	return 0;
 }
@@ -326,7 +366,8 @@ static int repeat(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg, uint6
 		  const double *empty, struct selfmon_bench_result *res, struct kept *k)
 {
 	bool two = b->calibration == SELFMON_CALIB_TWO_LENGTH;
-	struct spares sp = { .cap = b->keep_noisy ? 0 : b->repetitions };
+	/* With keep_noisy, only the inverted are held back. */
+	struct spares sp = { .cap = b->repetitions };
 	double start = now_ns();
 	struct shot s1, s2;
 	int err = 0;
@@ -351,6 +392,11 @@ static int repeat(struct selfmon_bench *b, selfmon_bench_fn fn, void *arg, uint6
 		/* Not even --keep-noisy keeps a count of nothing, nor holds it back as a spare. */
 		if (s1.idle || s2.idle) {
 			res->dropped_not_run++;
+			continue;
+		}
+		/* Nor --keep-noisy a pair of runs that measured no body: retried, held back. */
+		if (two && inverted(b, res->nr_cols, &s1, &s2)) {
+			spare_keep(&sp, &s1, &s2, NOISE_INVERTED);
 			continue;
 		}
 		why = noise_of(b, &s1, &s2, two);

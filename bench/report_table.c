@@ -127,6 +127,7 @@ static void table_tail(FILE *f, const struct selfmon_report_entry *e,
 		       const struct selfmon_report_view *v)
 {
 	struct selfmon_report_derived d;
+	int inverted;
 
 	selfmon_report_view__derived(v, &d);
 	fputs("  derived:", f);
@@ -145,6 +146,14 @@ static void table_tail(FILE *f, const struct selfmon_report_entry *e,
 	if (v->dropped_not_run)
 		fprintf(f, "  dropped: %d in which a counter did not run%s\n", v->dropped_not_run,
 			NOT_RUN_FIX);
+	/* The rest of the runs: inverted pairs, which no dropped_* counts (bench_run.c). */
+	inverted = v->repetitions - v->kept - v->dropped_switch - v->dropped_migration -
+		   v->dropped_fallback - v->dropped_not_run;
+	if (inverted > 0)
+		fprintf(f,
+			"  dropped: %d whose 2L run took less than its L run (the L run disturbed: "
+			"no measurement)\n",
+			inverted);
 	if (v->nr_cols && v->col[0].values)
 		histogram(f, "time", v->col[0].values, v->kept, "ns");
 }

@@ -166,8 +166,59 @@ static void a_benchmark_whose_every_repetition_is_disturbed_keeps_them_flagged_n
 	assert_int_equal(res.flagged, 5);
 	/* the retries were spent: 4 times the repetitions and 16 more */
 	assert_int_equal(res.repetitions, 4 * 5 + 16);
-	assert_int_equal(res.kept + res.dropped_switch + res.dropped_migration + res.dropped_fallback,
-			 res.repetitions);
+	/*
+	 * The rest were inverted: a body of one sleep, whatever n, costs the L
+	 * and the 2L run alike, so jitter shortens the 2L run about half the time.
+	 */
+	assert_true(res.kept + res.dropped_switch + res.dropped_migration + res.dropped_fallback <=
+		    res.repetitions);
+	selfmon_bench_result__fini(&res);
+	selfmon_bench__close(b);
+}
+
+/* The L runs (n == INVERT_L) still to disturb, by busy time, as a preemption would. */
+#define INVERT_L 100000
+static int invert_left;
+
+static void inverting_body(void *arg, uint64_t n)
+{
+	struct timespec t0, t;
+
+	if (n == INVERT_L && invert_left > 0) {
+		invert_left--;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 5000000L);
+	}
+	body(arg, n);
+}
+
+/*
+ * A repetition whose 2L run took less than its L run measured no body: its
+ * difference would be clamped to 0, a cost of nothing. Not even keep_noisy
+ * keeps it: it is run again, and no dropped_* counts it.
+ */
+static void a_repetition_whose_2l_run_is_shorter_is_run_again_not_kept_as_zero(void **state)
+{
+	struct selfmon_bench_opts o = { .sz = sizeof(o), .events = "task-clock", .repetitions = 5,
+					 .iterations = INVERT_L, .keep_noisy = 1 };
+	struct selfmon_bench_result res;
+	struct selfmon_bench *b = selfmon_bench__open(&o);
+
+	(void)state;
+	assert_non_null(b);
+	invert_left = 3;
+	assert_int_equal(selfmon_bench__run(b, "inverting", inverting_body, NULL, &res), 0);
+	assert_int_equal(invert_left, 0);
+	assert_int_equal(res.kept, 5);
+	for (int c = 0; c < res.nr_cols; c++)
+		assert_int_equal(res.col[c].clamped, 0);
+	assert_true(res.col[0].st.min > 0);
+	assert_true(res.repetitions >= 5 + 3);
+	assert_int_equal(res.dropped_switch + res.dropped_migration + res.dropped_fallback +
+				 res.dropped_not_run,
+			 0);
 	selfmon_bench_result__fini(&res);
 	selfmon_bench__close(b);
 }
@@ -267,6 +318,7 @@ int main(void)
 		cmocka_unit_test(without_the_side_set_no_repetition_is_dropped_for_a_switch_never_counted),
 		cmocka_unit_test(a_running_counter_whose_user_space_times_lag_is_kept_not_dropped_as_stopped),
 		cmocka_unit_test(a_benchmark_whose_every_repetition_is_disturbed_keeps_them_flagged_not_none),
+		cmocka_unit_test(a_repetition_whose_2l_run_is_shorter_is_run_again_not_kept_as_zero),
 		cmocka_unit_test(iterations_that_cannot_run_are_refused_at_open),
 		cmocka_unit_test(null_results_and_pages_are_einval_not_a_crash),
 		cmocka_unit_test(a_driver_scans_sysfs_once_however_many_sets_it_opens),
