@@ -327,6 +327,11 @@ $(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(CLI_LIB) $(INTERNAL_LIB) $(UTIL_LIB
 	  $(filter-out $(O)/obj/arch/$(SRCARCH)/gate.o,$(ALL_GATES)) \
 	  $(CLI_LIB) $(INTERNAL_LIB) $(UTIL_LIB) $(LIBS) $(CMOCKA_LIBS) -o $@
 
+# The stubs of a build without CONFIG_GROUPS (core/group_none.c), on any
+# build: linked ahead of the library's archive, they stand for group.c.
+$(O)/tests/unit/test_group_none: $(O)/obj/core/group_none.o
+$(O)/tests/unit/test_group_none: SELFMON_LDFLAGS += $(O)/obj/core/group_none.o
+
 # The harness compares literals with unsigned values by design; the 6.12
 # line's TEST_F() sets a local between setjmp() and fork() (gcc's
 # -Wclobbered, which clang does not have).

@@ -7,11 +7,16 @@
 #   obj-$(call off,CONFIG_FOO) += x_none.o   FOO's stubs, without it
 # util/objs.mk (util-y) and tools/objs.mk (cli-y, prog-y) list the other kinds.
 
-obj-y += closest.o counter.o cpulist.o error.o event.o event_same.o format.o group.o
+obj-y += closest.o counter.o cpulist.o error.o event.o event_same.o format.o
 obj-y += list.o machine.o outfile.o owner.o pin.o pmu.o refusal.o set.o set_read.o
 obj-y += arch.o stats.o sysfs.o topology.o
 # selfmon_metrics__split(): any build tells a list's metrics from its events.
 obj-y += metric_split.o
+
+# perf event groups, through libperf's evlist; without them a group is
+# refused (group_none.c), and a static program keeps no scanf (Kconfig).
+obj-$(CONFIG_GROUPS) += group.o
+obj-$(call off,CONFIG_GROUPS) += group_none.o
 
 # The kernel's pmu-events tables: event names and metrics. Without them
 # <selfmon/metric.h>'s stubs say so, and the event parser finds no table

@@ -8,7 +8,7 @@
 # each budgeted minimal program go (scripts/size-top.sh: by object, by symbol).
 # Usage: scripts/size.sh 'LABEL=BYTES...' LABEL:CROSS_COMPILE:TREE...
 #   each LABEL=BYTES: the stripped minimal program of the tree so labelled
-#   stays within BYTES (e.g. 'arm64-musl=204800 arm64-min=131072').
+#   stays within BYTES (e.g. 'arm64-musl=204800 arm64-min=108544').
 # A library archive is stripped of debug information only (-g): its symbols
 # are its interface. Programs are stripped whole.
 set -u
@@ -38,6 +38,21 @@ notok() { n=$((n + 1)); [ -z "$tap" ] || echo "not ok $n - $*" >>"$tap"; echo "s
 # Code that only bench, the report writers and the CLI define (bench/, tools/,
 # arch/*/kernels.c): none of it may reach the minimal program.
 not_min='^(selfmon_(bench|bench_cli|bench_result|stats|calib|report|json|csv|readcost|kernels|arch_kernel)_|cli_|cmd_)'
+
+# A tree built without groups (CONFIG_GROUPS off, Kconfig) links no libperf
+# evlist into its minimal program, nor the C library's scanf that the
+# evlist's CPU map reading brings; one built with them links the evlist, so
+# that the check can fail.
+groups_check() {
+	evl=$("${cross}nm" "$3" | awk '{ print $NF }' | grep -E '^(perf_evlist__|v?fscanf$|__floatscan$)' | head -n 3 | tr '\n' ' ')
+	if grep -q '^# CONFIG_GROUPS is not set' "$2/.config" 2>/dev/null; then
+		if [ -z "$evl" ]; then ok "[$1] built without groups, the minimal program carries no libperf evlist and no scanf"
+		else notok "[$1] built without groups (CONFIG_GROUPS off), the minimal program still carries $evl: who calls them? (scripts/size-top.sh ${4} $3)"; fi
+	elif [ -f "$2/.config" ]; then
+		if [ -n "$evl" ]; then ok "[$1] built with groups, the minimal program carries what a build without them leaves out ($evl)"
+		else notok "[$1] built with groups, the minimal program carries no libperf evlist: the check without groups cannot fail"; fi
+	fi
+}
 
 printf '%-12s %-14s %9s %8s %8s %10s %8s\n' build file text data bss stripped KiB
 for spec in "$@"; do
@@ -69,6 +84,7 @@ for spec in "$@"; do
 		else
 			ok "[$label] the minimal program names no folder of the machine it was built on"
 		fi
+		groups_check "$label" "$tree" "$path" "$cross"
 		budget=$(budget_of "$label")
 		if [ -n "$budget" ]; then
 			if [ "$bytes" -le "$budget" ]; then

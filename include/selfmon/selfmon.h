@@ -118,6 +118,8 @@ struct selfmon_opts {
  *	(pinned) or ":e" (exclusive). Braces make a group, as perf writes it:
  *	"{cycles:u,instructions:u}", with modifiers for every member after the
  *	brace ("{cycles,instructions}:u"; D and e go to the whole group).
+ *	A library built without groups (CONFIG_GROUPS=n, as the smallest
+ *	image's) refuses braces with -EOPNOTSUPP.
  * @opts: NULL or options.
  *
  * Counters start disabled: call selfmon_set__enable().
