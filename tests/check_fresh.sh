@@ -41,3 +41,17 @@ if [ "$calls" = "deps build config=no;deps build config=yes;" ]; then
 else
 	echo "not ok 2 - the build set is installed before the .config rule runs Kconfig: install calls '$calls'" >>"$out"
 fi
+
+# A .config from before an option was added (its line gone, its time older
+# than Kconfig): make brings it up to date before it reads it, the option at
+# its default, so that the object lists (obj-$(CONFIG_GROUPS)) and
+# autoconf.h agree.
+sed -i '/^CONFIG_GROUPS=y$/d' "$tmp/o/.config"
+touch -d '2000-01-01' "$tmp/o/.config"
+MAKEFLAGS= MAKEOVERRIDES= make --no-print-directory O="$tmp/o" KCONFIGLIB="$tmp/kconfig" DEPS_SH="$tmp/deps.sh" deps >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^CONFIG_GROUPS=y$' "$tmp/o/.config" && grep -q 'OLDCONFIG' "$tmp/stdout"; then
+	echo "ok 3 - a .config older than Kconfig gets the options added since, at their defaults, before make reads it" >>"$out"
+else
+	echo "not ok 3 - a .config older than Kconfig gets the options added since (status $rc; CONFIG_GROUPS: $(grep -c '^CONFIG_GROUPS' "$tmp/o/.config")): $(head -n 3 "$tmp/stderr" | tr '\n' ' ')" >>"$out"
+fi

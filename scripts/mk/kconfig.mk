@@ -25,9 +25,21 @@ $(KCONFIGLIB)/defconfig.py:
 $(KCONFIG_CONFIG) menuconfig olddefconfig savedefconfig: | $(KCONFIGLIB)/defconfig.py
 
 # A tree with no .config gets the arch's defconfig, so plain `make` works.
-$(KCONFIG_CONFIG):
-	$(quiet) DEFCONFIG $(DEFCONFIG)
-	$(KCONF)/defconfig.py --kconfig Kconfig configs/$(DEFCONFIG) >/dev/null
+# One older than Kconfig lacks the options added since: it is brought up to
+# date (olddefconfig: a new option at its default, the user's choices kept)
+# before make reads it. Otherwise the object lists, read from the .config
+# (obj-$(CONFIG_FOO)), would take a new option as off while autoconf.h,
+# generated from Kconfig, has it at its default on: stubs linked beside
+# code compiled for the real thing.
+$(KCONFIG_CONFIG): Kconfig
+	$(Q)if [ -f $@ ]; then \
+	  echo "  OLDCONFIG $(@:$(srctree)/%=%) (Kconfig changed)"; \
+	  cd $(srctree) && KCONFIG_CONFIG=$@ $(PYTHON) $(KCONFIGLIB)/olddefconfig.py Kconfig >/dev/null; \
+	else \
+	  echo "  DEFCONFIG $(DEFCONFIG)"; \
+	  mkdir -p $(O) && cd $(srctree) && $(PYTHON) $(KCONFIGLIB)/defconfig.py --kconfig Kconfig configs/$(DEFCONFIG) >/dev/null; \
+	fi
+	$(Q)touch $@
 
 $(AUTOCONF): $(KCONFIG_CONFIG) Kconfig
 	@grep -q '^CONFIG_ARCH_$(if $(filter x86,$(SRCARCH)),X86_64,$(shell echo $(SRCARCH) | tr a-z A-Z))=y' $< || \
