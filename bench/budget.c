@@ -3,7 +3,6 @@
  * Budgets (<selfmon/budget.h>): the per-thread measurers behind
  * SELFMON_MEASURE() and the verdicts of the test framework macros.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -252,18 +251,6 @@ void selfmon_budget__add(struct selfmon_budget *b, int stmt, const struct selfmo
 		b->v[w][b->n[w]++] = (double)selfmon_region__delta(r, 0);
 }
 
-/* "instructions", "inst_retired" (any case, any PMU, any modifiers): counts that only noise adds to. */
-static int instruction_like(const char *event)
-{
-	char low[SELFMON_EVENT_NAME_MAX];
-	size_t i;
-
-	for (i = 0; i < sizeof(low) - 1 && event[i]; i++)
-		low[i] = (char)tolower((unsigned char)event[i]);
-	low[i] = '\0';
-	return strstr(low, "instructions") || strstr(low, "inst_retired");
-}
-
 /* The minimum, or the median, of @n values (sorted in place). */
 static double summarize(double *v, int n, int min)
 {
@@ -305,7 +292,8 @@ int selfmon_budget__finish(struct selfmon_budget *b, struct selfmon_measure *m)
 		return budget_not_run(b, m);
 	m->reps = b->n[1];
 	m->dropped = b->idle + b->partial;
-	m->min_of_reps = instruction_like(b->event);
+	/* Counts that only noise adds to: as the set resolved the event, not as it is named. */
+	m->min_of_reps = selfmon_set__counts_instructions(b->set, 0) == 1;
 	m->raw = summarize(b->v[1], b->n[1], m->min_of_reps);
 	m->overhead = summarize(b->v[0], b->n[0], m->min_of_reps);
 	m->clamped = selfmon_calib__empty(m->raw, m->overhead, 1, &m->value);

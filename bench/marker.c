@@ -19,18 +19,6 @@
 #include <selfmon/selfmon.h>
 #include "marker_int.h"
 
-/*
- * The life cycle (marker_thread.c) sits below this file and calls nothing
- * here: what it needs of the hot paths, the empty pair to measure and the
- * report to write at exit, it reaches through mk's hooks, set here before
- * any call into it.
- */
-static void mk_hooks(void)
-{
-	mk.calibrate = mk_calibrate;
-	mk.report = mk_report_write;
-}
-
 /* ---- reads ---- */
 
 /* A begin that could not read: the depth says so, and the end drops the pair. */
@@ -79,15 +67,22 @@ static int mk_read_pages(const struct mk_thread *t, struct selfmon_priv_marker_s
 	return 0;
 }
 
-/* The region a site or region names, this thread's counters open, and room for it; NULL when off. */
+/*
+ * The region a site or region names, this thread's counters open, and room
+ * for it; NULL when off. A thread's first begin opens its counters
+ * (marker_thread.c, below this file) and, back here, measures its empty
+ * pairs with the paths of this file: the life cycle calls nothing above it.
+ */
 static struct mk_thread *mk_ready(struct selfmon_marker **mp)
 {
 	struct selfmon_marker *m;
 	struct mk_thread *t;
+	bool opened = false;
 
-	mk_hooks();
 	m = *mp = mk_resolve(*mp);
-	t = m ? mk_thread_get() : NULL;
+	t = m ? mk_thread_get(&opened) : NULL;
+	if (__builtin_expect(opened, 0))
+		mk_calibrate(t);
 	if (!t || ((unsigned long)m->id >= t->h.nr_slots && mk_grow(t, m->id)))
 		return NULL;
 	return t;
@@ -149,7 +144,6 @@ static __attribute__((noinline, cold)) struct selfmon_marker *mk_named_slow(cons
 	struct selfmon_marker *m;
 	struct mk_thread *t;
 
-	mk_hooks();
 	mk_init();
 	if (mk.state != MK_STATE_ON || mk_self == &mk_dead)
 		return NULL;
@@ -275,7 +269,6 @@ void selfmon_priv_marker_finish(struct selfmon_marker *m, uint64_t v0, uint64_t 
 	uint64_t v[MK_EVENTS];
 	int slow = 0;
 
-	mk_hooks();
 	if (read && t && t != &mk_dead && t->inline_ok) {
 		v[0] = v0;
 		v[1] = v1;
@@ -362,7 +355,6 @@ static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint
 		selfmon_priv_marker_add(selfmon_priv_marker_self, m, v0, v1, MK_NAMED);
 		return;
 	}
-	mk_hooks();
 	mk_init();
 	if (mk.state != MK_STATE_ON || t == &mk_dead)
 		return;
@@ -465,7 +457,6 @@ void mk_calibrate(struct mk_thread *t)
 
 int selfmon_marker__report(void)
 {
-	mk_hooks();
 	mk_init();
 	if (mk.state == MK_STATE_NEW || !mk.threads)
 		return 1;

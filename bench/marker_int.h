@@ -79,9 +79,6 @@ struct mk_global {
 	/* A forked child (@forked) and SELFMON_OUTPUT at its fork: marker_output.c's name for it. */
 	bool forked;
 	char fork_output[4096];
-	/* The hooks of the layers above (marker.c sets them): the empty pair, the report at exit. */
-	void (*calibrate)(struct mk_thread *t);
-	int (*report)(void);
 };
 
 enum { MK_STATE_NEW, MK_STATE_ON, MK_STATE_OFF };
@@ -99,8 +96,12 @@ struct selfmon_marker *mk_lookup(const char *name);
 struct selfmon_marker *mk_resolve(struct selfmon_marker *m);
 /* Room for region @id in @t's slots. Return: 0 or -ENOMEM. */
 int mk_grow(struct mk_thread *t, long id);
-/* This thread's counters, opened at its first begin; NULL when markers are off for it. */
-struct mk_thread *mk_thread_get(void);
+/*
+ * This thread's counters, opened at its first begin; NULL when markers are
+ * off for it. *@opened is set true when this call opened them: the caller
+ * (marker.c) then measures the thread's empty pairs (mk_calibrate()).
+ */
+struct mk_thread *mk_thread_get(bool *opened);
 
 /* This thread's counters; NULL until its first begin. */
 extern __thread struct mk_thread *mk_self;
@@ -140,7 +141,7 @@ int mk_is_internal(const struct selfmon_marker *m);
 void mk_forget(void);
 
 /* marker.c: the hot paths, and the empty pair. */
-/* Measure @t's empty pairs of each form into @t->overhead (mk.calibrate). */
+/* Measure @t's empty pairs of each form into @t->overhead: after mk_thread_get() opened it. */
 void mk_calibrate(struct mk_thread *t);
 
 /* marker_say.c: the messages. */
@@ -160,7 +161,7 @@ const char *mk_errmsg(char *buf, size_t size);
  */
 void mk__reset(void);
 
-/* marker_output.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT (mk.report). */
+/* marker_output.c: the report of every thread in @mk, to $SELFMON_OUTPUT in $SELFMON_FORMAT (at exit too). */
 int mk_report_write(void);
 /* marker_row.c: a region's figures, as the report and selfmon_marker__result() give them. */
 /* One region's counts: a thread's, or the sum over threads. */

@@ -153,8 +153,8 @@ static void mk_at_exit(void)
 	struct mk_thread *t, **pp;
 
 	/* A process that never reached a begin (a forked child, say) reports nothing. */
-	if (mk.threads && mk.report)
-		mk.report();
+	if (mk.threads)
+		mk_report_write();
 	/* The exited threads' counts go; live threads may still be running markers. */
 	pthread_mutex_lock(&mk.lock);
 	for (pp = &mk.threads; (t = *pp);) {
@@ -491,7 +491,7 @@ static int mk_pages32(const struct mk_thread *t)
 }
 
 /* This thread's counters, opened at its first begin; NULL when markers are off for it. */
-struct mk_thread *mk_thread_get(void)
+struct mk_thread *mk_thread_get(bool *opened)
 {
 	struct mk_thread *t = mk_self;
 	int regions;
@@ -547,7 +547,6 @@ struct mk_thread *mk_thread_get(void)
 	if (regions)
 		mk_grow(t, regions - 1);
 	mk_self_publish(t);
-	if (mk.calibrate)
-		mk.calibrate(t);
+	*opened = true;
 	return t;
 }

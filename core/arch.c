@@ -12,3 +12,30 @@ bool selfmon_arch__no_retry(struct selfmon_event *ev, int err, unsigned int *not
 	(void)notes;
 	return false;
 }
+
+bool selfmon_arch__no_raw_instructions(const struct perf_event_attr *attr)
+{
+	(void)attr;
+	return false;
+}
+
+/*
+ * A raw number means something only to the PMU that defines it: PERF_TYPE_RAW
+ * goes to the default core PMU (perf_event_open(2), "type"), a "pmu/.../"
+ * event to its own. An uncore or software PMU's number is another table.
+ */
+static bool on_core_pmu(const struct selfmon_event *ev)
+{
+	if (ev->attr.type == PERF_TYPE_RAW)
+		return true;
+	return ev->pmu && ev->pmu->core && ev->attr.type == ev->pmu->type;
+}
+
+bool selfmon_arch__counts_instructions(const struct selfmon_arch *arch,
+				       const struct selfmon_event *ev)
+{
+	/* The upper half of config names the PMU on hybrid machines (PERF_PMU_TYPE_SHIFT). */
+	if (ev->attr.type == PERF_TYPE_HARDWARE)
+		return (ev->attr.config & 0xffffffffu) == PERF_COUNT_HW_INSTRUCTIONS;
+	return on_core_pmu(ev) && arch->raw_instructions(&ev->attr);
+}

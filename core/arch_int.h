@@ -34,6 +34,13 @@ struct selfmon_arch {
 				       unsigned int *notes);
 	/* After open failed with @err: change @ev->attr and return true to try again. */
 	bool (*retry)(struct selfmon_event *ev, int err, unsigned int *notes);
+	/*
+	 * Whether @attr, an event of a core PMU in that PMU's own encoding
+	 * (PERF_TYPE_RAW, or the PMU's type), counts instructions retired:
+	 * the event numbers are the architecture's, so only the arch knows
+	 * them. The generic event (PERF_TYPE_HARDWARE) is core/'s to answer.
+	 */
+	bool (*raw_instructions)(const struct perf_event_attr *attr);
 #ifdef CONFIG_PMU_EVENTS
 	/*
 	 * The part CPU @cpu is, in the spelling of the arch's pmu-events
@@ -55,6 +62,17 @@ extern const struct selfmon_arch selfmon_arch__generic;
  * counters are read at full width; generic asks for no user access): false.
  */
 bool selfmon_arch__no_retry(struct selfmon_event *ev, int err, unsigned int *notes);
+
+/* The raw_instructions of an arch that knows no event numbers: false. */
+bool selfmon_arch__no_raw_instructions(const struct perf_event_attr *attr);
+
+/*
+ * Whether @ev, as resolved, counts instructions retired: the generic event
+ * PERF_COUNT_HW_INSTRUCTIONS on any PMU, or an event of a core PMU that
+ * @arch's raw_instructions knows by its number. Never by the name.
+ */
+bool selfmon_arch__counts_instructions(const struct selfmon_arch *arch,
+				       const struct selfmon_event *ev);
 
 /* The arch this library was configured for. */
 const struct selfmon_arch *selfmon_arch__host(void);

@@ -449,6 +449,13 @@ int selfmon_set__group(const struct selfmon_set *set, int idx)
 	return set->ctr[idx].leader;
 }
 
+int selfmon_set__counts_instructions(const struct selfmon_set *set, int idx)
+{
+	if (!set || idx < 0 || idx >= set->nr)
+		return -EINVAL;
+	return selfmon_arch__counts_instructions(selfmon_arch__host(), &set->ctr[idx].ev);
+}
+
 int selfmon_set__path(const struct selfmon_set *set, int idx, enum selfmon_reason *why)
 {
 	const struct selfmon_counter *c;

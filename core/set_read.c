@@ -39,21 +39,39 @@ static void rebase(const struct selfmon_set *set, int idx, struct selfmon_count 
 	count->running -= base->running;
 }
 
+/* A reader of counter @idx: selfmon_counter__read_raw() or __read_kernel(). */
+typedef int (*read_fn)(struct selfmon_set *set, int idx, struct selfmon_count *count);
+
+/*
+ * The long way of the per-counter reads: the checks each promises, with the
+ * error naming @who, the public function the caller called; then @read,
+ * taken relative to selfmon_set__reset() when @rebased. Inlined in each
+ * noinline caller with its constants: a direct call of @read, and nothing
+ * on the inline reads' path, which comes here only when refused.
+ */
+static inline __attribute__((always_inline)) int read_long_way(struct selfmon_set *set, int idx,
+							       struct selfmon_count *count,
+							       const char *who, read_fn read,
+							       bool rebased)
+{
+	int err = selfmon_set__check(set, idx, who);
+
+	if (err)
+		return err;
+	if (!count)
+		return selfmon__err(-EINVAL, "%s: count is NULL", who);
+	err = read(set, idx, count);
+	if (!err && rebased)
+		rebase(set, idx, count);
+	return err;
+}
+
 /* Why a read was refused, or, if nothing refuses it after all, the read. */
 static __attribute__((noinline, cold)) int read_checked(struct selfmon_set *set, int idx,
 							struct selfmon_count *count)
 {
-	int err;
-
-	err = selfmon_set__check(set, idx, __func__);
-	if (err)
-		return err;
-	if (!count)
-		return selfmon__err(-EINVAL, "selfmon_set__read: count is NULL");
-	err = selfmon_counter__read_raw(set, idx, count);
-	if (!err)
-		rebase(set, idx, count);
-	return err;
+	return read_long_way(set, idx, count, "selfmon_set__read", selfmon_counter__read_raw,
+			     true);
 }
 
 /*
@@ -231,13 +249,8 @@ int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *co
 static __attribute__((noinline)) int read_raw_checked(struct selfmon_set *set, int idx,
 						      struct selfmon_count *count)
 {
-	int err = selfmon_set__check(set, idx, __func__);
-
-	if (err)
-		return err;
-	if (!count)
-		return selfmon__err(-EINVAL, "selfmon_set__read_raw: count is NULL");
-	return selfmon_counter__read_raw(set, idx, count);
+	return read_long_way(set, idx, count, "selfmon_set__read_raw", selfmon_counter__read_raw,
+			     false);
 }
 
 static inline __attribute__((always_inline)) int read_raw_fixed(struct selfmon_set *set, int idx,
@@ -271,17 +284,7 @@ int selfmon_set__read_raw(struct selfmon_set *set, int idx, struct selfmon_count
 
 int selfmon_set__read_syscall(struct selfmon_set *set, int idx, struct selfmon_count *count)
 {
-	int err;
-
-	err = selfmon_set__check(set, idx, __func__);
-	if (err)
-		return err;
-	if (!count)
-		return selfmon__err(-EINVAL, "selfmon_set__read_syscall: count is NULL");
-	err = selfmon_counter__read_kernel(set, idx, count);
-	if (!err)
-		rebase(set, idx, count);
-	return err;
+	return read_long_way(set, idx, count, __func__, selfmon_counter__read_kernel, true);
 }
 
 int selfmon_set__read_group(struct selfmon_set *set, int idx, struct selfmon_count *counts)

@@ -57,6 +57,16 @@ static bool arm64_retry(struct selfmon_event *ev, int err, unsigned int *notes)
 	return true;
 }
 
+/*
+ * INST_RETIRED, common event number 0x0008 (Arm ARM, "PMU events and event
+ * numbers", the common architectural events): the event field is
+ * config:0-15 (the PMU's format/event), the rest of config unused.
+ */
+static bool arm64_raw_instructions(const struct perf_event_attr *attr)
+{
+	return attr->config == 0x0008;
+}
+
 #ifdef CONFIG_PMU_EVENTS
 /* The kernel's arm64 cpu-feature-registers document, "regs/identification". */
 static int arm64_cpu_id(const char *root, int cpu, char *buf, size_t size)
@@ -82,6 +92,7 @@ const struct selfmon_arch selfmon_arch__arm64 = {
 	.name = "arm64",
 	.prepare = arm64_prepare,
 	.retry = arm64_retry,
+	.raw_instructions = arm64_raw_instructions,
 #ifdef CONFIG_PMU_EVENTS
 	.cpu_id = arm64_cpu_id,
 #endif

@@ -27,6 +27,7 @@ const struct selfmon_arch selfmon_arch__generic = {
 	.name = "generic",
 	.prepare = generic_prepare,
 	.retry = selfmon_arch__no_retry,
+	.raw_instructions = selfmon_arch__no_raw_instructions,
 #ifdef CONFIG_PMU_EVENTS
 	.cpu_id = generic_cpu_id,
 #endif

@@ -26,6 +26,22 @@ static enum selfmon_reason x86_prepare(const char *root, struct selfmon_event *e
 	return SELFMON_REASON_NONE;
 }
 
+/*
+ * The architectural event "instructions retired", event select 0xc0 with
+ * umask 0, on Intel (SDM vol. 3B, "Pre-defined Architectural Performance
+ * Events") and AMD (APM vol. 2, "Retired Instructions", PMCx0C0) alike.
+ * The fields that change what is counted must be clear: umask
+ * (config:8-15), edge (18), inv (23), cmask (24-31) and AMD's upper event
+ * select bits (32-35). usr, os and int (16, 17, 20) only filter or
+ * interrupt; perf sets them from the attr.
+ */
+static bool x86_raw_instructions(const struct perf_event_attr *attr)
+{
+	const uint64_t counts = 0xfull << 32 | 0xff840000ull | 0xffffull;
+
+	return (attr->config & counts) == 0xc0;
+}
+
 #ifdef CONFIG_PMU_EVENTS
 /* "key<tabs>: value" of a /proc/cpuinfo line: the value, or NULL. */
 static const char *field(const char *line, const char *key)
@@ -100,6 +116,7 @@ const struct selfmon_arch selfmon_arch__x86 = {
 	.name = "x86_64",
 	.prepare = x86_prepare,
 	.retry = selfmon_arch__no_retry,
+	.raw_instructions = x86_raw_instructions,
 #ifdef CONFIG_PMU_EVENTS
 	.cpu_id = x86_cpu_id,
 #endif

@@ -7,9 +7,11 @@
  * <selfmon/bench.h> (two inline reads, fenced), each time right after an
  * empty region of the same expansion; the result is the statistic of the
  * statement's regions less the statistic of the empty ones: the fixed cost
- * of the reads is subtracted. Instruction-like events (instructions,
- * inst_retired) take the minimum of the K repetitions, since an interrupt or
- * a page fault only ever adds; other events take the median. A region the
+ * of the reads is subtracted. Events that count instructions retired, as
+ * the set resolved them (selfmon_set__counts_instructions(): "instructions",
+ * "r08" on arm64, "cpu/event=0xc0/" on x86_64, whatever the name), take the
+ * minimum of the K repetitions, since an interrupt or a page fault only ever
+ * adds; other events take the median. A region the
  * counter did not run all through (disabled, multiplexed out: its
  * time_running fell behind) is left out, never kept as 0; when no region
  * ran, nothing was measured and the check fails.
@@ -51,7 +53,7 @@ struct selfmon_measure {
 	double raw; /**< the statement's regions, reads included */
 	double overhead; /**< the empty regions: subtracted */
 	int reps; /**< the statement's regions kept (see @dropped) */
-	int min_of_reps; /**< 1: the minimum of the repetitions (instruction-like); 0: the median */
+	int min_of_reps; /**< 1: the minimum of the repetitions (instructions retired); 0: the median */
 	int clamped; /**< 1: raw < overhead, value set to 0 */
 	int path; /**< enum selfmon_path of the reads; SYSCALL when any fell back */
 	enum selfmon_reason reason; /**< why read(2), for path SYSCALL */

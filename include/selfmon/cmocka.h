@@ -11,8 +11,8 @@
  *
  * SELFMON_ASSERT_BUDGET(event, max, statement...) measures the statement as
  * SELFMON_MEASURE() does (<selfmon/budget.h>: the empty measurement
- * subtracted, the minimum of K repetitions for instruction-like events) and
- * fails the test when the cost exceeds @max; SELFMON_ASSERT_WITHIN(event,
+ * subtracted, the minimum of K repetitions for events counting
+ * instructions retired) and fails the test when the cost exceeds @max; SELFMON_ASSERT_WITHIN(event,
  * expected, pct, statement...) when it is not within @pct percent of
  * @expected. The failure message gives the measured cost, the budget, the
  * overhead subtracted, the read path and the repetitions. Where the event
@@ -67,8 +67,8 @@ extern "C" {
  * @...: the statement, run K times (SELFMON_BUDGET_REPS): it must bear repeating
  *
  * Measures the statement as SELFMON_MEASURE() does (the empty measurement
- * subtracted, the minimum of K repetitions for instruction-like events,
- * else the median). A cost over @max fails the test with a message giving
+ * subtracted, the minimum of K repetitions for events counting
+ * instructions retired, else the median). A cost over @max fails the test with a message giving
  * the measured cost, the budget, the overhead subtracted, the read path
  * and the repetitions. Where the event cannot be counted (no PMU) the test
  * is skipped, the reason printed; with SELFMON_EXPECT_USER_READ=1 in the

@@ -212,6 +212,18 @@ int selfmon_set__read_raw_all(struct selfmon_set *set, struct selfmon_count *cou
 const struct perf_event_attr *selfmon_set__attr(const struct selfmon_set *set, int idx);
 
 /**
+ * selfmon_set__counts_instructions() - whether counter @idx counts
+ * instructions retired, as told by the perf_event_attr it was opened with
+ * (selfmon_set__attr()), never by its name: the generic "instructions", or
+ * a core PMU's own event of that number ("r08", "armv8_pmuv3_0/inst_retired/"
+ * on arm64; "r00c0", "cpu/event=0xc0/" on x86_64). Such a count only grows
+ * with noise (an interrupt, a page fault), so its least repetition is the
+ * truest.
+ * Return: 1 it does, 0 it does not, -EINVAL for a NULL @set or a bad @idx.
+ */
+int selfmon_set__counts_instructions(const struct selfmon_set *set, int idx);
+
+/**
  * selfmon_set__group() - the group of counter @idx: the index of its leader
  * (itself for a leader), or -1 for a lone event; -EINVAL for a bad @idx.
  * A group "{a,b,...}" is opened as one perf group: its members are

@@ -66,6 +66,24 @@ int __wrap_selfmon_set__read_raw_all(struct selfmon_set *set, struct selfmon_cou
 	return err;
 }
 
+/*
+ * -1: selfmon_set__counts_instructions() answers as the library does; 0 or
+ * 1: this answer, whatever the event, to see that a budget takes the set's
+ * word on its event and not its name. @asked: the calls made.
+ */
+static int instructions_answer = -1;
+static int instructions_asked;
+
+int __real_selfmon_set__counts_instructions(const struct selfmon_set *set, int idx);
+
+int __wrap_selfmon_set__counts_instructions(const struct selfmon_set *set, int idx)
+{
+	instructions_asked++;
+	if (instructions_answer < 0)
+		return __real_selfmon_set__counts_instructions(set, idx);
+	return instructions_answer;
+}
+
 static void expect_user_read(const char *v)
 {
 	if (v)
@@ -243,6 +261,30 @@ static void task_clock_is_measured_by_its_median_with_the_empty_measurement_subt
 	assert_int_equal(SELFMON_VERDICT_FAIL, selfmon_measure__check_le(&m, 1000, msg, sizeof(msg)));
 	assert_non_null(strstr(msg, "median of 7 repetitions"));
 	assert_int_equal(SELFMON_VERDICT_PASS, selfmon_measure__check_le(&m, 1e12, msg, sizeof(msg)));
+}
+
+static void the_minimum_or_the_median_follows_what_the_set_resolved_not_the_events_name(void **state)
+{
+	struct selfmon_measure m;
+	char msg[640];
+
+	(void)state;
+	expect_user_read(NULL);
+	setenv("SELFMON_BUDGET_REPS", "3", 1);
+	selfmon_budget__close_all();
+	/* A set that says its event counts instructions retired, named otherwise. */
+	instructions_answer = 1;
+	instructions_asked = 0;
+	SELFMON_MEASURE(m, "task-clock", spin_ns(100000));
+	instructions_answer = -1;
+	assert_int_equal(0, m.err);
+	assert_true(instructions_asked > 0);
+	assert_int_equal(1, m.min_of_reps);
+	selfmon_measure__check_le(&m, 1e12, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "minimum of 3 repetitions"));
+	/* Asked for real, the set says task-clock does not. */
+	SELFMON_MEASURE(m, "task-clock", spin_ns(100000));
+	assert_int_equal(0, m.min_of_reps);
 }
 
 /* Open the thread's task-clock measurer, then stop every counter the thread opened. */
@@ -474,6 +516,8 @@ int main(void)
 		cmocka_unit_test_teardown(a_typo_in_the_event_fails_everywhere, restore_env),
 		cmocka_unit_test_teardown(a_bad_repetition_count_fails_naming_the_variable, restore_env),
 		cmocka_unit_test_teardown(task_clock_is_measured_by_its_median_with_the_empty_measurement_subtracted,
+					  restore_env),
+		cmocka_unit_test_teardown(the_minimum_or_the_median_follows_what_the_set_resolved_not_the_events_name,
 					  restore_env),
 		cmocka_unit_test_teardown(a_counter_that_did_not_run_measured_nothing_and_fails_naming_the_cause_and_the_fix,
 					  restore_env),

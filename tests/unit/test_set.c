@@ -591,6 +591,26 @@ static void reads_of_a_counter_that_is_not_there_are_einval(void **state)
 	assert_null(selfmon_set__name(w->set, 1));
 }
 
+static void a_refused_read_names_the_public_function_called_and_what_was_wrong(void **state)
+{
+	struct world *w = *state;
+	struct selfmon_count c;
+
+	open_ok(w, "task-clock");
+	assert_int_equal(selfmon_set__read(w->set, 1, &c), -EINVAL);
+	assert_string_equal(selfmon_errmsg(), "selfmon_set__read: no counter 1 in this set");
+	assert_int_equal(selfmon_set__read_raw(w->set, 1, &c), -EINVAL);
+	assert_string_equal(selfmon_errmsg(), "selfmon_set__read_raw: no counter 1 in this set");
+	assert_int_equal(selfmon_set__read_syscall(w->set, 1, &c), -EINVAL);
+	assert_string_equal(selfmon_errmsg(), "selfmon_set__read_syscall: no counter 1 in this set");
+	assert_int_equal(selfmon_set__read(w->set, 0, NULL), -EINVAL);
+	assert_string_equal(selfmon_errmsg(), "selfmon_set__read: count is NULL");
+	assert_int_equal(selfmon_set__read_raw(w->set, 0, NULL), -EINVAL);
+	assert_string_equal(selfmon_errmsg(), "selfmon_set__read_raw: count is NULL");
+	assert_int_equal(selfmon_set__read_syscall(w->set, 0, NULL), -EINVAL);
+	assert_string_equal(selfmon_errmsg(), "selfmon_set__read_syscall: count is NULL");
+}
+
 /* ---- reset ---- */
 
 static void reset_makes_the_next_read_count_from_the_baseline(void **state)
@@ -763,6 +783,7 @@ int main(void)
 		T(options_of_a_newer_build_open_when_the_unknown_fields_are_zero),
 		T(a_successful_open_leaves_no_message),
 		T(reads_of_a_counter_that_is_not_there_are_einval),
+		T(a_refused_read_names_the_public_function_called_and_what_was_wrong),
 		T(reset_makes_the_next_read_count_from_the_baseline),
 		T(a_baseline_taken_from_the_page_holds_for_read2_too),
 		T(before_any_reset_reads_count_from_the_open),

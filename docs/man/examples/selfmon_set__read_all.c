@@ -40,6 +40,8 @@ int main(int argc, char **argv)
 		       selfmon_set__page(set, i) ? "mapped" : "none",
 		       selfmon_set__attr(set, i)->type, (long long)selfmon_set__fallbacks(set, i),
 		       selfmon_set__note(set, i) ? selfmon_set__note(set, i) : "none");
+		if (selfmon_set__counts_instructions(set, i) == 1)
+			printf("  counts instructions retired: take the least of repeated runs\n");
 		if (leader == i && selfmon_set__read_group(set, i, counts) == 0)
 			printf("  group read at once: %llu\n", (unsigned long long)counts[0].value);
 		if (!selfmon_set__read_raw(set, i, &c) &&
