@@ -330,6 +330,7 @@ static const struct want_core boards[] = {
 	{ "skylake", 5, "skylake", true },
 	{ "alderlake", 20, "alderlake", true },
 	{ "x86-nopmu", 1, "amdzen3", true },
+	{ "zen3", 15, "amdzen3", true },
 };
 
 static void each_fixture_cpu_maps_to_its_core(void **state)
