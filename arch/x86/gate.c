@@ -80,7 +80,9 @@ static void x86_cpu_field(const char *line, char *vendor, long num[3])
 /*
  * CPUID's vendor, family, model and stepping (leaves 0 and 1) as the
  * kernel's /proc/cpuinfo prints them for CPU @cpu, read line by line (the
- * file grows with the CPUs; it is never taken whole).
+ * file grows with the CPUs; it is never taken whole), spelt as perf spells
+ * the id mapfile.csv's rules match: family in decimal, model and stepping
+ * in hex (tools/perf/arch/x86/util/header.c in the kernel tree).
  */
 static int x86_cpu_id(const char *root, int cpu, char *buf, size_t size)
 {
@@ -106,7 +108,7 @@ static int x86_cpu_id(const char *root, int cpu, char *buf, size_t size)
 	fclose(f);
 	if (!vendor[0] || num[0] < 0 || num[1] < 0 || num[2] < 0)
 		return -ENOENT;
-	return snprintf(buf, size, "%s-%ld-%lX-%ld", vendor, num[0], num[1], num[2]) < (int)size ?
+	return snprintf(buf, size, "%s-%ld-%lX-%lX", vendor, num[0], num[1], num[2]) < (int)size ?
 		       0 :
 		       -ENAMETOOLONG;
 }

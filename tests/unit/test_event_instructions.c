@@ -5,10 +5,11 @@
  * core PMU's own event number where the arch defines it (arm64 INST_RETIRED
  * 0x08; x86 event select 0xc0, umask 0). Resolved against a fake sysfs root
  * with an x86 'cpu' PMU (type 4), an arm64 'armv8_pmuv3_0' (type 8) and an
- * uncore PMU (type 20); each arch's answer is asked of that arch's gates,
- * which every host links.
+ * uncore PMU (type 20), and on the zen3 fixture board by AMD's table names;
+ * each arch's answer is asked of that arch's gates, which every host links.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <generated/autoconf.h>
 #include <selfmon/selfmon.h>
 #include "../../core/arch_int.h"
 #include "pmu_world.h"
@@ -170,6 +172,41 @@ static void an_uncore_pmus_event_of_the_same_number_does_not(void **state)
 	}
 }
 
+#if defined(CONFIG_PMU_EVENTS) && defined(CONFIG_ARCH_X86_64)
+/* @spec parsed on fixture board zen3: does x86 say it counts instructions? */
+static bool counts_on_zen3(const char *spec)
+{
+	char fixtures[PATH_MAX], root[PATH_MAX + 16];
+	struct selfmon_pmus pmus;
+	struct selfmon_event ev;
+	bool yes;
+
+	if (fakeroot__fixtures(fixtures, sizeof(fixtures)) ||
+	    fakeroot__board(fixtures, "zen3", root, sizeof(root)))
+		fail_msg("no fixture board zen3 (tests/fixtures/sysfs/zen3)");
+	assert_int_equal(selfmon_pmus__load(&pmus, root), 0);
+	if (selfmon_event__parse(spec, &pmus, &ev))
+		fail_msg("'%s' on zen3: %s", spec, selfmon_errmsg());
+	yes = selfmon_arch__counts_instructions(&selfmon_arch__x86, &ev);
+	selfmon_pmus__free(&pmus);
+	return yes;
+}
+
+/* amdzen3's tables: ex_ret_instr is PMCx0C0; ls_not_halted_cyc 0x76, ex_ret_ops 0xc1. */
+static void amds_retired_instructions_by_its_table_name_counts_instructions(void **state)
+{
+	(void)state;
+	assert_true(counts_on_zen3("ex_ret_instr"));
+	assert_true(counts_on_zen3("ex_ret_instr:u"));
+	assert_true(counts_on_zen3("cpu/instructions/u"));
+	assert_false(counts_on_zen3("ls_not_halted_cyc:u"));
+	assert_false(counts_on_zen3("cycles:u"));
+	assert_false(counts_on_zen3("ex_ret_ops"));
+	/* event select 0x1c0 is PMCx1C0, not PMCx0C0: bit 8 lands on config:32 */
+	assert_false(counts_on_zen3("cpu/event=0x1c0/"));
+}
+#endif
+
 static void a_set_answers_for_each_counter_and_refuses_a_bad_index(void **state)
 {
 	struct selfmon_set *set = selfmon_set__open("task-clock,cpu-clock", NULL);
@@ -201,6 +238,9 @@ int main(void)
 		T(a_raw_number_means_instructions_only_to_its_own_arch),
 		T(an_uncore_pmus_event_of_the_same_number_does_not),
 		cmocka_unit_test(a_set_answers_for_each_counter_and_refuses_a_bad_index),
+#if defined(CONFIG_PMU_EVENTS) && defined(CONFIG_ARCH_X86_64)
+		cmocka_unit_test(amds_retired_instructions_by_its_table_name_counts_instructions),
+#endif
 #undef T
 	};
 

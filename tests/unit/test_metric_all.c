@@ -330,6 +330,7 @@ static const struct want_core boards[] = {
 	{ "skylake", 5, "skylake", true },
 	{ "alderlake", 20, "alderlake", true },
 	{ "x86-nopmu", 1, "amdzen3", true },
+	{ "zen3", 15, "amdzen3", true },
 };
 
 static void each_fixture_cpu_maps_to_its_core(void **state)
@@ -353,6 +354,31 @@ static void each_fixture_cpu_maps_to_its_core(void **state)
 		if (w->core)
 			assert_string_equal(selfmon_pe__str(t, t->cores[id.core].name), w->core);
 	}
+}
+
+/*
+ * perf's x86 cpuid string (tools/perf/arch/x86/util/header.c in the kernel
+ * tree) prints the stepping in hex, "%s-%u-%X-%X", and mapfile.csv's rules
+ * that name a stepping spell it so: family 6 model 0x55 is skylakex at
+ * steppings 0-4 and cascadelakex at 5-F. A Cooper Lake, stepping 11, is "B".
+ */
+static void the_stepping_is_hex_as_the_tables_rules_spell_it(void **state)
+{
+	char *root = fakeroot__new();
+	struct selfmon_pe_ident id;
+	const struct selfmon_pe_table *t = &selfmon_pe__table_all_x86;
+	int err;
+
+	(void)state;
+	fakeroot__write(root, "/proc/cpuinfo",
+			"processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n"
+			"model\t\t: 85\nstepping\t: 11\n\n");
+	err = selfmon_pe__core_of_cpu(t, &selfmon_arch__x86, root, 0, &id);
+	fakeroot__free(root);
+	assert_int_equal(err, 0);
+	assert_string_equal(id.id, "GenuineIntel-6-55-B");
+	assert_false(id.fallback);
+	assert_string_equal(selfmon_pe__str(t, t->cores[id.core].name), "cascadelakex");
 }
 
 static void a_cpu_without_an_id_is_an_error_not_a_guess(void **state)
@@ -380,6 +406,7 @@ int main(void)
 		cmocka_unit_test(the_generic_set_has_the_same_names_on_every_core),
 		cmocka_unit_test(each_fixture_cpu_maps_to_its_core),
 		cmocka_unit_test(a_cpu_without_an_id_is_an_error_not_a_guess),
+		cmocka_unit_test(the_stepping_is_hex_as_the_tables_rules_spell_it),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

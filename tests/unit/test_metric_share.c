@@ -3,7 +3,8 @@
  * A metric reads the events the caller counts already (selfmon_metrics__share()):
  * two spellings of one counter are one event (arm64's generic "instructions"
  * and the PMU's inst_retired on the qemu-virt fixture; x86's generic names
- * and Intel's fixed-counter table names on the skylake fixture), at the same
+ * and Intel's fixed-counter table names on the skylake fixture; AMD's
+ * generic names and its tables' names on the zen3 fixture), at the same
  * privilege levels only. A metric shares one group of the caller's that
  * counts all its events, or an ungrouped list; else it keeps its own group.
  */
@@ -64,7 +65,36 @@ static void a_generic_event_is_the_x86_pmus_alias_of_the_same_name(void **state)
 	assert_false(same_on("skylake", "cycles:u", "cpu/instructions/u"));
 }
 
+/* AMD's map (arch/x86/events/amd/core.c): cycles are event 0x76, not Intel's 0x3c. */
+static void a_generic_event_is_the_amd_pmus_alias_of_the_same_name(void **state)
+{
+	(void)state;
+	assert_true(same_on("zen3", "instructions:u", "cpu/event=0xc0/u"));
+	assert_true(same_on("zen3", "cycles:u", "cpu/cpu-cycles/u"));
+	assert_true(same_on("zen3", "cycles:u", "cpu/event=0x76/u"));
+	assert_true(same_on("zen3", "branch-misses:u", "cpu/event=0xc3/u"));
+	assert_false(same_on("zen3", "cycles:u", "cpu/event=0x3c/u"));
+	assert_false(same_on("zen3", "cycles:u", "cpu/instructions/u"));
+}
+
 #if defined(CONFIG_PMU_EVENTS) && defined(CONFIG_ARCH_X86_64)
+/* amdzen3's core.json and memory.json: ex_ret_instr 0xc0, ls_not_halted_cyc 0x76. */
+static void an_amd_table_name_is_the_generic_event_of_its_encoding(void **state)
+{
+	(void)state;
+	assert_true(same_on("zen3", "instructions:u", "ex_ret_instr:u"));
+	assert_true(same_on("zen3", "cycles:u", "ls_not_halted_cyc:u"));
+	assert_true(same_on("zen3", "branch-instructions:u", "ex_ret_brn:u"));
+	assert_true(same_on("zen3", "branch-misses:u", "ex_ret_brn_misp:u"));
+	assert_false(same_on("zen3", "cycles:u", "ex_ret_instr:u"));
+	assert_false(same_on("zen3", "instructions:k", "ex_ret_instr:u"));
+	/* a 12-bit event select (cache.json's PMCx18E) keeps its top nibble */
+	assert_true(same_on("zen3", "ic_tag_hit_miss.all_instruction_cache_accesses:u",
+			    "cpu/event=0x18e,umask=0x1f/u"));
+	assert_false(same_on("zen3", "ic_tag_hit_miss.all_instruction_cache_accesses:u",
+			     "cpu/event=0x8e,umask=0x1f/u"));
+}
+
 static int on_skylake(void **state)
 {
 	static char root[PATH_MAX + 16];
@@ -75,10 +105,20 @@ static int on_skylake(void **state)
 	return setenv("SELFMON_SYSFS_ROOT", root, 1);
 }
 
-static int off_skylake(void **state)
+static int off_board(void **state)
 {
 	(void)state;
 	return unsetenv("SELFMON_SYSFS_ROOT");
+}
+
+static int on_zen3(void **state)
+{
+	static char root[PATH_MAX + 16];
+
+	(void)state;
+	fakeroot__fixtures(root, PATH_MAX);
+	strcat(root, "/zen3");
+	return setenv("SELFMON_SYSFS_ROOT", root, 1);
 }
 
 /* A bench result of one repetition: @nr columns @names counting @v. */
@@ -127,6 +167,59 @@ static void ipc_reads_instructions_and_cycles_of_the_callers_group_on_intel(void
 	assert_int_equal(col, 3);
 	assert_float_equal(res.samples[col], 1.5, 1e-12);
 	assert_string_equal(selfmon_metrics__why(m, 0), "");
+	selfmon_bench_result__fini(&res);
+	selfmon_metrics__delete(m);
+}
+
+/* @names on zen3: the events it opens on its own. */
+static struct selfmon_metrics *on_amd(const char *names, const char *events)
+{
+	struct selfmon_metrics *m = selfmon_metrics__new(names, 0, "u");
+
+	if (!m)
+		fail_msg("%s on zen3: %s", names, selfmon_errmsg());
+	assert_string_equal(selfmon_metrics__core(m, NULL), "amdzen3");
+	assert_string_equal(selfmon_metrics__events(m), events);
+	return m;
+}
+
+static void ipc_and_cpi_read_the_callers_group_by_either_spelling_on_amd(void **state)
+{
+	static const char *const names[] = { "time", "ex_ret_instr:u", "ls_not_halted_cyc:u" };
+	static const double v[] = { 10, 3000, 2000 };
+	struct selfmon_metrics *m =
+		on_amd("ipc,cpi", "{instructions:u,cycles:u},{cycles:u,instructions:u}");
+	struct selfmon_bench_result res;
+
+	(void)state;
+	assert_int_equal(selfmon_metrics__share(m, "{instructions:u,cycles:u}"), 2);
+	assert_int_equal(selfmon_metrics__share(m, "{ex_ret_instr:u,ls_not_halted_cyc:u}"), 2);
+	assert_string_equal(selfmon_metrics__events(m), "");
+	result(&res, names, 3, v);
+	assert_int_equal(selfmon_metrics__add_columns(m, &res), 2);
+	assert_float_equal(res.samples[selfmon_bench_result__col(&res, "ipc")], 1.5, 1e-12);
+	assert_float_equal(res.samples[selfmon_bench_result__col(&res, "cpi")], 2000.0 / 3000.0,
+			   1e-12);
+	selfmon_bench_result__fini(&res);
+	selfmon_metrics__delete(m);
+}
+
+/* amdzen3's recommended.json: d_ratio(ex_ret_brn_misp, ex_ret_brn), over the generic one. */
+static void amds_own_branch_miss_ratio_reads_the_callers_generic_branch_events(void **state)
+{
+	static const char *const names[] = { "time", "branch-misses:u", "branch-instructions:u" };
+	static const double v[] = { 10, 50, 1000 };
+	struct selfmon_metrics *m =
+		on_amd("branch_misprediction_ratio", "{ex_ret_brn_misp:u,ex_ret_brn:u}");
+	struct selfmon_bench_result res;
+
+	(void)state;
+	assert_int_equal(selfmon_metrics__share(m, "{branch-misses:u,branch-instructions:u}"), 1);
+	assert_string_equal(selfmon_metrics__events(m), "");
+	result(&res, names, 3, v);
+	assert_int_equal(selfmon_metrics__add_columns(m, &res), 1);
+	assert_float_equal(res.samples[3], 50.0 / 1000.0, 1e-12);
+	assert_int_equal(selfmon_metrics__share(m, "{branch-misses:u,cycles:u}"), 0);
 	selfmon_bench_result__fini(&res);
 	selfmon_metrics__delete(m);
 }
@@ -198,20 +291,28 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_generic_event_is_the_arm64_pmus_alias_of_the_kernels_map),
 		cmocka_unit_test(a_generic_event_is_the_x86_pmus_alias_of_the_same_name),
+		cmocka_unit_test(a_generic_event_is_the_amd_pmus_alias_of_the_same_name),
 #if defined(CONFIG_PMU_EVENTS) && defined(CONFIG_ARCH_X86_64)
+		cmocka_unit_test(an_amd_table_name_is_the_generic_event_of_its_encoding),
+		cmocka_unit_test_setup_teardown(
+			ipc_and_cpi_read_the_callers_group_by_either_spelling_on_amd, on_zen3,
+			off_board),
+		cmocka_unit_test_setup_teardown(
+			amds_own_branch_miss_ratio_reads_the_callers_generic_branch_events, on_zen3,
+			off_board),
 		cmocka_unit_test_setup_teardown(
 			ipc_reads_instructions_and_cycles_of_the_callers_group_on_intel, on_skylake,
-			off_skylake),
+			off_board),
 		cmocka_unit_test_setup_teardown(a_groups_modifiers_and_an_ungrouped_list_share_too,
-						on_skylake, off_skylake),
+						on_skylake, off_board),
 		cmocka_unit_test_setup_teardown(
 			a_metric_split_across_groups_or_half_counted_keeps_its_own_group,
-			on_skylake, off_skylake),
+			on_skylake, off_board),
 		cmocka_unit_test_setup_teardown(other_privilege_levels_are_other_counts, on_skylake,
-						off_skylake),
+						off_board),
 		cmocka_unit_test_setup_teardown(
 			a_shared_event_left_out_makes_the_metric_unavailable_with_the_reason,
-			on_skylake, off_skylake),
+			on_skylake, off_board),
 #endif
 	};
 
