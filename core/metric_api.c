@@ -223,15 +223,52 @@ static int add_name(struct selfmon_metrics *m, const char *name)
 	return found < 0 ? found : found ? 0 : unknown(m, name);
 }
 
+/*
+ * Whether @p's group counts every event of @o (by name, modifiers
+ * included): if so, @o rides on it, one instant for all its events and no
+ * counter taken twice. Return: true if it does.
+ */
+static bool ride_on(struct one *o, const struct one *p, int ride)
+{
+	for (int e = 0; e < o->nr_ev; e++) {
+		int k = 0;
+
+		while (k < p->nr_ev && strcasecmp(o->ev[e], p->ev[k]))
+			k++;
+		if (k == p->nr_ev)
+			return false;
+		o->ride_at[e] = k;
+	}
+	o->ride = ride;
+	return true;
+}
+
+/* Each metric not shared whose events an earlier metric's own group counts rides on that group. */
+static void plan_rides(struct selfmon_metrics *m)
+{
+	for (int i = 0; i < m->nr; i++) {
+		struct one *o = &m->m[i];
+
+		o->ride = 0;
+		for (int j = 0; !o->shared && o->nr_ev && j < i; j++) {
+			const struct one *p = &m->m[j];
+
+			if (p->nr_ev && !p->shared && !p->ride && ride_on(o, p, j + 1))
+				break;
+		}
+	}
+}
+
 void selfmon_metrics__list_events(struct selfmon_metrics *m)
 {
 	size_t len = 0;
 
+	plan_rides(m);
 	m->events[0] = '\0';
 	for (int i = 0; i < m->nr; i++) {
 		const struct one *o = &m->m[i];
 
-		for (int e = 0; !o->shared && e < o->nr_ev &&
+		for (int e = 0; !o->shared && !o->ride && e < o->nr_ev &&
 				len + SELFMON_EVENT_NAME_MAX + 4 < sizeof(m->events);
 		     e++)
 			len += (size_t)snprintf(m->events + len, sizeof(m->events) - len,
@@ -379,7 +416,7 @@ static int find_group(const struct selfmon_metrics *m, const struct selfmon_benc
 	int skip = 0;
 
 	for (const struct one *p = m->m; p < o; p++)
-		skip += p->nr_ev && !p->shared && same_events(p, o);
+		skip += p->nr_ev && !p->shared && !p->ride && same_events(p, o);
 	for (int c = 0; c + o->nr_ev <= res->nr_cols; c++) {
 		int e = 0;
 
@@ -429,13 +466,13 @@ static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *re
 	int err = 0, first;
 
 	m->cur = o;
-	first = o->shared ? 0 : find_group(m, res, o);
+	first = o->shared ? 0 : find_group(m, res, o->ride ? &m->m[o->ride - 1] : o);
 	if (o->shared) {
 		if (shared_cols(m, res, o))
 			return 0;
 	} else if (first >= 0) {
 		for (int e = 0; e < o->nr_ev; e++)
-			m->col[e] = first + e;
+			m->col[e] = first + (o->ride ? o->ride_at[e] : e);
 	} else {
 		snprintf(o->why, sizeof(o->why),
 			 "its group of %d events did not open together (more events "

@@ -28,6 +28,14 @@ struct one {
 	 */
 	bool shared;
 	char col[MAX_MEVENTS][SELFMON_EVENT_NAME_MAX];
+	/*
+	 * Not shared, and every event of it in the group of an earlier metric
+	 * (1 + its index; 0: none): ev[e] is read there, as event ride_at[e]
+	 * of that group, and the metric opens no group of its own
+	 * (selfmon_metrics__list_events(): "ipc,cpi" opens one group).
+	 */
+	int ride;
+	int ride_at[MAX_MEVENTS];
 };
 
 struct selfmon_metrics {
