@@ -250,6 +250,7 @@ static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx 
 		struct selfmon_counter *c = &set->ctr[i];
 
 		err = selfmon_counter__open(set, i, ctx);
+		c->counts_insns = selfmon_arch__counts_instructions(selfmon_arch__host(), &c->ev);
 		/* The PMU list goes away after open; the attr has what the kernel needs. */
 		c->ev.pmu = NULL;
 	}
@@ -453,7 +454,7 @@ int selfmon_set__counts_instructions(const struct selfmon_set *set, int idx)
 {
 	if (!set || idx < 0 || idx >= set->nr)
 		return -EINVAL;
-	return selfmon_arch__counts_instructions(selfmon_arch__host(), &set->ctr[idx].ev);
+	return set->ctr[idx].counts_insns;
 }
 
 int selfmon_set__path(const struct selfmon_set *set, int idx, enum selfmon_reason *why)

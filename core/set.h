@@ -42,6 +42,11 @@ struct selfmon_counter {
 	struct perf_evlist *evlist;
 	/* Its fd, for read(2) (a group's leader reads the group); -1: ask libperf. */
 	int fd;
+	/*
+	 * It counts instructions retired (selfmon_set__counts_instructions()):
+	 * told at open, while ev.pmu still says whether its PMU is a core's.
+	 */
+	bool counts_insns;
 };
 
 /*
