@@ -13,8 +13,9 @@ bool selfmon_arch__no_retry(struct selfmon_event *ev, int err, unsigned int *not
 	return false;
 }
 
-bool selfmon_arch__no_raw_instructions(const struct perf_event_attr *attr)
+bool selfmon_arch__no_raw_instructions(const char *root, const struct perf_event_attr *attr)
 {
+	(void)root;
 	(void)attr;
 	return false;
 }
@@ -31,11 +32,11 @@ static bool on_core_pmu(const struct selfmon_event *ev)
 	return ev->pmu && ev->pmu->core && ev->attr.type == ev->pmu->type;
 }
 
-bool selfmon_arch__counts_instructions(const struct selfmon_arch *arch,
+bool selfmon_arch__counts_instructions(const struct selfmon_arch *arch, const char *root,
 				       const struct selfmon_event *ev)
 {
 	/* The upper half of config names the PMU on hybrid machines (PERF_PMU_TYPE_SHIFT). */
 	if (ev->attr.type == PERF_TYPE_HARDWARE)
 		return (ev->attr.config & 0xffffffffu) == PERF_COUNT_HW_INSTRUCTIONS;
-	return on_core_pmu(ev) && arch->raw_instructions(&ev->attr);
+	return on_core_pmu(ev) && arch->raw_instructions(root, &ev->attr);
 }

@@ -39,8 +39,10 @@ struct selfmon_arch {
 	 * (PERF_TYPE_RAW, or the PMU's type), counts instructions retired:
 	 * the event numbers are the architecture's, so only the arch knows
 	 * them. The generic event (PERF_TYPE_HARDWARE) is core/'s to answer.
+	 * @root: the sysfs root the event was resolved under, for what the
+	 * number alone does not tell (x86: the vendor, from /proc/cpuinfo).
 	 */
-	bool (*raw_instructions)(const struct perf_event_attr *attr);
+	bool (*raw_instructions)(const char *root, const struct perf_event_attr *attr);
 #ifdef CONFIG_PMU_EVENTS
 	/*
 	 * The part CPU @cpu is, in the spelling of the arch's pmu-events
@@ -64,14 +66,15 @@ extern const struct selfmon_arch selfmon_arch__generic;
 bool selfmon_arch__no_retry(struct selfmon_event *ev, int err, unsigned int *notes);
 
 /* The raw_instructions of an arch that knows no event numbers: false. */
-bool selfmon_arch__no_raw_instructions(const struct perf_event_attr *attr);
+bool selfmon_arch__no_raw_instructions(const char *root, const struct perf_event_attr *attr);
 
 /*
  * Whether @ev, as resolved, counts instructions retired: the generic event
  * PERF_COUNT_HW_INSTRUCTIONS on any PMU, or an event of a core PMU that
- * @arch's raw_instructions knows by its number. Never by the name.
+ * @arch's raw_instructions knows by its number, under sysfs root @root.
+ * Never by the name.
  */
-bool selfmon_arch__counts_instructions(const struct selfmon_arch *arch,
+bool selfmon_arch__counts_instructions(const struct selfmon_arch *arch, const char *root,
 				       const struct selfmon_event *ev);
 
 /* The arch this library was configured for. */

@@ -250,7 +250,8 @@ static int open_counters(struct selfmon_set *set, int nr, const struct open_ctx 
 		struct selfmon_counter *c = &set->ctr[i];
 
 		err = selfmon_counter__open(set, i, ctx);
-		c->counts_insns = selfmon_arch__counts_instructions(selfmon_arch__host(), &c->ev);
+		c->counts_insns = selfmon_arch__counts_instructions(selfmon_arch__host(), ctx->root,
+								    &c->ev);
 		/* The PMU list goes away after open; the attr has what the kernel needs. */
 		c->ev.pmu = NULL;
 	}

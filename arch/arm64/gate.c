@@ -62,8 +62,9 @@ static bool arm64_retry(struct selfmon_event *ev, int err, unsigned int *notes)
  * numbers", the common architectural events): the event field is
  * config:0-15 (the PMU's format/event), the rest of config unused.
  */
-static bool arm64_raw_instructions(const struct perf_event_attr *attr)
+static bool arm64_raw_instructions(const char *root, const struct perf_event_attr *attr)
 {
+	(void)root;
 	return attr->config == 0x0008;
 }
 

@@ -26,23 +26,6 @@ static enum selfmon_reason x86_prepare(const char *root, struct selfmon_event *e
 	return SELFMON_REASON_NONE;
 }
 
-/*
- * The architectural event "instructions retired", event select 0xc0 with
- * umask 0, on Intel (SDM vol. 3B, "Pre-defined Architectural Performance
- * Events") and AMD (APM vol. 2, "Retired Instructions", PMCx0C0) alike.
- * The fields that change what is counted must be clear: umask
- * (config:8-15), edge (18), inv (23), cmask (24-31) and AMD's upper event
- * select bits (32-35). usr, os and int (16, 17, 20) only filter or
- * interrupt; perf sets them from the attr.
- */
-static bool x86_raw_instructions(const struct perf_event_attr *attr)
-{
-	const uint64_t counts = 0xfull << 32 | 0xff840000ull | 0xffffull;
-
-	return (attr->config & counts) == 0xc0;
-}
-
-#ifdef CONFIG_PMU_EVENTS
 /* "key<tabs>: value" of a /proc/cpuinfo line: the value, or NULL. */
 static const char *field(const char *line, const char *key)
 {
@@ -54,6 +37,55 @@ static const char *field(const char *line, const char *key)
 	return *line == ':' ? line + 1 : NULL;
 }
 
+/*
+ * Whether /proc/cpuinfo under @root names @vendor, CPUID leaf 0's string, as
+ * its first vendor_id: the CPUs of one machine share it. False when the
+ * file cannot be read: an encoding that means instructions on one vendor
+ * only is then not claimed.
+ */
+static bool x86_vendor_is(const char *root, const char *vendor)
+{
+	char path[4096], line[512], have[32] = "";
+	const char *v = NULL;
+	FILE *f;
+
+	if (selfmon_root__path(root, "/proc/cpuinfo", path, sizeof(path)))
+		return false;
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!v && fgets(line, sizeof(line), f))
+		v = field(line, "vendor_id");
+	if (v && sscanf(v, " %31s", have) != 1)
+		have[0] = '\0';
+	fclose(f);
+	return !strcmp(have, vendor);
+}
+
+/*
+ * The architectural event "instructions retired", event select 0xc0 with
+ * umask 0, on Intel (SDM vol. 3B, "Pre-defined Architectural Performance
+ * Events") and AMD (APM vol. 2, "Retired Instructions", PMCx0C0) alike.
+ * The fields that change what is counted must be clear: umask
+ * (config:8-15), edge (18), inv (23), cmask (24-31) and AMD's upper event
+ * select bits (32-35). usr, os and int (16, 17, 20) only filter or
+ * interrupt; perf sets them from the attr. On Intel, fixed counter 0
+ * counts the same (SDM vol. 3B, "Fixed-Function Performance Counters"):
+ * the kernel's Intel driver takes event select 0 with umask 1, which no
+ * programmable event uses, as that counter, and perf's event tables name
+ * it INST_RETIRED.ANY. On AMD the same bits are another event.
+ */
+static bool x86_raw_instructions(const char *root, const struct perf_event_attr *attr)
+{
+	const uint64_t counts = 0xfull << 32 | 0xff840000ull | 0xffffull;
+	const uint64_t sel = attr->config & counts;
+
+	if (sel == 0x0100)
+		return x86_vendor_is(root, "GenuineIntel");
+	return sel == 0xc0;
+}
+
+#ifdef CONFIG_PMU_EVENTS
 /*
  * One line of a CPU's block of /proc/cpuinfo: its vendor_id into @vendor
  * (32 bytes), its "cpu family", "model" and "stepping" into @num[0..2].

@@ -9,7 +9,8 @@
  * statement's regions less the statistic of the empty ones: the fixed cost
  * of the reads is subtracted. Events that count instructions retired, as
  * the set resolved them (selfmon_set__counts_instructions(): "instructions",
- * "r08" on arm64, "cpu/event=0xc0/" on x86_64, whatever the name), take the
+ * "r08" on arm64, "cpu/event=0xc0/" on x86_64, Intel's INST_RETIRED.ANY,
+ * whatever the name), take the
  * minimum of the K repetitions, since an interrupt or a page fault only ever
  * adds; other events take the median. A region the
  * counter did not run all through (disabled, multiplexed out: its

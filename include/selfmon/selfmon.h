@@ -216,7 +216,8 @@ const struct perf_event_attr *selfmon_set__attr(const struct selfmon_set *set, i
  * instructions retired, as told by the perf_event_attr it was opened with
  * (selfmon_set__attr()), never by its name: the generic "instructions", or
  * a core PMU's own event of that number ("r08", "armv8_pmuv3_0/inst_retired/"
- * on arm64; "r00c0", "cpu/event=0xc0/" on x86_64). Such a count only grows
+ * on arm64; "r00c0", "cpu/event=0xc0/" on x86_64, and on Intel fixed counter
+ * 0's "INST_RETIRED.ANY", event 0 umask 1). Such a count only grows
  * with noise (an interrupt, a page fault), so its least repetition is the
  * truest.
  * Return: 1 it does, 0 it does not, -EINVAL for a NULL @set or a bad @idx.
