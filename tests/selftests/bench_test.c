@@ -337,7 +337,13 @@ TEST(a_repetition_whose_counter_did_not_run_is_dropped_and_never_kept_as_0)
 	ASSERT_NE(NULL, b) TH_LOG("%s", selfmon_errmsg());
 	ASSERT_EQ(0, selfmon_bench__run(b, "spin", spin, NULL, &res)) TH_LOG("%s", selfmon_errmsg());
 	EXPECT_EQ(0, res.dropped_not_run);
-	EXPECT_EQ(res.repetitions, res.kept);
+	/*
+	 * All three kept. Not "every repetition run": a pair whose 2L run came
+	 * out shorter than its L run (the L run preempted, on a loaded host) is
+	 * no measurement and is run again whatever keep_noisy says.
+	 */
+	EXPECT_EQ(o.repetitions, res.kept);
+	EXPECT_LE(res.kept, res.repetitions);
 	selfmon_bench_result__fini(&res);
 
 	/* Every counter this thread opened stops: each repetition counts nothing. */
