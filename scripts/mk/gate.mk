@@ -7,8 +7,9 @@
 # figures is `make gate-resolution` (minutes; not in make check).
 ## check-run-compare  selfmon compare end to end: every output read back, the gate's short form
 ## gate-resolution    the gate's figures on this host, the two sides run alternately: false alarms, smallest slowdown caught (minutes)
+## gate-trials    the README's host CI step 200 times, the same build both sides, then the new side slowed by 50% (an hour or more)
 ## gate-board     the gate on the emulated board: 20 reruns at instructions=+0%, a 0.1% slowdown caught
-.PHONY: check-run-compare gate-resolution
+.PHONY: check-run-compare gate-resolution gate-trials
 
 check-run-compare: $(O)/selfmon
 	$(Q)mkdir -p $(CHECK)
@@ -37,6 +38,14 @@ GATE_REPS ?= 15
 GATE_ROUNDS ?= $(GATE_REPS)
 gate-resolution: $(O)/selfmon
 	$(Q)scripts/gate-resolution.sh $(O)/selfmon $(GATE_TRIES) $(GATE_REPS) $(GATE_ROUNDS)
+
+# The README's host step as written, GATE_TRIALS times a mode: how often it
+# raises a false alarm on this machine, and whether it ever calls a 50%
+# slowdown "same" (docs/compare.md, "The README's step, 200 times").
+GATE_TRIALS ?= 200
+gate-trials: $(O)/selfmon
+	$(Q)scripts/gate-trials.sh $(O)/selfmon quiet $(GATE_TRIALS); q=$$?; \
+	  scripts/gate-trials.sh $(O)/selfmon slow $(GATE_TRIALS) && exit $$q
 
 # The same gate on the emulated board (one vCPU, icount): reruns compared at
 # instructions=+0%, and a 0.1% slowdown caught (about 2 minutes).
