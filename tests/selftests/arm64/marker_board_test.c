@@ -486,13 +486,18 @@ TEST(a_multiplexed_region_reports_its_counters_running_less_than_enabled)
  * A metric in SELFMON_EVENTS ("@ipc", as selfmon bench --events takes it):
  * the markers open its group and the report gives it per region, from the
  * region's counts per call. Under -icount shift=0 a user instruction takes
- * one user cycle, so the IPC of 3000 nops is exactly 1.
+ * one user cycle, so each event's least call of 3000 nops is exactly 3000
+ * and the IPC exactly 1. The reported IPC is of the mean call: an interrupt
+ * that lands inside a region (a timer tick, now and then) leaves the user
+ * instructions exact but adds a few user cycles to that call under QEMU,
+ * so the mean is held to within 0.1% of 1, never above it.
  */
 TEST(a_metric_in_selfmon_events_is_reported_per_region_and_nops_run_at_ipc_1)
 {
 	const struct util_json *b;
 	struct util_json root = { 0 };
 	char err[160];
+	int mins = 0;
 
 	EXACT_USER_OR_SKIP();
 	setenv("SELFMON_EVENTS", "@ipc", 1);
@@ -504,7 +509,17 @@ TEST(a_metric_in_selfmon_events_is_reported_per_region_and_nops_run_at_ipc_1)
 	b = json_bench(&root, "cached 3000");
 	ASSERT_NE(NULL, b);
 	EXPECT_EQ(10, num(b, "iterations"));
-	EXPECT_EQ(1, num(b, "ipc")) TH_LOG("ipc %.6f", num(b, "ipc"));
+	for (int k = 0; k < b->nr; k++) {
+		const char *key = b->kid[k].key;
+		size_t len = key ? strlen(key) : 0;
+
+		if (len > 4 && !strcmp(key + len - 4, "_min")) {
+			EXPECT_EQ(3000, b->kid[k].num) TH_LOG("%s %.0f", key, b->kid[k].num);
+			mins++;
+		}
+	}
+	EXPECT_EQ(2, mins) TH_LOG("the row's events, each with its least call");
+	EXPECT_TRUE(num(b, "ipc") > 0.999 && num(b, "ipc") <= 1) TH_LOG("ipc %.6f", num(b, "ipc"));
 	util_json_free(&root);
 }
 
