@@ -155,8 +155,8 @@ int selfmon_marker__report(void);
  * another region costs that region nothing more than any later use), and
  * a site it did not see (one in a shared object) at its first use.
  *
- * Where the arch gives a fixed sequence (SELFMON_ARCH_MARKER_CALL: arm64),
- * each end is one asm statement that makes its site, loads it by its label
+ * Where the arch gives a fixed sequence (SELFMON_ARCH_MARKER_CALL: arm64,
+ * x86_64), each end is one asm statement that makes its site, loads it by its label
  * and calls the library: the instructions between a pair's two counter
  * reads are the library's and the same at every site, whatever the
  * compiler does around them, and the library measures them once and
@@ -204,7 +204,7 @@ int selfmon_marker__report(void);
  * in C++ with exceptions, when an exception leaves the block). The cached
  * form, as SELFMON_MARKER_BEGIN() and SELFMON_MARKER_END() around the rest
  * of the block: from -O1 on, the region counts what the pair's counts,
- * exactly on arm64; the begin's store of its region costs an enclosing
+ * exactly on arm64 and x86_64; the begin's store of its region costs an enclosing
  * region one instruction more than a pair (docs/markers.md, "The scope
  * forms, and C++"). A declaration: it stands among the
  * block's statements, at most one a line (its variable is named by

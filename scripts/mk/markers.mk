@@ -23,6 +23,16 @@ check-run-plugin: check-run-markers
 check-run-host: check-run-plugin
 CHECK_TAPS += $(CHECK)/host-plugin.tap
 
+# ---- the markers' fixed window on x86_64, single-stepped (no PMU needed) ----
+## check-run-window  x86_64: each call-site shape, by gcc, clang, g++, clang++ at -O0..-Os, counts its region plus the empty pair
+.PHONY: check-run-window
+check-run-window: check-run-markers
+	$(Q)tests/check_marker_window.sh $(CHECK)/host-window.tap $(MARKERS_STAGING) $(CHECK)/window >/dev/null || true
+	$(Q)grep -E '^(not )?ok' $(CHECK)/host-window.tap
+
+check-run-host: check-run-window
+CHECK_TAPS += $(CHECK)/host-window.tap
+
 # ---- marker_exact_test: one program, the call-site shapes of each build ----
 # tests/selftests/arm64/marker_shapes.c compiled by gcc and clang at -O0,
 # -O2, -O3 and -Os, each a table of its own (SHAPES_ID) whose regions carry

@@ -338,13 +338,14 @@ void selfmon_priv_marker_end_call(struct selfmon_marker *marker);
 /*
  * The scope form: a variable whose cleanup (gcc's and clang's cleanup
  * attribute, which runs wherever the variable's block is left) ends the
- * region. The variable holds the begin's site (arm64: its region), so that
- * the end reaches the same region with no lookup. Where the arch gives a
- * fixed sequence (SELFMON_ARCH_MARKER_SCOPE: arm64), the begin is one asm
- * statement that makes the site, loads its region, stores it in the
- * variable and calls the library (the store before the call), and the end
- * loads the region from the variable and calls: four instructions before
- * the end's reads, as the pair's end has. Else both are the inline pair's C.
+ * region. The variable holds the begin's site (with a fixed sequence: its
+ * region), so that the end reaches the same region with no lookup. Where
+ * the arch gives a fixed sequence (SELFMON_ARCH_MARKER_SCOPE: arm64,
+ * x86_64), the begin is one asm statement that makes the site, loads its
+ * region, stores it in the variable and calls the library (the store before
+ * the call), and the end loads the region from the variable and calls: as
+ * many instructions before the end's reads as the pair's end has. Else both
+ * are the inline pair's C.
  */
 #define SELFMON_PRIV_MARKER_CAT2(a, b) a##b
 #define SELFMON_PRIV_MARKER_CAT(a, b) SELFMON_PRIV_MARKER_CAT2(a, b)

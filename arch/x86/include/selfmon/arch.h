@@ -38,4 +38,97 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 	return (uint64_t)hi << 32 | lo;
 }
 
+/*
+ * The markers' fixed sequences (<selfmon/marker.h>), as arm64's: a call
+ * site's struct selfmon_marker_site (or by-name word) made here in its
+ * section, loaded by its label (RIP-relative, position independent), never
+ * through an address the compiler chose, and, when markers are on, @fn
+ * called with it. Whatever the compiler does around a pair (a loop that
+ * would hoist the address, -O0 that would reload it, register pressure),
+ * the instructions between its two counter reads are the same at every
+ * site, and the library measures those once and subtracts them.
+ *
+ * A call from inside an asm statement, by the System V AMD64 ABI ("The
+ * Stack Frame"): the 128 bytes below %rsp may hold the caller's data (the
+ * red zone of a leaf function), so the call is made below them, and %rsp is
+ * 16-byte aligned before it; the old %rsp is pushed twice (the second push
+ * keeps the alignment) and popped back after the call. The clobbers are the
+ * registers a call may change ("Registers"): the integer ones, every vector
+ * register (and AVX-512's masks), the x87 stack. Markers off: a compare with
+ * the word in memory and a branch at each end; the word is loaded again for
+ * the call. x86_64 only: i386 and x32 keep the inline C pair, and so does
+ * a build with SELFMON_X86_INLINE_PAIR defined, as a program built against
+ * an earlier release has it: tests/check_abi.sh builds one, to show that
+ * the library still serves it (docs/abi.md).
+ */
+#if defined(__x86_64__) && !defined(__ILP32__) && !defined(SELFMON_X86_INLINE_PAIR)
+#ifdef __AVX512F__
+#define SELFMON_X86_AVX512_CLOBBERS                                                           \
+	, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24",     \
+		"xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k0", "k1", "k2", \
+		"k3", "k4", "k5", "k6", "k7"
+#else
+#define SELFMON_X86_AVX512_CLOBBERS
+#endif
+#define SELFMON_X86_CALL_CLOBBERS                                                              \
+	"rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "xmm0", "xmm1", "xmm2",    \
+		"xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",     \
+		"xmm12", "xmm13", "xmm14", "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)", \
+		"st(5)", "st(6)", "st(7)", "cc", "memory" SELFMON_X86_AVX512_CLOBBERS
+/* The call itself, with %rdi loaded: below the red zone, %rsp aligned, then restored. */
+#define SELFMON_X86_CALL(fn)            \
+	"\tmovq\t%%rsp, %%rax\n"        \
+	"\tleaq\t-128(%%rsp), %%rsp\n"  \
+	"\tandq\t$-16, %%rsp\n"         \
+	"\tpushq\t%%rax\n"              \
+	"\tpushq\t%%rax\n"              \
+	"\tcall\t" #fn "\n"             \
+	"\tpopq\t%%rsp\n"
+/*
+ * One site's fixed sequence: @data (the site's words, with label 2 at the
+ * first) put in @section, then the first word tested by its label and,
+ * unless it is 0 (markers off), loaded and @fn called with it.
+ */
+#define SELFMON_X86_SITE_CALL(section, data, name, fn)                    \
+	__asm__ __volatile__("\t.pushsection\t" section ", \"aw\"\n"       \
+			     "\t.balign\t8\n" data "\t.popsection\n"       \
+			     "\tcmpq\t$0, 2b(%%rip)\n"                      \
+			     "\tje\t1f\n"                                   \
+			     "\tmovq\t2b(%%rip), %%rdi\n" SELFMON_X86_CALL(fn) \
+			     "1:\n"                                         \
+			     :                                              \
+			     : [n] "i"(name)                                \
+			     : SELFMON_X86_CALL_CLOBBERS)
+#define SELFMON_ARCH_MARKER_CALL(name, fn)                                                \
+	SELFMON_X86_SITE_CALL("selfmon_sites", "2:\t.quad\t2b\n\t.quad\t-1\n\t.quad\t%P[n]\n", \
+			      name, fn)
+
+/*
+ * The scope form's fixed sequences, as arm64's: the begin makes its site,
+ * loads its region, stores it in @var (a memory operand, used before %rsp
+ * moves) and calls @fn unless it is 0; the end compares @var with 0 and
+ * loads it as the pair's end does its site's word: the same instructions
+ * before @fn's reads.
+ */
+#define SELFMON_ARCH_MARKER_SCOPE(name, var, fn)                                       \
+	__asm__ __volatile__("\t.pushsection\tselfmon_sites, \"aw\"\n"                 \
+			     "\t.balign\t8\n"                                          \
+			     "2:\t.quad\t2b\n\t.quad\t-1\n\t.quad\t%P[n]\n"            \
+			     "\t.popsection\n"                                         \
+			     "\tmovq\t2b(%%rip), %%rdi\n"                              \
+			     "\tmovq\t%%rdi, %[v]\n"                                   \
+			     "\ttestq\t%%rdi, %%rdi\n"                                 \
+			     "\tje\t1f\n" SELFMON_X86_CALL(fn) "1:\n"                  \
+			     : [v] "=m"(var)                                           \
+			     : [n] "i"(name)                                           \
+			     : SELFMON_X86_CALL_CLOBBERS)
+#define SELFMON_ARCH_MARKER_SCOPE_END(region, fn)                              \
+	__asm__ __volatile__("\tcmpq\t$0, %[v]\n"                              \
+			     "\tje\t1f\n"                                      \
+			     "\tmovq\t%[v], %%rdi\n" SELFMON_X86_CALL(fn) "1:\n" \
+			     :                                                 \
+			     : [v] "m"(region)                                 \
+			     : SELFMON_X86_CALL_CLOBBERS)
+#endif
+
 #endif /* SELFMON_ARCH_H */

@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The markers' fixed window on x86_64, without a PMU: tests/window/shapes.c
+# built as a user builds it (pkg-config, the installed archive) by gcc,
+# clang, g++ and clang++ at -O0, -O2, -O3 and -Os, each build single-stepped
+# by tests/window/tracer.c, which counts the instructions each pair's call
+# site runs between the library's begin and end calls (the library's own
+# part is one function's, the same at every site, and its empty pair holds
+# both). The rule: every region counts its own instructions plus exactly
+# what the library's empty pair of its form counts, whatever the shape and
+# the build; a nested outer region's first call costs what its later ones
+# do. Documented exceptions, asserted as such: at -O0 a scope region reads
+# at most 12 over (the variable reached through a pointer), and gcc -O0 a
+# by-name pair 1 over (the name's address moved through a register).
+# TAP to OUT. Usage: tests/check_marker_window.sh OUT.tap STAGING WORK
+set -u
+out=$1 staging=$2 work=$3
+: >"$out"
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*" >>"$out"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*" >>"$out"; echo "check_marker_window: $*" >&2; }
+skip() { n=$((n + 1)); echo "ok $n - the markers' window # SKIP $*" >>"$out"; }
+finish() { echo "1..$n" >>"$out"; cat "$out"; exit 0; }
+
+if [ "$(uname -m)" != x86_64 ]; then
+	skip "the tracer single-steps x86_64 programs; the board's marker_exact_test measures arm64's"
+	finish
+fi
+rm -rf "$work" && mkdir -p "$work" || exit 1
+if ! log=$(cc -std=c11 -O2 -Wall -Wextra -Werror tests/window/tracer.c -o "$work/tracer" 2>&1); then
+	notok "the tracer builds: $log"
+	finish
+fi
+export PKG_CONFIG_SYSROOT_DIR="$staging" PKG_CONFIG_LIBDIR="$staging/usr/lib/pkgconfig" PKG_CONFIG_PATH=
+# The archive, named in place of -lselfmon: a program whose library calls
+# have addresses that nm gives (no PIE, no shared library).
+if ! cflags=$(pkg-config --cflags selfmon) || ! libs=$(pkg-config --static --libs selfmon); then
+	notok "pkg-config finds selfmon in $staging"
+	finish
+fi
+libs=$(printf '%s\n' "$libs" | sed "s|-lselfmon |$staging/usr/lib/libselfmon.a |")
+
+# The checks of one build's trace ($1: its lines, FUNCTION FORM COUNT; $2: 1 at -O0; $3: 1 for gcc or g++).
+judge() {
+	awk -v o0="$2" -v gnu="$3" '
+	{ f = $1; sub(/\(.*$/, "", f); sub(/\.(constprop|isra|part)\.[0-9]+$/, "", f); fn[NR] = f; form[NR] = $2; w[NR] = $3; nr[f]++ }
+	f == "mk_empty_cached" || f == "mk_empty_named" {
+		if (f in k && k[f] != $3) { print "the library'\''s empty pair " f " varies: " k[f] " and " $3; bad = 1 }
+		k[f] = $3
+	}
+	END {
+		want["alone_r0"] = 2; want["alone_r3"] = 2; want["alone_r3001"] = 2; want["named_r3"] = 2
+		want["loop_r3"] = 1002; want["two_sites_r3"] = 200; want["named_loop_r3"] = 100
+		want["nested_outer"] = 10; want["scope_r3"] = 10; want["mk_empty_cached"] = 16; want["mk_empty_named"] = 16
+		for (f in want) if (nr[f] != want[f]) { print f ": " nr[f] + 0 " pairs traced, not " want[f]; bad = 1 }
+		for (i = 1; i <= NR; i++) {
+			f = fn[i]
+			if (f == "nested_outer") {
+				if (!(f in first)) first[f] = w[i]
+				else if (w[i] != first[f]) { print "nested_outer: a call counts " w[i] ", the first " first[f]; bad = 1 }
+				continue
+			}
+			if (f !~ /_r[0-9]+$/) continue
+			known = f; sub(/.*_r/, "", known)
+			over = w[i] - known - k["mk_empty_" form[i]]
+			slack = 0
+			if (o0 && f ~ /^scope/) slack = 12
+			if (o0 && gnu && form[i] == "named") slack = 1
+			if (over < 0 || over > slack) {
+				m = f " (" form[i] "): " w[i] - k["mk_empty_" form[i]] " counted, " known " known"
+				if (!(m in said)) print m
+				said[m] = 1; bad = 1
+			} else if (over > 0) {
+				slacked[f] = over
+			}
+		}
+		s = ""
+		for (f in slacked) s = s " " f " +" slacked[f]
+		printf "empty pairs %d cached, %d named; nested outer %d each call;%s\n", k["mk_empty_cached"], k["mk_empty_named"], first["nested_outer"], (s == "" ? " every region exact" : " over, as documented:" s)
+		exit bad
+	}' "$1"
+}
+
+for cc in gcc clang g++ clang++; do
+	if ! command -v "$cc" >/dev/null 2>&1; then
+		notok "$cc is installed (scripts/deps.sh tests installs it)"
+		continue
+	fi
+	lang=c std=c11
+	case $cc in *++) lang=c++ std=c++17 ;; esac
+	gnu=0
+	case $cc in g*) gnu=1 ;; esac
+	for o in O0 O2 O3 Os; do
+		bin="$work/shapes-$cc-$o"
+		# shellcheck disable=SC2086 # flags are words
+		if ! log=$($cc -x $lang -std=$std -$o -no-pie $cflags tests/window/shapes.c -x none $libs -o "$bin" 2>&1); then
+			notok "$cc -$o: the shapes build: $log"
+			continue
+		fi
+		nm -n -C "$bin" >"$bin.nm"
+		SELFMON_EVENTS=task-clock SELFMON_OUTPUT="$bin.report" "$work/tracer" "$bin.nm" "$bin" >"$bin.trace" 2>"$bin.err"
+		rc=$?
+		if [ $rc -eq 77 ]; then
+			skip "$(cat "$bin.err")"
+			finish
+		fi
+		o0=0
+		[ $o = O0 ] && o0=1
+		if [ $rc -ne 0 ]; then
+			notok "$cc -$o: the traced program fails (status $rc): $(cat "$bin.err")"
+		elif res=$(judge "$bin.trace" $o0 $gnu); then
+			ok "$cc -$o: each region counts its own instructions plus the library's empty pair: $res"
+		else
+			notok "$cc -$o: $(printf '%s' "$res" | tr '\n' ';')"
+		fi
+	done
+done
+finish

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Single-steps the marker pairs of an x86_64 program (tests/window/shapes.c)
+ * and prints, for each pair, the instructions its call site runs between
+ * the library's two calls: from the instruction the begin's call returns
+ * to, up to and including the end's call. The library's own part of the
+ * window (what its begin runs after its counter read, and its end before
+ * its read) is one function's, the same at every site; so a site's share
+ * is what makes regions exact or not, and the library's own empty pairs
+ * (mk_empty_cached and mk_empty_named, run when a thread opens its
+ * counters) are in the output to compare with.
+ *
+ * A breakpoint (int3) at each begin function's entry gives the return
+ * address; a breakpoint there, when reached, starts the count: one
+ * PTRACE_SINGLESTEP an instruction until an end function is entered at the
+ * same depth (a begin entered on the way is a nested pair, stepped through
+ * and counted). Non-PIE programs only: the symbols' addresses are nm's.
+ * Usage: tracer NM-N-OUTPUT PROGRAM
+ * Output: one line a pair: FUNCTION FORM INSTRUCTIONS (FORM: cached or named).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_SYMS 65536
+#define MAX_ARMED 64
+
+struct sym {
+	unsigned long addr;
+	char name[96];
+};
+
+static struct sym syms[MAX_SYMS];
+static int nr_syms;
+/* The begin functions (breakpoints) and end functions: cached, then by name. */
+static unsigned long begin_fn[2], end_fn[2];
+static long begin_orig[2];
+/* Return addresses armed with a breakpoint, and their original words. */
+static unsigned long armed[MAX_ARMED];
+static long armed_orig[MAX_ARMED];
+static int nr_armed;
+static pid_t child;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "tracer: %s: %s\n", what, strerror(errno));
+	if (child > 0)
+		kill(child, SIGKILL);
+	exit(2);
+}
+
+static int load_syms(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256], type, name[96];
+	unsigned long a;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f) && nr_syms < MAX_SYMS) {
+		if (sscanf(line, "%lx %c %95s", &a, &type, name) != 3 || !strchr("tTwW", type))
+			continue;
+		syms[nr_syms].addr = a;
+		snprintf(syms[nr_syms].name, sizeof(syms[nr_syms].name), "%s", name);
+		nr_syms++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static unsigned long addr_of(const char *name)
+{
+	for (int i = 0; i < nr_syms; i++)
+		if (!strcmp(syms[i].name, name))
+			return syms[i].addr;
+	fprintf(stderr, "tracer: no symbol '%s' in the program\n", name);
+	exit(2);
+}
+
+/* The function holding @pc: the last symbol at or below it (nm -n sorts them). */
+static const char *fn_of(unsigned long pc)
+{
+	const char *best = "?";
+
+	for (int i = 0; i < nr_syms && syms[i].addr <= pc; i++)
+		best = syms[i].name;
+	return best;
+}
+
+static long peek(unsigned long a)
+{
+	long w;
+
+	errno = 0;
+	w = ptrace(PTRACE_PEEKTEXT, child, (void *)a, NULL);
+	if (errno)
+		die("PTRACE_PEEKTEXT");
+	return w;
+}
+
+static void poke(unsigned long a, long w)
+{
+	if (ptrace(PTRACE_POKETEXT, child, (void *)a, (void *)w))
+		die("PTRACE_POKETEXT");
+}
+
+/* @orig with its first byte an int3. */
+static long with_int3(long orig)
+{
+	return (orig & ~0xffL) | 0xcc;
+}
+
+static void begins_armed(int on)
+{
+	for (int f = 0; f < 2; f++)
+		poke(begin_fn[f], on ? with_int3(begin_orig[f]) : begin_orig[f]);
+}
+
+static void get_regs(struct user_regs_struct *r)
+{
+	if (ptrace(PTRACE_GETREGS, child, NULL, r))
+		die("PTRACE_GETREGS");
+}
+
+static void set_pc(unsigned long pc)
+{
+	struct user_regs_struct r;
+
+	get_regs(&r);
+	r.rip = pc;
+	if (ptrace(PTRACE_SETREGS, child, NULL, &r))
+		die("PTRACE_SETREGS");
+}
+
+static void step(void)
+{
+	int st;
+
+	if (ptrace(PTRACE_SINGLESTEP, child, NULL, NULL) || waitpid(child, &st, 0) != child)
+		die("PTRACE_SINGLESTEP");
+	if (!WIFSTOPPED(st)) {
+		fprintf(stderr, "tracer: the program ended inside a window\n");
+		exit(2);
+	}
+}
+
+/* Count from the armed return address @pc to the entry of an end at depth 0. */
+static void count_window(unsigned long pc)
+{
+	unsigned long n = 0;
+	int depth = 0, form = -1;
+	struct user_regs_struct r;
+
+	begins_armed(0);
+	for (;;) {
+		get_regs(&r);
+		for (int f = 0; f < 2; f++) {
+			if (r.rip == begin_fn[f])
+				depth++;
+			if (r.rip == end_fn[f] && depth-- == 0)
+				form = f;
+		}
+		if (form >= 0)
+			break;
+		step();
+		n++;
+	}
+	begins_armed(1);
+	printf("%s %s %lu\n", fn_of(pc), form ? "named" : "cached", n);
+}
+
+static int armed_at(unsigned long pc)
+{
+	for (int i = 0; i < nr_armed; i++)
+		if (armed[i] == pc)
+			return i;
+	return -1;
+}
+
+/* A begin's entry: arm its return address (the word at the top of the stack). */
+static void on_begin(int f, const struct user_regs_struct *r)
+{
+	unsigned long ret = (unsigned long)peek(r->rsp);
+
+	/* Over the entry's own instruction with its word restored. */
+	poke(begin_fn[f], begin_orig[f]);
+	set_pc(begin_fn[f]);
+	step();
+	poke(begin_fn[f], with_int3(begin_orig[f]));
+	if (armed_at(ret) >= 0)
+		return;
+	if (nr_armed == MAX_ARMED) {
+		fprintf(stderr, "tracer: more than %d begins open at once\n", MAX_ARMED);
+		exit(2);
+	}
+	armed[nr_armed] = ret;
+	armed_orig[nr_armed] = peek(ret);
+	poke(ret, with_int3(armed_orig[nr_armed]));
+	nr_armed++;
+}
+
+static void on_return(int i)
+{
+	unsigned long pc = armed[i];
+
+	poke(pc, armed_orig[i]);
+	armed[i] = armed[--nr_armed];
+	armed_orig[i] = armed_orig[nr_armed];
+	set_pc(pc);
+	count_window(pc);
+}
+
+static int trap(void)
+{
+	struct user_regs_struct r;
+	unsigned long at;
+	int i;
+
+	get_regs(&r);
+	at = r.rip - 1;
+	for (int f = 0; f < 2; f++) {
+		if (at == begin_fn[f]) {
+			on_begin(f, &r);
+			return 0;
+		}
+	}
+	i = armed_at(at);
+	if (i < 0)
+		return -1;
+	on_return(i);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int st;
+
+	if (argc != 3 || load_syms(argv[1])) {
+		fprintf(stderr, "usage: tracer NM-N-OUTPUT PROGRAM\n");
+		return 2;
+	}
+	begin_fn[0] = addr_of("selfmon_priv_marker_begin_call");
+	end_fn[0] = addr_of("selfmon_priv_marker_end_call");
+	begin_fn[1] = addr_of("selfmon_marker__begin_const");
+	end_fn[1] = addr_of("selfmon_marker__end_const");
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (!child) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(126);
+		execl(argv[2], argv[2], (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(child, &st, 0) != child)
+		die("waitpid");
+	/* 77: a skip, for the script, where this machine refuses ptrace (a container's seccomp, Yama). */
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 126) {
+		fprintf(stderr, "ptrace(PTRACE_TRACEME) is refused here: nothing to single-step\n");
+		return 77;
+	}
+	if (!WIFSTOPPED(st))
+		die("the program's exec");
+	for (int f = 0; f < 2; f++)
+		begin_orig[f] = peek(begin_fn[f]);
+	begins_armed(1);
+	for (;;) {
+		if (ptrace(PTRACE_CONT, child, NULL, NULL))
+			die("PTRACE_CONT");
+		if (waitpid(child, &st, 0) != child)
+			die("waitpid");
+		if (WIFEXITED(st))
+			return WEXITSTATUS(st) ? 1 : 0;
+		if (WIFSIGNALED(st)) {
+			fprintf(stderr, "tracer: the program died of signal %d\n", WTERMSIG(st));
+			return 1;
+		}
+		if (WSTOPSIG(st) != SIGTRAP || trap()) {
+			fprintf(stderr, "tracer: the program stopped by signal %d outside a breakpoint\n",
+				WSTOPSIG(st));
+			kill(child, SIGKILL);
+			return 1;
+		}
+	}
+}
