@@ -222,8 +222,22 @@ __attribute__((noinline)) void(selfmon_marker__begin)(const char *name)
 	mk_begin_named(name, 1);
 }
 
+/*
+ * Markers off, decided before anything else, where a literal's by-name pair
+ * is a plain call (no arch sequence whose word the library zeroes): the
+ * entry's own load and branch, so that an off pair costs its two calls and
+ * little more. Where the arch's sequence skips the call itself, no test.
+ */
+#ifdef SELFMON_ARCH_MARKER_NAMED
+#define MK_NAMED_OFF() 0
+#else
+#define MK_NAMED_OFF() (__atomic_load_n(&mk.state, __ATOMIC_RELAXED) == MK_STATE_OFF)
+#endif
+
 __attribute__((noinline)) void selfmon_marker__begin_const(const char *name)
 {
+	if (__builtin_expect(MK_NAMED_OFF(), 0))
+		return;
 	mk_begin_named(name, 0);
 }
 
@@ -395,6 +409,8 @@ __attribute__((noinline)) void(selfmon_marker__end)(const char *name)
 
 __attribute__((noinline)) void selfmon_marker__end_const(const char *name)
 {
+	if (__builtin_expect(MK_NAMED_OFF(), 0))
+		return;
 	mk_end_named(name, 0);
 }
 

@@ -12,6 +12,10 @@
 # do. Documented exceptions, asserted as such: at -O0 a scope region reads
 # at most 12 over (the variable reached through a pointer), and gcc -O0 a
 # by-name pair 1 over (the name's address moved through a register).
+# With markers off (SELFMON_EVENTS empty) each build's pairs are counted
+# whole, beside a function without one: a cached pair costs 4 instructions
+# (a compare and a branch at each end), a by-name pair of a string literal
+# (two plain calls, each entry deciding off first) at most 16.
 # TAP to OUT. Usage: tests/check_marker_window.sh OUT.tap STAGING WORK
 set -u
 out=$1 staging=$2 work=$3
@@ -81,6 +85,18 @@ judge() {
 	}' "$1"
 }
 
+# Markers off, one build's calls ($1: FUNCTION COUNT lines): each pair's least call less the function without one.
+judge_off() {
+	awk '
+	{ if (!($1 in min) || $2 < min[$1]) min[$1] = $2 }
+	END {
+		if (!("nothing" in min) || !("alone_r0" in min) || !("named_r3" in min)) { print "not every function was traced"; exit 1 }
+		c = min["alone_r0"] - min["nothing"]; n = min["named_r3"] - min["nothing"] - 3
+		printf "cached %d, by name %d instructions a pair", c, n
+		exit !(c == 4 && n <= 16)
+	}' "$1"
+}
+
 for cc in gcc clang g++ clang++; do
 	if ! command -v "$cc" >/dev/null 2>&1; then
 		notok "$cc is installed (scripts/deps.sh tests installs it)"
@@ -112,6 +128,13 @@ for cc in gcc clang g++ clang++; do
 			ok "$cc -$o: each region counts its own instructions plus the library's empty pair: $res"
 		else
 			notok "$cc -$o: $(printf '%s' "$res" | tr '\n' ';')"
+		fi
+		if ! SELFMON_EVENTS='' "$work/tracer" --calls nothing,alone_r0,named_r3 "$bin.nm" "$bin" >"$bin.off" 2>"$bin.err"; then
+			notok "$cc -$o, markers off: the traced program fails: $(cat "$bin.err")"
+		elif res=$(judge_off "$bin.off"); then
+			ok "$cc -$o, markers off: a cached pair costs 4, a by-name pair at most 16: $res"
+		else
+			notok "$cc -$o, markers off: $res (a cached pair must cost 4, a by-name pair at most 16)"
 		fi
 	done
 done

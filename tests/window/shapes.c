@@ -16,6 +16,12 @@
 
 static volatile int sink;
 
+/* No pair: what a function costs by itself, beside which the pairs' cost with markers off shows. */
+static __attribute__((noinline)) void nothing(void)
+{
+	__asm__ __volatile__("");
+}
+
 static __attribute__((noinline)) void alone_r0(void)
 {
 	SELFMON_MARKER_BEGIN("alone 0");
@@ -100,6 +106,7 @@ static __attribute__((noinline)) void scope_r3(int n)
 
 int main(void)
 {
+	nothing();
 	alone_r0();
 	alone_r3();
 	alone_r3001();

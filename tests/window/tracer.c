@@ -17,6 +17,11 @@
  * and counted). Non-PIE programs only: the symbols' addresses are nm's.
  * Usage: tracer NM-N-OUTPUT PROGRAM
  * Output: one line a pair: FUNCTION FORM INSTRUCTIONS (FORM: cached or named).
+ *
+ * With --calls, each call of each FUNCTION instead, from its entry to its
+ * return (what a pair costs with markers off, beside a function without):
+ * Usage: tracer --calls FUNCTION[,FUNCTION...] NM-N-OUTPUT PROGRAM
+ * Output: one line a call: FUNCTION INSTRUCTIONS.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,10 +47,10 @@ static struct sym syms[MAX_SYMS];
 static int nr_syms;
 /* The begin functions (breakpoints) and end functions: cached, then by name. */
 static unsigned long begin_fn[2], end_fn[2];
-static long begin_orig[2];
+static unsigned char begin_orig[2];
 /* Return addresses armed with a breakpoint, and their original words. */
 static unsigned long armed[MAX_ARMED];
-static long armed_orig[MAX_ARMED];
+static unsigned char armed_orig[MAX_ARMED];
 static int nr_armed;
 static pid_t child;
 
@@ -66,8 +71,10 @@ static int load_syms(const char *path)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f) && nr_syms < MAX_SYMS) {
-		if (sscanf(line, "%lx %c %95s", &a, &type, name) != 3 || !strchr("tTwW", type))
+		if (sscanf(line, "%lx %c %95[^\n]", &a, &type, name) != 3 || !strchr("tTwW", type))
 			continue;
+		/* A C++ name as nm -C gives it: the name alone, without its parameters. */
+		name[strcspn(name, "(")] = '\0';
 		syms[nr_syms].addr = a;
 		snprintf(syms[nr_syms].name, sizeof(syms[nr_syms].name), "%s", name);
 		nr_syms++;
@@ -112,16 +119,25 @@ static void poke(unsigned long a, long w)
 		die("PTRACE_POKETEXT");
 }
 
-/* @orig with its first byte an int3. */
-static long with_int3(long orig)
+/*
+ * The byte at @a set to @byte, the rest of its word as it is now: two
+ * breakpoints may lie within one word, and putting one back must not undo
+ * the other. Return: the byte it held.
+ */
+static unsigned char set_byte(unsigned long a, unsigned char byte)
 {
-	return (orig & ~0xffL) | 0xcc;
+	long w = peek(a);
+
+	poke(a, (w & ~0xffL) | byte);
+	return (unsigned char)(w & 0xff);
 }
+
+#define INT3 0xcc
 
 static void begins_armed(int on)
 {
 	for (int f = 0; f < 2; f++)
-		poke(begin_fn[f], on ? with_int3(begin_orig[f]) : begin_orig[f]);
+		set_byte(begin_fn[f], on ? INT3 : begin_orig[f]);
 }
 
 static void get_regs(struct user_regs_struct *r)
@@ -190,11 +206,11 @@ static void on_begin(int f, const struct user_regs_struct *r)
 {
 	unsigned long ret = (unsigned long)peek(r->rsp);
 
-	/* Over the entry's own instruction with its word restored. */
-	poke(begin_fn[f], begin_orig[f]);
+	/* Over the entry's own instruction with its byte restored. */
+	set_byte(begin_fn[f], begin_orig[f]);
 	set_pc(begin_fn[f]);
 	step();
-	poke(begin_fn[f], with_int3(begin_orig[f]));
+	set_byte(begin_fn[f], INT3);
 	if (armed_at(ret) >= 0)
 		return;
 	if (nr_armed == MAX_ARMED) {
@@ -202,8 +218,7 @@ static void on_begin(int f, const struct user_regs_struct *r)
 		exit(2);
 	}
 	armed[nr_armed] = ret;
-	armed_orig[nr_armed] = peek(ret);
-	poke(ret, with_int3(armed_orig[nr_armed]));
+	armed_orig[nr_armed] = set_byte(ret, INT3);
 	nr_armed++;
 }
 
@@ -211,7 +226,7 @@ static void on_return(int i)
 {
 	unsigned long pc = armed[i];
 
-	poke(pc, armed_orig[i]);
+	set_byte(pc, armed_orig[i]);
 	armed[i] = armed[--nr_armed];
 	armed_orig[i] = armed_orig[nr_armed];
 	set_pc(pc);
@@ -239,25 +254,66 @@ static int trap(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* --calls: the functions counted whole, and their original words. */
+static unsigned long whole_fn[8];
+static unsigned char whole_orig[8];
+static int nr_whole;
+
+/* Step one call of whole_fn[@f] (stopped at its breakpoint) to its return. */
+static void count_call(int f)
+{
+	struct user_regs_struct r;
+	unsigned long ret, sp, n = 0;
+
+	get_regs(&r);
+	sp = r.rsp;
+	ret = (unsigned long)peek(sp);
+	set_byte(whole_fn[f], whole_orig[f]);
+	set_pc(whole_fn[f]);
+	do {
+		step();
+		n++;
+		get_regs(&r);
+	} while (r.rip != ret || r.rsp <= sp);
+	set_byte(whole_fn[f], INT3);
+	printf("%s %lu\n", fn_of(whole_fn[f]), n);
+}
+
+static int trap_whole(void)
+{
+	struct user_regs_struct r;
+
+	get_regs(&r);
+	for (int f = 0; f < nr_whole; f++) {
+		if (r.rip - 1 == whole_fn[f]) {
+			count_call(f);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void arm_whole(char *list)
+{
+	for (char *name = strtok(list, ","); name && nr_whole < 8; name = strtok(NULL, ",")) {
+		whole_fn[nr_whole] = addr_of(name);
+		whole_orig[nr_whole] = set_byte(whole_fn[nr_whole], INT3);
+		nr_whole++;
+	}
+}
+
+/* Fork and exec @prog under ptrace, stopped at its exec. Return: 0, or 77 where ptrace is refused. */
+static int start(const char *prog)
 {
 	int st;
 
-	if (argc != 3 || load_syms(argv[1])) {
-		fprintf(stderr, "usage: tracer NM-N-OUTPUT PROGRAM\n");
-		return 2;
-	}
-	begin_fn[0] = addr_of("selfmon_priv_marker_begin_call");
-	end_fn[0] = addr_of("selfmon_priv_marker_end_call");
-	begin_fn[1] = addr_of("selfmon_marker__begin_const");
-	end_fn[1] = addr_of("selfmon_marker__end_const");
 	child = fork();
 	if (child < 0)
 		die("fork");
 	if (!child) {
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
 			_exit(126);
-		execl(argv[2], argv[2], (char *)NULL);
+		execl(prog, prog, (char *)NULL);
 		_exit(127);
 	}
 	if (waitpid(child, &st, 0) != child)
@@ -269,9 +325,14 @@ int main(int argc, char **argv)
 	}
 	if (!WIFSTOPPED(st))
 		die("the program's exec");
-	for (int f = 0; f < 2; f++)
-		begin_orig[f] = peek(begin_fn[f]);
-	begins_armed(1);
+	return 0;
+}
+
+/* Run the program to its end, each breakpoint handled by @on_trap. Return: its status, 0 or 1. */
+static int run(int (*on_trap)(void))
+{
+	int st;
+
 	for (;;) {
 		if (ptrace(PTRACE_CONT, child, NULL, NULL))
 			die("PTRACE_CONT");
@@ -283,11 +344,41 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tracer: the program died of signal %d\n", WTERMSIG(st));
 			return 1;
 		}
-		if (WSTOPSIG(st) != SIGTRAP || trap()) {
+		if (WSTOPSIG(st) != SIGTRAP || on_trap()) {
 			fprintf(stderr, "tracer: the program stopped by signal %d outside a breakpoint\n",
 				WSTOPSIG(st));
 			kill(child, SIGKILL);
 			return 1;
 		}
 	}
+}
+
+int main(int argc, char **argv)
+{
+	char *whole = NULL;
+	int err;
+
+	if (argc == 5 && !strcmp(argv[1], "--calls")) {
+		whole = argv[2];
+		argv += 2;
+		argc -= 2;
+	}
+	if (argc != 3 || load_syms(argv[1])) {
+		fprintf(stderr, "usage: tracer [--calls FUNCTION[,FUNCTION...]] NM-N-OUTPUT PROGRAM\n");
+		return 2;
+	}
+	begin_fn[0] = addr_of("selfmon_priv_marker_begin_call");
+	end_fn[0] = addr_of("selfmon_priv_marker_end_call");
+	begin_fn[1] = addr_of("selfmon_marker__begin_const");
+	end_fn[1] = addr_of("selfmon_marker__end_const");
+	err = start(argv[2]);
+	if (err)
+		return err;
+	if (whole) {
+		arm_whole(whole);
+		return run(trap_whole);
+	}
+	for (int f = 0; f < 2; f++)
+		begin_orig[f] = set_byte(begin_fn[f], INT3);
+	return run(trap);
 }
