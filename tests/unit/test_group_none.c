@@ -17,41 +17,11 @@
 #include <cmocka.h>
 
 #include <selfmon/selfmon.h>
-#include "fakeroot.h"
-#include "libperf_mock.h"
-
-struct world {
-	char *root;
-	struct selfmon_opts opts;
-	struct selfmon_set *set;
-};
+#include "set_world.h"
 
 static int world_setup(void **state)
 {
-	struct world *w = calloc(1, sizeof(*w));
-
-	if (!w)
-		return -1;
-	libperf_mock__reset();
-	unsetenv("SELFMON_SYSFS_ROOT");
-	w->root = fakeroot__new();
-	fakeroot__x86_cpu(w->root, 1);
-	fakeroot__write(w->root, "/proc/sys/kernel/perf_event_paranoid", "2\n");
-	w->opts.sz = sizeof(w->opts);
-	w->opts.root = w->root;
-	w->opts.pin = "none";
-	*state = w;
-	return 0;
-}
-
-static int world_teardown(void **state)
-{
-	struct world *w = *state;
-
-	selfmon_set__close(w->set);
-	fakeroot__free(w->root);
-	free(w);
-	return 0;
+	return set_world__setup(state, "2");
 }
 
 static void a_group_is_refused_with_eopnotsupp_before_any_open(void **state)
@@ -102,7 +72,7 @@ static void lone_events_still_open_each_on_its_own(void **state)
 	assert_true(c.value == 7);
 }
 
-#define T(f) cmocka_unit_test_setup_teardown(f, world_setup, world_teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, world_setup, set_world__teardown)
 
 int main(void)
 {

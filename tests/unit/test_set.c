@@ -28,8 +28,7 @@
 #include <generated/autoconf.h>
 #include <selfmon/selfmon.h>
 #include "../../core/arch_int.h"
-#include "fakeroot.h"
-#include "libperf_mock.h"
+#include "set_world.h"
 
 /* ---- libperf (libperf_mock.h) and the user, mocked ---- */
 
@@ -93,41 +92,11 @@ static void rdpmc_player_off(void)
 
 /* ---- fixture ---- */
 
-struct world {
-	char *root;
-	struct selfmon_opts opts;
-	struct selfmon_set *set;
-};
-
 static int world_setup(void **state)
 {
-	struct world *w = calloc(1, sizeof(*w));
-
-	if (!w)
-		return -1;
-	libperf_mock__reset();
 	rdpmc_played = 0;
 	unsetenv("SELFMON_NO_USER_READ");
-	unsetenv("SELFMON_SYSFS_ROOT");
-	w->root = fakeroot__new();
-	fakeroot__x86_cpu(w->root, 1);
-	fakeroot__write(w->root, "/proc/sys/kernel/perf_event_paranoid", "3\n");
-	w->opts.sz = sizeof(w->opts);
-	w->opts.root = w->root;
-	/* These rules are the set's; pinning has its own (test_pin_*.c). */
-	w->opts.pin = "none";
-	*state = w;
-	return 0;
-}
-
-static int world_teardown(void **state)
-{
-	struct world *w = *state;
-
-	selfmon_set__close(w->set);
-	fakeroot__free(w->root);
-	free(w);
-	return 0;
+	return set_world__setup(state, "3");
 }
 
 /* The page of a counter the kernel has put on hardware counter @index. */
@@ -752,7 +721,7 @@ static void another_thread_gets_thread_from_read(void **state)
 	assert_int_equal(selfmon_set__read(w->set, 0, &c), 0);
 }
 
-#define T(f) cmocka_unit_test_setup_teardown(f, world_setup, world_teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, world_setup, set_world__teardown)
 
 int main(void)
 {
