@@ -121,7 +121,9 @@ static void run_every_build(struct __test_metadata *_metadata)
 /*
  * The outer region holds its 3001 and 3 instructions and one whole inner
  * pair: the pair's cost, which must be the same in every build and on the
- * inner site's first call (min = max). Return it, or -1.
+ * inner site's first call: no call costs more than the least by more than
+ * a re-read (a timer tick on the -cpu max boot once made one call 12 over;
+ * a site resolved inside the region cost it about 1,400). Return it, or -1.
  */
 static double check_nested(struct __test_metadata *_metadata, const struct util_json *root,
 			   const char *tag, double pair)
@@ -130,8 +132,10 @@ static double check_nested(struct __test_metadata *_metadata, const struct util_
 	double max = field(root, tag, "outer", "instructions:u_max");
 
 	EXPECT_EQ(10, field(root, tag, "outer", "iterations")) TH_LOG("%s/outer", tag);
-	EXPECT_EQ(min, max) TH_LOG("%s/outer: the inner site's first call cost the outer %.0f more",
-				   tag, max - min);
+	EXPECT_TRUE(max >= min && max - min <= REREAD_MAX)
+	TH_LOG("%s/outer: a call (the inner site's first?) cost the outer %.0f more than "
+	       "the least, over a re-read (%d)",
+	       tag, max - min, REREAD_MAX);
 	if (pair >= 0)
 		EXPECT_EQ(pair, min - SHAPE_R3001 - 3) TH_LOG("%s/outer: an inner pair of %.0f, %.0f elsewhere",
 							      tag, min - SHAPE_R3001 - 3, pair);
