@@ -266,11 +266,15 @@ static void mk_unresolve_sites(void)
 		__atomic_store_n(&s[i].marker, (struct selfmon_marker *)&s[i], __ATOMIC_RELAXED);
 }
 
+/* Where the arch tests it before the by-name calls (<selfmon/priv/marker.h>). */
+unsigned char selfmon_priv_marker_live = 1;
+
 /*
  * Every by-name site's word: its name (markers on or not yet decided), or 0
  * (off: the site skips its call, so that a pair costs a load and a branch at
- * each end). Sites in shared objects are not in this section: they call,
- * and the library says off at once.
+ * each end), and the word the arch's by-name test reads, for every object
+ * alike. Sites in shared objects are not in this section: they call, and
+ * the library says off at once.
  */
 static void mk_names_live(bool on)
 {
@@ -280,6 +284,7 @@ static void mk_names_live(bool on)
 	for (size_t i = 0; i < n; i++)
 		__atomic_store_n(&__start_selfmon_names[i].live,
 				 on ? __start_selfmon_names[i].name : NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&selfmon_priv_marker_live, on, __ATOMIC_RELAXED);
 }
 
 void mk_set_off(void)

@@ -93,7 +93,9 @@ void selfmon_marker__end_const(const char *name);
  * before the end's reads is the same at every site, whatever the compiler
  * does around it. Otherwise the end is never a tail call: the code between
  * the begin's read and the end's read is then the same as in the empty
- * pair the library subtracts. (selfmon_marker__begin) and
+ * pair the library subtracts; where the arch tests markers off before the
+ * calls (SELFMON_ARCH_MARKER_NAMED_LIVE: x86_64, in C and C++), a pair with
+ * markers off makes no call. (selfmon_marker__begin) and
  * (selfmon_marker__end) are the functions themselves.
  */
 #if defined(SELFMON_ARCH_MARKER_NAMED) && !defined(__cplusplus)
@@ -112,6 +114,28 @@ void selfmon_marker__end_const(const char *name);
 				      (selfmon_marker__end)(name);                           \
 				      __asm__ __volatile__("");                              \
 			      }))
+#elif defined(SELFMON_ARCH_MARKER_NAMED_LIVE)
+#define selfmon_marker__begin(name)                                        \
+	__extension__({                                                     \
+		__label__ selfmon_priv_off_;                                 \
+		SELFMON_ARCH_MARKER_NAMED_LIVE(selfmon_priv_off_);           \
+		if (__builtin_constant_p(name))                              \
+			selfmon_marker__begin_const(name);                   \
+		else                                                         \
+			(selfmon_marker__begin)(name);                       \
+selfmon_priv_off_:;                                                          \
+	})
+#define selfmon_marker__end(name)                                          \
+	__extension__({                                                     \
+		__label__ selfmon_priv_off_;                                 \
+		SELFMON_ARCH_MARKER_NAMED_LIVE(selfmon_priv_off_);           \
+		if (__builtin_constant_p(name))                              \
+			selfmon_marker__end_const(name);                     \
+		else                                                         \
+			(selfmon_marker__end)(name);                         \
+		__asm__ __volatile__("");                                    \
+selfmon_priv_off_:;                                                          \
+	})
 #else
 #define selfmon_marker__begin(name)                                       \
 	(__builtin_constant_p(name) ? selfmon_marker__begin_const(name) : \

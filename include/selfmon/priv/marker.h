@@ -79,6 +79,16 @@ struct selfmon_priv_marker_thread {
  */
 extern __thread struct selfmon_priv_marker_thread *selfmon_priv_marker_self_1;
 
+/**
+ * selfmon_priv_marker_live - 0 once the process has its markers off, else
+ * 1 (on, or not yet decided), for the by-name calls only
+ *
+ * Where the arch tests it before the by-name calls
+ * (SELFMON_ARCH_MARKER_NAMED_LIVE: x86_64), a pair with markers off costs
+ * that test at each end and no call. The library writes it; a program never does.
+ */
+extern unsigned char selfmon_priv_marker_live;
+
 #if defined(SELFMON_ARCH_MARKER_NAMED) && !defined(__cplusplus)
 /*
  * A string literal, as the fixed sequence needs it (a symbol's address): a

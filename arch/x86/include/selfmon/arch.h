@@ -40,7 +40,7 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 
 /*
  * The markers' fixed sequences (<selfmon/marker.h>), as arm64's: a call
- * site's struct selfmon_marker_site (or by-name word) made here in its
+ * site's struct selfmon_marker_site made here in its
  * section, loaded by its label (RIP-relative, position independent), never
  * through an address the compiler chose, and, when markers are on, @fn
  * called with it. Whatever the compiler does around a pair (a loop that
@@ -129,6 +129,28 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 			     :                                                 \
 			     : [v] "m"(region)                                 \
 			     : SELFMON_X86_CALL_CLOBBERS)
+
+/*
+ * By name the calls stay plain calls, in C and C++ alike (C++ cannot tell a
+ * string literal, which a sequence like the cached form's needs), and
+ * markers off is decided before them: the library's word
+ * selfmon_priv_marker_live (<selfmon/priv/marker.h>), loaded through the
+ * GOT by its symbol (the same three instructions in a program, a PIE and a
+ * shared object, whatever the compiler does around them), compared with 0,
+ * and the call skipped to @off. With markers on, the end's three are in
+ * every by-name pair alike, the library's empty pair too. asm goto: gcc,
+ * clang 9 or later.
+ */
+#if !defined(__clang__) || __clang_major__ >= 9
+#define SELFMON_ARCH_MARKER_NAMED_LIVE(off)                                          \
+	__asm__ goto("\tmovq\tselfmon_priv_marker_live@GOTPCREL(%%rip), %%rax\n"     \
+		     "\tcmpb\t$0, (%%rax)\n"                                             \
+		     "\tje\t%l[" #off "]\n"                                              \
+		     :                                                               \
+		     :                                                               \
+		     : "rax", "cc"                                                   \
+		     : off)
+#endif
 #endif
 
 #endif /* SELFMON_ARCH_H */
