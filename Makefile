@@ -223,6 +223,11 @@ $(CMOCKA_DIR)/.stamp:
 $(UNIT_SRCS:%.c=$(O)/obj/%.o): | $(CMOCKA_STAMP)
 # test_elf_plt links its ELF fixtures in (.incbin): a rebuilt fixture rebuilds it.
 $(O)/obj/tests/unit/test_elf_plt.o: $(wildcard tests/fixtures/elf/plt-*)
+# The library's own files register no object of theirs with the markers
+# (<selfmon/priv/marker.h>): the library knows its own sections, and a
+# constructor there would keep the markers' code in every static program
+# that links the library, one that counts without markers too.
+$(LIB_OBJS) $(call pic_objs,$(LIB_OBJS)): ALL_CFLAGS += -DSELFMON_PRIV_MARKER_NO_MODULE
 $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 	$(quiet) CC $<
 	$(Q)mkdir -p $(dir $@)

@@ -107,30 +107,14 @@ struct mk_thread *mk_thread_get(bool *opened);
 extern __thread struct mk_thread *mk_self;
 /* No slots: what selfmon_priv_marker_self points to in a thread that does not read inline. */
 extern struct selfmon_priv_marker_thread mk_none;
-/*
- * The bounds of the section "selfmon_sites" that the linker gathers every
- * call site's struct selfmon_marker_site in (marker_thread.c); the names
- * are the linker's, hence reserved. Weak: a program with no site has none.
- */
-/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's start */
-extern struct selfmon_marker_site __start_selfmon_sites[] __attribute__((weak, visibility("hidden")));
-/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's end */
-extern struct selfmon_marker_site __stop_selfmon_sites[] __attribute__((weak, visibility("hidden")));
-/*
- * The by-name sites of the arch's fixed sequence (SELFMON_ARCH_MARKER_NAMED):
- * each a word the site loads and calls the library with (its name; 0: markers
- * off, no call) and the name kept to restore it. Weak, as the sites'.
- */
-struct mk_named_site {
-	const char *live;
-	const char *name;
-};
-/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's start */
-extern struct mk_named_site __start_selfmon_names[] __attribute__((weak, visibility("hidden")));
-/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's end */
-extern struct mk_named_site __stop_selfmon_names[] __attribute__((weak, visibility("hidden")));
+/* The sections' bounds of the library's own object: <selfmon/priv/marker.h> declares them. */
 /* Markers off for the process (mk.state): every by-name site skips its call from now on. Caller holds mk.lock. */
 void mk_set_off(void);
+/* marker_module.c: the other objects' sites and by-name words (a program against libselfmon.so, a plugin). */
+/* Bring them to the markers' state: with @resolve each site resolved, each word live unless off. Never under mk.lock. */
+void mk_modules_apply(bool resolve);
+/* Every one back to its first state, as mk_forget() does the library's own. Never under mk.lock. */
+void mk_modules_reset(void);
 /* Point selfmon_priv_marker_self at @t's slots if @t reads inline, else at mk_none. */
 void mk_self_publish(struct mk_thread *t);
 /* The library's own region (the empty pairs it measures): not reported. */

@@ -229,7 +229,7 @@ static void mk_init_locked(void)
  * SELFMON_MARKER_BEGIN()/END() puts its struct selfmon_marker_site in the
  * section "selfmon_sites", and the linker names its bounds (ld,
  * "Input Section Example": __start_ and __stop_ of a section named as a C
- * identifier: marker_int.h declares them). Weak: a program with no site
+ * identifier: <selfmon/priv/marker.h> declares them). Weak: a program with no site
  * has no section.
  */
 /* The sites in the section, and how many: the bounds are two symbols, so counted by address. */
@@ -244,8 +244,7 @@ static size_t mk_sites(struct selfmon_marker_site **first)
 /*
  * Resolve every site now, before any region is open: a site used first
  * inside another region then costs that region what any later use costs.
- * Sites in shared objects, which this section does not hold, resolve at
- * their first use.
+ * The sites of other objects (marker_module.c) are resolved next.
  */
 static void mk_resolve_sites(void)
 {
@@ -273,13 +272,12 @@ unsigned char selfmon_priv_marker_live = 1;
  * Every by-name site's word: its name (markers on or not yet decided), or 0
  * (off: the site skips its call, so that a pair costs a load and a branch at
  * each end), and the word the arch's by-name test reads, for every object
- * alike. Sites in shared objects are not in this section: they call, and
- * the library says off at once.
+ * alike. Other objects' words: marker_module.c.
  */
 static void mk_names_live(bool on)
 {
 	uintptr_t a = (uintptr_t)__start_selfmon_names, b = (uintptr_t)__stop_selfmon_names;
-	size_t n = a && b > a ? (b - a) / sizeof(struct mk_named_site) : 0;
+	size_t n = a && b > a ? (b - a) / sizeof(struct selfmon_priv_marker_named) : 0;
 
 	for (size_t i = 0; i < n; i++)
 		__atomic_store_n(&__start_selfmon_names[i].live,
@@ -305,8 +303,10 @@ void mk_init(void)
 		first = 1;
 	}
 	pthread_mutex_unlock(&mk.lock);
-	if (first)
+	if (first) {
 		mk_resolve_sites();
+		mk_modules_apply(true);
+	}
 }
 
 void mk_forget(void)
@@ -331,6 +331,7 @@ void mk_forget(void)
 	mk_unresolve_sites();
 	mk_names_live(true);
 	pthread_mutex_unlock(&mk.lock);
+	mk_modules_reset();
 	mk_self = NULL;
 	mk_self_publish(NULL);
 	if (mk_key_ok)
@@ -513,6 +514,7 @@ struct mk_thread *mk_thread_get(bool *opened)
 		if (t)
 			mk_set_off();
 		pthread_mutex_unlock(&mk.lock);
+		mk_modules_apply(false);
 		if (!t)
 			mk_say("out of memory: this thread's markers are off");
 		free(t);

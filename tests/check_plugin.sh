@@ -66,6 +66,10 @@ build host-static "the program against libselfmon.a" "$src/host.c" $cflags $arch
 # shellcheck disable=SC2086
 build plugin-static.so "a plugin with libselfmon_pic.a inside" -fPIC -shared "$src/plugin.c" $cflags $pic || finish
 build loader "a loader without selfmon" -DNO_MARKERS "$src/host.c" -ldl || finish
+# shellcheck disable=SC2086
+build sites-shared "a program that counts its resolved sites, against libselfmon.so" "$src/sites.c" $cflags $shared || finish
+# shellcheck disable=SC2086
+build sites-static "the same against libselfmon.a" "$src/sites.c" $cflags $archive || finish
 if needs "$dir/plugin.so" libselfmon.so.0 && needs "$dir/host-shared" libselfmon.so.0 &&
    ! needs "$dir/host-static" libselfmon.so.0 && ! needs "$dir/plugin-static.so" libselfmon.so.0; then
 	ok "pkg-config --libs links libselfmon.so.0; the archive links none (plugin.so, host-shared; host-static, plugin-static.so)"
@@ -86,6 +90,21 @@ else
 	ok "the plugin reads selfmon_priv_marker_self with a dynamic TLS model: $(printf '%s\n' "$tls" | awk '{ print $3 }' | tr '\n' ' ')"
 fi
 
+# Every site of a program resolved when markers start, whether it links the
+# library as a shared object (whose section holds none of the program's:
+# the program's header registers its own at load) or the archive; with
+# markers off, every site and by-name word 0 (no call).
+for link in shared static; do
+	got=$(SELFMON_OUTPUT="$dir/sites.csv" "$dir/sites-$link" 2>&1)
+	off=$(SELFMON_EVENTS='' "$dir/sites-$link" 2>&1)
+	if printf '%s\n' "$got" | grep -Eq '^sites ([4-9]) resolved \1 off 0 unresolved 0; words ([0-9]+) off 0$' &&
+	   printf '%s\n' "$off" | grep -Eq '^sites ([4-9]) resolved 0 off \1 unresolved 0; words ([0-9]+) off \2$'; then
+		ok "against libselfmon.$([ $link = shared ] && echo so || echo a): every site is resolved when markers start, those not reached yet too (on: $got); off, each site and by-name word is 0 ($off)"
+	else
+		notok "against libselfmon.$([ $link = shared ] && echo so || echo a): a site left to its first use: on: '$got'; off: '$off'"
+	fi
+done
+
 run host-shared 10
 a=$(regions "$dir/host-shared.csv")
 run host-static 10
@@ -103,6 +122,13 @@ if [ $rc -eq 0 ] && [ "$got" = "$want" ]; then
 	ok "a plugin dlopen()ed, run and dlclose()d before exit: the report at exit holds its regions and the program's: $got"
 else
 	notok "plugin dlclose()d before exit: status $rc, regions '$got', not '$want': $(cat "$dir/host-shared.log")"
+fi
+# Loaded after markers started: its sites are resolved as it loads.
+said=$(grep 'sites unresolved at load' "$dir/host-shared.log")
+if printf '%s\n' "$said" | grep -Eq '^host: 0 of the plugin.s [2-9] sites'; then
+	ok "a plugin loaded after markers started has its sites resolved at its load: $said"
+else
+	notok "a plugin loaded after markers started: '$said' (every site resolved at load, none left to its first use)"
 fi
 
 # libselfmon.so loaded by dlopen() itself (the plugin's dependency).

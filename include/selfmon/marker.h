@@ -175,9 +175,11 @@ int selfmon_marker__report(void);
  * The cached form: a struct selfmon_marker_site per call site, in the
  * section "selfmon_sites", holds its region; with markers off a pair costs
  * a load and a branch at each end. The library resolves every site of the
- * program's section when markers start (so a site's first use inside
- * another region costs that region nothing more than any later use), and
- * a site it did not see (one in a shared object) at its first use.
+ * sections it knows when markers start (so a site's first use inside
+ * another region costs that region nothing more than any later use): its
+ * own object's, and those of each program and shared object that includes
+ * this header (selfmon_priv_marker_module(), called at load); a site it
+ * did not see (g++'s in an inline function, below) at its first use.
  *
  * Where the arch gives a fixed sequence (SELFMON_ARCH_MARKER_CALL: arm64,
  * x86_64), each end is one asm statement that makes its site, loads it by its label

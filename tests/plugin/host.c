@@ -2,7 +2,8 @@
 /*
  * A program with markers (tests/check_plugin.sh): N pairs of its own, then,
  * with a PLUGIN, dlopen() it, run N of its pairs, dlclose() it, and one
- * pair more of its own after the plugin is gone. Without NO_MARKERS it
+ * pair more of its own after the plugin is gone; it says on stderr how many
+ * of the plugin's sites were left unresolved at its load. Without NO_MARKERS it
  * counts regions of its own; with it (the loader of a plugin that carries
  * the library inside) it has none and links no selfmon.
  * Usage: host N [PLUGIN.so]
@@ -23,11 +24,18 @@ static volatile unsigned long sink;
 static int run_plugin(const char *path, int n)
 {
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	int (*work)(int);
+	int (*work)(int), (*unresolved)(int *), sites = 0;
 
 	if (!h) {
 		fprintf(stderr, "host: dlopen '%s': %s\n", path, dlerror());
 		return 2;
+	}
+	/* Its sites as it was loaded, before any of its calls. */
+	*(void **)&unresolved = dlsym(h, "plugin_unresolved");
+	if (unresolved) {
+		int left = unresolved(&sites);
+
+		fprintf(stderr, "host: %d of the plugin's %d sites unresolved at load\n", left, sites);
 	}
 	*(void **)&work = dlsym(h, "plugin_work");
 	if (!work || work(n)) {

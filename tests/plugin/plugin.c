@@ -7,8 +7,22 @@
 #include <selfmon/marker.h>
 
 int plugin_work(int n);
+int plugin_unresolved(int *sites);
 
 static volatile unsigned long sink;
+
+/* plugin_unresolved() - of this plugin's @sites, how many no call has resolved. */
+int plugin_unresolved(int *sites)
+{
+	int n = 0;
+
+	*sites = 0;
+	for (struct selfmon_marker_site *s = __start_selfmon_sites; s && s < __stop_selfmon_sites; s++) {
+		++*sites;
+		n += s->marker == (struct selfmon_marker *)s;
+	}
+	return n;
+}
 
 /* plugin_work() - @n pairs of the cached form, then one by name. Return: 0. */
 int plugin_work(int n)

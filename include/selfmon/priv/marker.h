@@ -317,11 +317,75 @@ void selfmon_priv_marker_begin_call(struct selfmon_marker *marker);
 void selfmon_priv_marker_end_call(struct selfmon_marker *marker);
 
 /*
+ * A by-name word of the arch's fixed sequence (SELFMON_ARCH_MARKER_NAMED),
+ * in the section "selfmon_names": the word the site loads and calls the
+ * library with (its name; 0: markers off, no call), and the name kept to
+ * restore it.
+ */
+struct selfmon_priv_marker_named {
+	const char *live;
+	const char *name;
+};
+
+/*
+ * The bounds of the sections that the linker gathers an object's sites
+ * and by-name words in (ld, "Input Section Example": __start_ and __stop_
+ * of a section named as a C identifier), each object's own (hidden), weak:
+ * an object with no site has no section, and they are NULL.
+ */
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's start */
+extern struct selfmon_marker_site __start_selfmon_sites[] __attribute__((weak, visibility("hidden")));
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's end */
+extern struct selfmon_marker_site __stop_selfmon_sites[] __attribute__((weak, visibility("hidden")));
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's start */
+extern struct selfmon_priv_marker_named __start_selfmon_names[] __attribute__((weak, visibility("hidden")));
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): the linker's name for the section's end */
+extern struct selfmon_priv_marker_named __stop_selfmon_names[] __attribute__((weak, visibility("hidden")));
+
+/**
+ * selfmon_priv_marker_module() - an object's sites and by-name words, for
+ * the library to resolve when markers start (and to turn off with the
+ * rest), or to forget before the object goes; not for programs
+ * @sites: the first site in the object's section "selfmon_sites", or NULL
+ * @sites_end: the end of that section
+ * @names: the first word in its section "selfmon_names", or NULL
+ * @names_end: the end of that section
+ * @in: 1 when the object is loaded, 0 before it is unloaded
+ *
+ * Each file that includes this header calls it when its object (a program
+ * or a shared object) is loaded and unloaded: a library linked as a shared
+ * object sees no section but its own, and without this an object's site
+ * would be resolved at its first use, inside whatever region is open then.
+ */
+void selfmon_priv_marker_module(struct selfmon_marker_site *sites,
+				struct selfmon_marker_site *sites_end,
+				struct selfmon_priv_marker_named *names,
+				struct selfmon_priv_marker_named *names_end, int in);
+
+/*
+ * This file's object, to the library at load and unload
+ * (selfmon_priv_marker_module()); the library's own files, built with
+ * SELFMON_PRIV_MARKER_NO_MODULE, have their sections already.
+ */
+#ifndef SELFMON_PRIV_MARKER_NO_MODULE
+static __attribute__((constructor, used)) void selfmon_priv_marker_module_in(void)
+{
+	selfmon_priv_marker_module(__start_selfmon_sites, __stop_selfmon_sites,
+				   __start_selfmon_names, __stop_selfmon_names, 1);
+}
+
+static __attribute__((destructor, used)) void selfmon_priv_marker_module_out(void)
+{
+	selfmon_priv_marker_module(__start_selfmon_sites, __stop_selfmon_sites,
+				   __start_selfmon_names, __stop_selfmon_names, 0);
+}
+#endif
+
+/*
  * g++ gives a static of an inline function (or of a class local to one)
  * a COMDAT group, and refuses it in a section that also holds a site of a
  * plain function ("section type conflict"): its sites stay out of the
- * section, and the library resolves each at its first use, as a shared
- * object's.
+ * section, and the library resolves each at its first use.
  */
 #if defined(__cplusplus) && !defined(__clang__)
 #define SELFMON_PRIV_MARKER_SITE_ATTR __attribute__((aligned(8), used))

@@ -6,7 +6,8 @@
  * against libselfmon.so (a plugin) and one with libselfmon_pic.a inside (its
  * own copy of the library). In each, a cached pair of the default two events
  * costs at most SHARED_BUDGET user instructions, and a region of 3000 known
- * instructions reports 3000 per call. Not a *_test of the static bundle:
+ * instructions reports 3000 per call. The program's own sites are resolved
+ * when markers start, and with markers off its by-name pairs make no call. Not a *_test of the static bundle:
  * scripts/mk/markers.mk (check-run-shared-pair) builds it with its shared
  * objects and runs it with scripts/board-run --sysroot. Each test runs in a
  * process of its own (the harness forks), with markers of its own.
@@ -153,6 +154,72 @@ TEST(a_cached_pair_in_a_shared_object_with_libselfmon_pic_a_costs_at_most_130_no
 	h = so_open("marker_so_pair_pic.so", &c);
 	ASSERT_NE(NULL, h);
 	measure(_metadata, &c);
+}
+
+/* One call of an outer region of 300 known instructions holding an inner pair. */
+static __attribute__((noinline)) void outer_holding_inner(void)
+{
+	SELFMON_MARKER_BEGIN("outer");
+	__asm__ __volatile__(".rept 300\n\tnop\n\t.endr");
+	SELFMON_MARKER_BEGIN("inner");
+	SELFMON_MARKER_END("inner");
+	SELFMON_MARKER_END("outer");
+}
+
+/*
+ * The program's sites are not in libselfmon.so's section: the header
+ * registers them at load, so that markers starting (here in region 3000)
+ * resolve them all, and the inner site's first use inside "outer" costs it
+ * what a later one does, not a lookup (about 1,400 instructions). A timer
+ * tick may still land in one call (the static tree's marker_exact_test
+ * allows the same re-read margin).
+ */
+TEST(a_site_used_first_inside_another_region_through_libselfmon_so_costs_it_what_a_later_use_does)
+{
+	struct selfmon_marker_result r = { .sz = sizeof(r) };
+
+	EXACT_USER_OR_SKIP();
+	unsetenv("SELFMON_EVENTS");
+	region_3000();
+	for (int i = 0; i < CALLS; i++)
+		outer_holding_inner();
+	ASSERT_EQ(0, selfmon_marker__result("outer", -1, &r));
+	TH_LOG("outer holding an inner pair: %lld to %lld user instructions a call",
+	       (long long)r.event[0].min, (long long)r.event[0].max);
+	EXPECT_EQ(CALLS, r.calls);
+	EXPECT_TRUE(r.event[0].min > 300);
+	EXPECT_TRUE(r.event[0].max - r.event[0].min <= 48);
+}
+
+static __attribute__((noinline)) void loop_named(void *arg, int n)
+{
+	(void)arg;
+	for (int i = 0; i < n; i++) {
+		selfmon_marker__begin("named");
+		selfmon_marker__end("named");
+	}
+}
+
+/*
+ * Markers off through libselfmon.so: the program's by-name words (the
+ * section "selfmon_names") are zeroed as the library's own are, so that a
+ * by-name pair makes no call and costs what a cached one does, within the
+ * budget of 10 (a call to the library at each end: about 98).
+ */
+TEST(markers_off_through_libselfmon_so_a_by_name_pair_makes_no_call_and_costs_at_most_10)
+{
+	struct selfmon_set *set;
+	int64_t cost;
+
+	EXACT_USER_OR_SKIP();
+	setenv("SELFMON_EVENTS", "", 1);
+	OPEN_USER(set, "instructions:u", NULL);
+	loop_named(NULL, 1); /* markers decide off here: outside the meter */
+	cost = metered_cost(selfmon_set__page(set, 0), loop_named, loop_empty, NULL, PAIRS);
+	TH_LOG("a by-name pair, markers off: %lld.%03lld user instructions (budget 10)",
+	       (long long)(cost / PAIRS), (long long)(cost % PAIRS));
+	EXPECT_TRUE(cost >= 0 && cost <= 10 * PAIRS);
+	selfmon_set__close(set);
 }
 
 TEST_HARNESS_MAIN
