@@ -85,23 +85,22 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 	"\tcall\t" #fn "\n"             \
 	"\tpopq\t%%rsp\n"
 /*
- * One site's fixed sequence: @data (the site's words, with label 2 at the
- * first) put in @section, then the first word tested by its label and,
+ * A site's fixed sequence: its struct selfmon_marker_site (label 2) put in
+ * the section "selfmon_sites", then its first word tested by its label and,
  * unless it is 0 (markers off), loaded and @fn called with it.
  */
-#define SELFMON_X86_SITE_CALL(section, data, name, fn)                    \
-	__asm__ __volatile__("\t.pushsection\t" section ", \"aw\"\n"       \
-			     "\t.balign\t8\n" data "\t.popsection\n"       \
-			     "\tcmpq\t$0, 2b(%%rip)\n"                      \
-			     "\tje\t1f\n"                                   \
-			     "\tmovq\t2b(%%rip), %%rdi\n" SELFMON_X86_CALL(fn) \
-			     "1:\n"                                         \
-			     :                                              \
-			     : [n] "i"(name)                                \
+#define SELFMON_ARCH_MARKER_CALL(name, fn)                                 \
+	__asm__ __volatile__("\t.pushsection\tselfmon_sites, \"aw\"\n"     \
+			     "\t.balign\t8\n"                                \
+			     "2:\t.quad\t2b\n\t.quad\t-1\n\t.quad\t%P[n]\n" \
+			     "\t.popsection\n"                                \
+			     "\tcmpq\t$0, 2b(%%rip)\n"                        \
+			     "\tje\t1f\n"                                     \
+			     "\tmovq\t2b(%%rip), %%rdi\n" SELFMON_X86_CALL(fn)  \
+			     "1:\n"                                            \
+			     :                                                 \
+			     : [n] "i"(name)                                   \
 			     : SELFMON_X86_CALL_CLOBBERS)
-#define SELFMON_ARCH_MARKER_CALL(name, fn)                                                \
-	SELFMON_X86_SITE_CALL("selfmon_sites", "2:\t.quad\t2b\n\t.quad\t-1\n\t.quad\t%P[n]\n", \
-			      name, fn)
 
 /*
  * The scope form's fixed sequences, as arm64's: the begin makes its site,
