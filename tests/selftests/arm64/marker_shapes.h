@@ -32,7 +32,8 @@ struct shapes {
 	 * The scope forms, once: "scope 3" twice, "scope break 3001" twice
 	 * (left by its block's end, then by a break), "scope outer" 10 times,
 	 * each holding a whole "scope inner 3" (C: SELFMON_MARKER_SCOPE();
-	 * C++: SELFMON_MARKER_REGION()).
+	 * C++: SELFMON_MARKER_REGION()); in C++ also "lambda 3" and
+	 * "lambda 3001", pairs in two lambdas, 10 times each.
 	 */
 	void (*scoped)(void);
 };

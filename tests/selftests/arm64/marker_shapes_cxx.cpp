@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The scope shapes of marker_shapes.c in C++, with SELFMON_MARKER_REGION()
- * (<selfmon/marker.hpp>): built by g++ and clang++ at each optimization
+ * (<selfmon/marker.hpp>), and pairs in lambdas: built by g++ and clang++ at each optimization
  * level (scripts/mk/markers.mk), -fno-exceptions and no C++ library, so
  * that the C test links it. Each region must count what the pair counts.
  */
@@ -47,12 +47,41 @@ static __attribute__((noinline)) void scope_nested(int n)
 	}
 }
 
+/*
+ * Pairs inside lambdas, called from a loop: one without captures, one that
+ * counts its calls in a captured variable (outside its region). Each is a
+ * member function of a class local to its function, which the compiler
+ * inlines into the loop from -O1 on and calls at -O0.
+ */
+static __attribute__((noinline)) int lambdas(int n)
+{
+	int calls = 0;
+	auto three = [] {
+		SELFMON_MARKER_BEGIN(NAME("lambda 3"));
+		R3();
+		SELFMON_MARKER_END(NAME("lambda 3"));
+	};
+	auto counted = [&calls] {
+		SELFMON_MARKER_BEGIN(NAME("lambda 3001"));
+		R3001();
+		SELFMON_MARKER_END(NAME("lambda 3001"));
+		calls++;
+	};
+
+	for (int i = 0; i < n; i++) {
+		three();
+		counted();
+	}
+	return calls;
+}
+
 static void scoped()
 {
 	scope3();
 	scope3();
 	scope_break3001(2);
 	scope_nested(10);
+	lambdas(10);
 }
 
 extern "C" const struct shapes GLUE(shapes_, SHAPES_ID) = { SHAPES_TAG, nullptr, nullptr, nullptr,
