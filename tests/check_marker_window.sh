@@ -12,7 +12,10 @@
 # do. Documented exceptions, asserted as such: at -O0 a scope region reads
 # at most 12 over (the variable reached through a pointer), and at -O0 a
 # by-name pair 1 over (gcc moves the name's address through a register,
-# clang jumps from the off test to the call).
+# clang jumps from the off test to the call). Each build twice: a program
+# without PIE linked with the archive, and a PIE against libselfmon.so,
+# whose pairs call through the program's PLT and whose library's empty
+# pairs through the library's own.
 # With markers off (SELFMON_EVENTS empty) each build's pairs are counted
 # whole, beside a function without one: a cached pair costs 4 instructions
 # (a compare and a branch at each end), a by-name pair of a string literal
@@ -98,43 +101,61 @@ judge_off() {
 	}' "$1"
 }
 
-for cc in gcc clang g++ clang++; do
-	if ! command -v "$cc" >/dev/null 2>&1; then
-		notok "$cc is installed (scripts/deps.sh tests installs it)"
-		continue
-	fi
-	lang=c std=c11
-	case $cc in *++) lang=c++ std=c++17 ;; esac
-	for o in O0 O2 O3 Os; do
-		bin="$work/shapes-$cc-$o"
+# Build tests/window/shapes.c with $cc at -$o, linked $link, trace it and judge it.
+trace_build() {
+	bin="$work/shapes-$cc-$o-$link" what="$cc -$o ($link)"
+	if [ "$link" = static ]; then
 		# shellcheck disable=SC2086 # flags are words
-		if ! log=$($cc -x $lang -std=$std -$o -no-pie $cflags tests/window/shapes.c -x none $libs -o "$bin" 2>&1); then
-			notok "$cc -$o: the shapes build: $log"
+		log=$($cc -x $lang -std=$std -$o -no-pie $cflags tests/window/shapes.c -x none $libs -o "$bin" 2>&1)
+	else
+		# shellcheck disable=SC2086 # flags are words
+		log=$($cc -x $lang -std=$std -$o $cflags tests/window/shapes.c -x none $shared -Wl,-z,now -o "$bin" 2>&1)
+	fi || { notok "$what: the shapes build: $log"; return; }
+	nm -n -C "$bin" >"$bin.nm"
+	set -- "$bin.nm" "$bin"
+	[ "$link" = shared ] && set -- --so "$work/libselfmon.nm" "${so##*/}" "$@"
+	LD_LIBRARY_PATH="$staging/usr/lib" SELFMON_EVENTS=task-clock SELFMON_OUTPUT="$bin.report" \
+		"$work/tracer" "$@" >"$bin.trace" 2>"$bin.err"
+	rc=$?
+	if [ $rc -eq 77 ]; then
+		skip "$(cat "$bin.err")"
+		finish
+	fi
+	o0=0
+	[ "$o" = O0 ] && o0=1
+	if [ $rc -ne 0 ]; then
+		notok "$what: the traced program fails (status $rc): $(cat "$bin.err")"
+	elif res=$(judge "$bin.trace" $o0); then
+		ok "$what: each region counts its own instructions plus the library's empty pair: $res"
+	else
+		notok "$what: $(printf '%s' "$res" | tr '\n' ';')"
+	fi
+	if ! LD_LIBRARY_PATH="$staging/usr/lib" SELFMON_EVENTS='' "$work/tracer" --calls nothing,alone_r0,named_r3 "$@" >"$bin.off" 2>"$bin.err"; then
+		notok "$what, markers off: the traced program fails: $(cat "$bin.err")"
+	elif res=$(judge_off "$bin.off"); then
+		ok "$what, markers off: a cached pair costs 4, a by-name pair at most 10: $res"
+	else
+		notok "$what, markers off: $res (a cached pair must cost 4, a by-name pair at most 10)"
+	fi
+}
+
+# What a program is built as: "static" (-no-pie, the archive) or "shared"
+# (a PIE against libselfmon.so, as pkg-config --libs links it, bound at
+# load: -z now, as docs/markers.md advises where a region's max must be exact).
+so=$(readlink -f "$staging/usr/lib/libselfmon.so")
+nm -n -C "$so" >"$work/libselfmon.nm"
+shared=$(pkg-config --libs selfmon)
+for link in static shared; do
+	for cc in gcc clang g++ clang++; do
+		if ! command -v "$cc" >/dev/null 2>&1; then
+			notok "$cc is installed (scripts/deps.sh tests installs it)"
 			continue
 		fi
-		nm -n -C "$bin" >"$bin.nm"
-		SELFMON_EVENTS=task-clock SELFMON_OUTPUT="$bin.report" "$work/tracer" "$bin.nm" "$bin" >"$bin.trace" 2>"$bin.err"
-		rc=$?
-		if [ $rc -eq 77 ]; then
-			skip "$(cat "$bin.err")"
-			finish
-		fi
-		o0=0
-		[ $o = O0 ] && o0=1
-		if [ $rc -ne 0 ]; then
-			notok "$cc -$o: the traced program fails (status $rc): $(cat "$bin.err")"
-		elif res=$(judge "$bin.trace" $o0); then
-			ok "$cc -$o: each region counts its own instructions plus the library's empty pair: $res"
-		else
-			notok "$cc -$o: $(printf '%s' "$res" | tr '\n' ';')"
-		fi
-		if ! SELFMON_EVENTS='' "$work/tracer" --calls nothing,alone_r0,named_r3 "$bin.nm" "$bin" >"$bin.off" 2>"$bin.err"; then
-			notok "$cc -$o, markers off: the traced program fails: $(cat "$bin.err")"
-		elif res=$(judge_off "$bin.off"); then
-			ok "$cc -$o, markers off: a cached pair costs 4, a by-name pair at most 10: $res"
-		else
-			notok "$cc -$o, markers off: $res (a cached pair must cost 4, a by-name pair at most 10)"
-		fi
+		lang=c std=c11
+		case $cc in *++) lang=c++ std=c++17 ;; esac
+		for o in O0 O2 O3 Os; do
+			trace_build
+		done
 	done
 done
 finish

@@ -14,17 +14,21 @@
  * address; a breakpoint there, when reached, starts the count: one
  * PTRACE_SINGLESTEP an instruction until an end function is entered at the
  * same depth (a begin entered on the way is a nested pair, stepped through
- * and counted). Non-PIE programs only: the symbols' addresses are nm's.
- * Usage: tracer NM-N-OUTPUT PROGRAM
+ * and counted). The symbols' addresses are nm's, moved by where the
+ * program (a PIE) and, with --so, the library are mapped: the library's at
+ * the program's main(), once the dynamic linker has loaded it.
+ * Usage: tracer [--so LIBRARY-NM-N-OUTPUT LIBRARY-FILE-NAME] NM-N-OUTPUT PROGRAM
  * Output: one line a pair: FUNCTION FORM INSTRUCTIONS (FORM: cached or named).
  *
  * With --calls, each call of each FUNCTION instead, from its entry to its
  * return (what a pair costs with markers off, beside a function without):
- * Usage: tracer --calls FUNCTION[,FUNCTION...] NM-N-OUTPUT PROGRAM
+ * Usage: tracer --calls FUNCTION[,FUNCTION...] [--so ...] NM-N-OUTPUT PROGRAM
  * Output: one line a call: FUNCTION INSTRUCTIONS.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +44,7 @@
 
 struct sym {
 	unsigned long addr;
+	int lib; /* 1: the library's (--so), 0: the program's */
 	char name[96];
 };
 
@@ -62,7 +67,7 @@ static void die(const char *what)
 	exit(2);
 }
 
-static int load_syms(const char *path)
+static int load_syms(const char *path, int lib)
 {
 	FILE *f = fopen(path, "r");
 	char line[256], type, name[96];
@@ -76,6 +81,7 @@ static int load_syms(const char *path)
 		/* A C++ name as nm -C gives it: the name alone, without its parameters. */
 		name[strcspn(name, "(")] = '\0';
 		syms[nr_syms].addr = a;
+		syms[nr_syms].lib = lib;
 		snprintf(syms[nr_syms].name, sizeof(syms[nr_syms].name), "%s", name);
 		nr_syms++;
 	}
@@ -302,6 +308,75 @@ static void arm_whole(char *list)
 	}
 }
 
+static int by_addr(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Move the symbols of @lib by @base, and sort them all by address again. */
+static void relocate(int lib, unsigned long base)
+{
+	for (int i = 0; i < nr_syms; i++)
+		if (syms[i].lib == lib)
+			syms[i].addr += base;
+	qsort(syms, (size_t)nr_syms, sizeof(syms[0]), by_addr);
+}
+
+/* The lowest address the child maps the file @path (or, with @suffix, any path ending so) at; 0: none. */
+static unsigned long mapped_at(const char *path, int suffix)
+{
+	char maps[64], line[PATH_MAX + 128];
+	unsigned long lo, best = 0;
+	size_t n = strlen(path);
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)child);
+	f = fopen(maps, "r");
+	if (!f)
+		die("/proc/PID/maps");
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/');
+		size_t len;
+
+		line[strcspn(line, "\n")] = '\0';
+		len = p ? strlen(p) : 0;
+		if (!p || len < n || strcmp(p + (suffix ? len - n : 0), path))
+			continue;
+		if (sscanf(line, "%lx-", &lo) == 1 && (!best || lo < best))
+			best = lo;
+	}
+	fclose(f);
+	return best;
+}
+
+/* 1 when @prog is position independent (ET_DYN): its nm addresses are offsets from where it is mapped. */
+static int is_pie(const char *prog)
+{
+	Elf64_Ehdr h;
+	FILE *f = fopen(prog, "rb");
+	int pie = f && fread(&h, sizeof(h), 1, f) == 1 && h.e_type == ET_DYN;
+
+	if (f)
+		fclose(f);
+	return pie;
+}
+
+/* Run the child to @pc (a breakpoint there, taken away again), stopped with its pc at @pc. */
+static void run_to(unsigned long pc)
+{
+	unsigned char orig = set_byte(pc, INT3);
+	int st;
+
+	if (ptrace(PTRACE_CONT, child, NULL, NULL))
+		die("PTRACE_CONT");
+	if (waitpid(child, &st, 0) != child || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP)
+		die("the run to main()");
+	set_byte(pc, orig);
+	set_pc(pc);
+}
+
 /* Fork and exec @prog under ptrace, stopped at its exec. Return: 0, or 77 where ptrace is refused. */
 static int start(const char *prog)
 {
@@ -355,25 +430,41 @@ static int run(int (*on_trap)(void))
 
 int main(int argc, char **argv)
 {
+	const char *lib_nm = NULL, *lib_file = NULL;
+	char prog[PATH_MAX];
 	char *whole = NULL;
 	int err;
 
-	if (argc == 5 && !strcmp(argv[1], "--calls")) {
+	if (argc >= 5 && !strcmp(argv[1], "--calls")) {
 		whole = argv[2];
 		argv += 2;
 		argc -= 2;
 	}
-	if (argc != 3 || load_syms(argv[1])) {
-		fprintf(stderr, "usage: tracer [--calls FUNCTION[,FUNCTION...]] NM-N-OUTPUT PROGRAM\n");
+	if (argc >= 6 && !strcmp(argv[1], "--so")) {
+		lib_nm = argv[2];
+		lib_file = argv[3];
+		argv += 3;
+		argc -= 3;
+	}
+	if (argc != 3 || load_syms(argv[1], 0) || (lib_nm && load_syms(lib_nm, 1)) ||
+	    !realpath(argv[2], prog)) {
+		fprintf(stderr, "usage: tracer [--calls FUNCTION[,FUNCTION...]] [--so LIBRARY-NM "
+				"LIBRARY-FILE-NAME] NM-N-OUTPUT PROGRAM\n");
 		return 2;
+	}
+	err = start(prog);
+	if (err)
+		return err;
+	if (is_pie(prog))
+		relocate(0, mapped_at(prog, 0));
+	if (lib_nm) {
+		run_to(addr_of("main"));
+		relocate(1, mapped_at(lib_file, 1));
 	}
 	begin_fn[0] = addr_of("selfmon_priv_marker_begin_call");
 	end_fn[0] = addr_of("selfmon_priv_marker_end_call");
 	begin_fn[1] = addr_of("selfmon_marker__begin_const");
 	end_fn[1] = addr_of("selfmon_marker__end_const");
-	err = start(argv[2]);
-	if (err)
-		return err;
 	if (whole) {
 		arm_whole(whole);
 		return run(trap_whole);
