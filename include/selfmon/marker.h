@@ -179,7 +179,8 @@ int selfmon_marker__report(void);
  * another region costs that region nothing more than any later use): its
  * own object's, and those of each program and shared object that includes
  * this header (selfmon_priv_marker_module(), called at load); a site it
- * did not see (g++'s in an inline function, below) at its first use.
+ * did not see (without the fixed sequence, g++'s in an inline function:
+ * <selfmon/priv/marker.h>) at its first use.
  *
  * Where the arch gives a fixed sequence (SELFMON_ARCH_MARKER_CALL: arm64,
  * x86_64), each end is one asm statement that makes its site, loads it by its label
