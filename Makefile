@@ -223,11 +223,6 @@ $(CMOCKA_DIR)/.stamp:
 $(UNIT_SRCS:%.c=$(O)/obj/%.o): | $(CMOCKA_STAMP)
 # test_elf_plt links its ELF fixtures in (.incbin): a rebuilt fixture rebuilds it.
 $(O)/obj/tests/unit/test_elf_plt.o: $(wildcard tests/fixtures/elf/plt-*)
-# The library's own files register no object of theirs with the markers
-# (<selfmon/priv/marker.h>): the library knows its own sections, and a
-# constructor there would keep the markers' code in every static program
-# that links the library, one that counts without markers too.
-$(LIB_OBJS) $(call pic_objs,$(LIB_OBJS)): ALL_CFLAGS += -DSELFMON_PRIV_MARKER_NO_MODULE
 $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 	$(quiet) CC $<
 	$(Q)mkdir -p $(dir $@)
@@ -250,6 +245,11 @@ $(O)/obj/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 # free for such libraries (docs/markers.md, "Shared objects and plugins").
 PIC_CFLAGS := -fPIC -fno-semantic-interposition -ftls-model=initial-exec -DSELFMON_PIC_OBJECT
 pic_objs = $(patsubst $(O)/obj/%,$(O)/obj-pic/%,$(1))
+# The library's own files register no object of theirs with the markers
+# (<selfmon/priv/marker.h>): the library knows its own sections, and a
+# constructor there would keep the markers' code in every static program
+# that links the library, one that counts without markers too.
+$(LIB_OBJS) $(call pic_objs,$(LIB_OBJS)): ALL_CFLAGS += -DSELFMON_PRIV_MARKER_NO_MODULE
 $(O)/obj-pic/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 	$(quiet) CC '$< (PIC)'
 	$(Q)mkdir -p $(dir $@)

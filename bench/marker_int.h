@@ -119,9 +119,6 @@ void mk_modules_reset(void);
 void mk_self_publish(struct mk_thread *t);
 /* The library's own region (the empty pairs it measures): not reported. */
 #define MK_EMPTY "selfmon:empty pair"
-/* marker_empty.c: the empty pair as a program writes it, cached and by name. */
-void mk_empty_cached(void);
-void mk_empty_named(void);
 /* 1 for the library's own region. */
 int mk_is_internal(const struct selfmon_marker *m);
 /* Forget every region and thread (mk__reset()'s part below the hot paths). */

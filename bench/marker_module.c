@@ -30,13 +30,17 @@ struct mk_module {
 static pthread_mutex_t mk_modules_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct mk_module *mk_modules;
 
-/* Bring one object's sites and words to the markers' state: @resolve each site, each word live unless off. */
+/*
+ * Bring one object's sites and words to the markers' state, which is
+ * decided (on or off): with @resolve each site holds its region (on) or 0
+ * (off), as its first use would store; each word its name unless off.
+ */
 static void mk_module_apply(const struct mk_module *m, bool resolve)
 {
-	bool on = __atomic_load_n(&mk.state, __ATOMIC_ACQUIRE) != MK_STATE_OFF;
+	bool on = __atomic_load_n(&mk.state, __ATOMIC_ACQUIRE) == MK_STATE_ON;
 
 	for (struct selfmon_marker_site *s = m->sites; resolve && s && s < m->sites_end; s++)
-		mk_resolve((struct selfmon_marker *)s);
+		__atomic_store_n(&s->marker, on ? mk_lookup(s->name) : NULL, __ATOMIC_RELAXED);
 	for (struct selfmon_priv_marker_named *w = m->names; w && w < m->names_end; w++)
 		__atomic_store_n(&w->live, on ? w->name : NULL, __ATOMIC_RELAXED);
 }
