@@ -107,7 +107,6 @@ struct mk_thread *mk_thread_get(bool *opened);
 extern __thread struct mk_thread *mk_self;
 /* No slots: what selfmon_priv_marker_self points to in a thread that does not read inline. */
 extern struct selfmon_priv_marker_thread mk_none;
-/* The sections' bounds of the library's own object: <selfmon/priv/marker.h> declares them. */
 /* Markers off for the process (mk.state): every by-name site skips its call from now on. Caller holds mk.lock. */
 void mk_set_off(void);
 /* marker_module.c: the other objects' sites and by-name words (a program against libselfmon.so, a plugin). */

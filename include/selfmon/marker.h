@@ -115,27 +115,23 @@ void selfmon_marker__end_const(const char *name);
 				      __asm__ __volatile__("");                              \
 			      }))
 #elif defined(SELFMON_ARCH_MARKER_NAMED_LIVE)
+/* One by-name call after the arch's test of markers off, which skips it; never a tail call. */
+#define SELFMON_PRIV_MARKER_LIVE_CALL(call)                          \
+	__extension__({                                               \
+		__label__ selfmon_priv_off_;                           \
+		SELFMON_ARCH_MARKER_NAMED_LIVE(selfmon_priv_off_);     \
+		call;                                                  \
+		__asm__ __volatile__("");                              \
+selfmon_priv_off_:;                                                    \
+	})
 #define selfmon_marker__begin(name)                                        \
-	__extension__({                                                     \
-		__label__ selfmon_priv_off_;                                 \
-		SELFMON_ARCH_MARKER_NAMED_LIVE(selfmon_priv_off_);           \
-		if (__builtin_constant_p(name))                              \
-			selfmon_marker__begin_const(name);                   \
-		else                                                         \
-			(selfmon_marker__begin)(name);                       \
-selfmon_priv_off_:;                                                          \
-	})
+	SELFMON_PRIV_MARKER_LIVE_CALL(__builtin_constant_p(name) ?          \
+					      selfmon_marker__begin_const(name) : \
+					      (selfmon_marker__begin)(name))
 #define selfmon_marker__end(name)                                          \
-	__extension__({                                                     \
-		__label__ selfmon_priv_off_;                                 \
-		SELFMON_ARCH_MARKER_NAMED_LIVE(selfmon_priv_off_);           \
-		if (__builtin_constant_p(name))                              \
-			selfmon_marker__end_const(name);                     \
-		else                                                         \
-			(selfmon_marker__end)(name);                         \
-		__asm__ __volatile__("");                                    \
-selfmon_priv_off_:;                                                          \
-	})
+	SELFMON_PRIV_MARKER_LIVE_CALL(__builtin_constant_p(name) ?          \
+					      selfmon_marker__end_const(name) :   \
+					      (selfmon_marker__end)(name))
 #else
 #define selfmon_marker__begin(name)                                       \
 	(__builtin_constant_p(name) ? selfmon_marker__begin_const(name) : \
