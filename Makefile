@@ -250,6 +250,12 @@ pic_objs = $(patsubst $(O)/obj/%,$(O)/obj-pic/%,$(1))
 # constructor there would keep the markers' code in every static program
 # that links the library, one that counts without markers too.
 $(LIB_OBJS) $(call pic_objs,$(LIB_OBJS)): ALL_CFLAGS += -DSELFMON_PRIV_MARKER_NO_MODULE
+# The markers' empty by-name pair (bench/marker.c) calls the by-name entries
+# as a program does, through the library's PLT (they are in the dynamic list,
+# below): with interposition a call to them in their own file is not bound to
+# a local alias, and the stub a program's end runs between its two counter
+# reads is in the pair the library subtracts.
+$(O)/obj-pic/bench/marker.o: PIC_CFLAGS += -fsemantic-interposition
 $(O)/obj-pic/%.o: %.c $(AUTOCONF) $(LIBPERF_H)
 	$(quiet) CC '$< (PIC)'
 	$(Q)mkdir -p $(dir $@)

@@ -15,9 +15,7 @@
 # clang jumps from the off test to the call). Each build twice: a program
 # without PIE linked with the archive, and a PIE against libselfmon.so,
 # whose pairs call through the program's PLT and whose library's empty
-# cached pair through the library's own; its by-name pairs read 1 over
-# (the library's empty by-name pair calls its entries in the same object
-# directly: no stub), asserted as such.
+# pairs, cached and by name, through the library's own: the same stub.
 # With markers off (SELFMON_EVENTS empty) each build's pairs are counted
 # whole, beside a function without one: a cached pair costs 4 instructions
 # (a compare and a branch at each end), a by-name pair of a string literal
@@ -50,9 +48,9 @@ if ! cflags=$(pkg-config --cflags selfmon) || ! libs=$(pkg-config --static --lib
 fi
 libs=$(printf '%s\n' "$libs" | sed "s|-lselfmon |$staging/usr/lib/libselfmon.a |")
 
-# The checks of one build's trace ($1: its lines, FUNCTION FORM COUNT; $2: 1 at -O0; $3: 1 against libselfmon.so).
+# The checks of one build's trace ($1: its lines, FUNCTION FORM COUNT; $2: 1 at -O0).
 judge() {
-	awk -v o0="$2" -v so="$3" '
+	awk -v o0="$2" '
 	{ f = $1; sub(/\(.*$/, "", f); sub(/\.(constprop|isra|part)\.[0-9]+$/, "", f); fn[NR] = f; form[NR] = $2; w[NR] = $3; nr[f]++ }
 	f == "mk_empty_cached" || f == "mk_empty_named" {
 		if (f in k && k[f] != $3) { print "the library'\''s empty pair " f " varies: " k[f] " and " $3; bad = 1 }
@@ -75,7 +73,7 @@ judge() {
 			over = w[i] - known - k["mk_empty_" form[i]]
 			slack = 0
 			if (o0 && f ~ /^scope/) slack = 12
-			if (form[i] == "named") slack = (o0 ? 1 : 0) + (so ? 1 : 0)
+			if (form[i] == "named") slack = (o0 ? 1 : 0)
 			if (over < 0 || over > slack) {
 				m = f " (" form[i] "): " w[i] - k["mk_empty_" form[i]] " counted, " known " known"
 				if (!(m in said)) print m
@@ -127,7 +125,7 @@ trace_build() {
 	[ "$o" = O0 ] && o0=1
 	if [ $rc -ne 0 ]; then
 		notok "$what: the traced program fails (status $rc): $(cat "$bin.err")"
-	elif res=$(judge "$bin.trace" $o0 "$([ "$link" = shared ] && echo 1 || echo 0)"); then
+	elif res=$(judge "$bin.trace" $o0); then
 		ok "$what: each region counts its own instructions plus the library's empty pair: $res"
 	else
 		notok "$what: $(printf '%s' "$res" | tr '\n' ';')"
