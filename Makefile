@@ -301,6 +301,9 @@ $(O)/libselfmon.map: $(O)/public-symbols.txt
 # its two counter reads (arm64's fixed sequence: the end's call), and a
 # region counts exactly with libselfmon.so too. -z now: those PLT entries
 # are bound at load, not by the dynamic linker inside the first empty pair.
+# -z nodelete: the library's thread keys have destructors of its own (a
+# thread's markers, the owner of its sets), which a thread exiting after a
+# dlclose() would call; the library stays loaded instead.
 SHLIB_PLT := selfmon_priv_marker_begin_call selfmon_priv_marker_end_call \
 	     selfmon_marker__begin_const selfmon_marker__end_const selfmon_marker__begin \
 	     selfmon_marker__end
@@ -310,7 +313,7 @@ $(SHLIB): $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(O)/libselfmon.map $(O)/lib
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)$(CC) $(ALL_CFLAGS) $(filter-out -static,$(ALL_LDFLAGS)) -shared -Wl,-soname,$(SONAME) \
 	  -Wl,--version-script=$(O)/libselfmon.map -Wl,--dynamic-list=$(O)/libselfmon.dynlist -Wl,-z,defs -Wl,-z,now \
-	  $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(LIBS) -o $@
+	  -Wl,-z,nodelete $(call pic_objs,$(LIB_OBJS) $(UTIL_OBJS)) $(LIBS) -o $@
 
 $(SHLIB_LINKS): $(SHLIB)
 	$(Q)ln -sf $(notdir $<) $@

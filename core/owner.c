@@ -11,9 +11,20 @@
  * The forking thread's TLS does survive fork(), and with it the parent's
  * tid: the cache also holds the pid it was taken in, and is good only while
  * that pid is the one on the wiped page (a child sees 0 there, then its own).
+ *
+ * The read path checks the thread by its pointer instead, one register
+ * (selfmon_owner__self()): no system call, no TLS lookup. A thread made
+ * after the owner exited may get the owner's pointer, so the owners are
+ * tracked on the wiped page too, and a thread key's destructor clears the
+ * pointer of every owner of a thread as it exits (pthread_key_create(3)):
+ * a later thread then fails the inline check and takes the full one, which
+ * compares tids. In a child the list and its lock are wiped with the page:
+ * no owner of the parent's is tracked there, and no lock is held.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -23,16 +34,54 @@
 #include "error.h"
 #include "owner.h"
 
+/* What the wiped page holds: who claimed it, and the tracked owners with their lock. */
+struct owner_page {
+	pid_t pid;
+	int lock;
+	struct selfmon_owner *head;
+};
+
 /* Before 4.14 there is no MADV_WIPEONFORK: atfork handlers are all we have. */
-static pid_t fallback_pid;
-/* Every thread may write it, all with the same pid: relaxed atomics. */
-static pid_t *fork_word = &fallback_pid;
-_Thread_local pid_t selfmon_owner__tid;
-static _Thread_local pid_t tid_pid; /* the process selfmon_owner__tid was taken in */
+static struct owner_page fallback_page;
+/* Every thread may write its pid, all with the same pid: relaxed atomics. */
+static struct owner_page *owners = &fallback_page;
+static _Thread_local pid_t tid_cache;
+static _Thread_local pid_t tid_pid; /* the process tid_cache was taken in */
+static pthread_key_t exit_key;
+static bool exit_key_ok;
+#ifndef SELFMON_ARCH_THREAD_POINTER
+_Thread_local char selfmon_owner__anchor;
+#endif
 
 static void wipe_in_child(void)
 {
-	__atomic_store_n(&fallback_pid, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&fallback_page.pid, 0, __ATOMIC_RELAXED);
+	fallback_page.head = NULL;
+	__atomic_store_n(&fallback_page.lock, 0, __ATOMIC_RELAXED);
+}
+
+static void owners_lock(void)
+{
+	while (__atomic_exchange_n(&owners->lock, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static void owners_unlock(void)
+{
+	__atomic_store_n(&owners->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* The thread key's destructor: this thread's owners lose its pointer. */
+static void owner_thread_exit(void *unused)
+{
+	uintptr_t self = selfmon_owner__self();
+
+	(void)unused;
+	owners_lock();
+	for (struct selfmon_owner *o = owners->head; o; o = o->next)
+		if (__atomic_load_n(&o->tp, __ATOMIC_RELAXED) == self)
+			__atomic_store_n(&o->tp, 0, __ATOMIC_RELAXED);
+	owners_unlock();
 }
 
 static void owner_init_once(void)
@@ -40,8 +89,9 @@ static void owner_init_once(void)
 	void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
+	exit_key_ok = !pthread_key_create(&exit_key, owner_thread_exit);
 	if (p != MAP_FAILED && !madvise(p, (size_t)sysconf(_SC_PAGESIZE), MADV_WIPEONFORK)) {
-		fork_word = p;
+		owners = p;
 		return;
 	}
 	if (p != MAP_FAILED)
@@ -52,12 +102,12 @@ static void owner_init_once(void)
 /* This process's pid, from the page (no system call) once this process has claimed it. */
 static pid_t this_process(void)
 {
-	pid_t pid = __atomic_load_n(fork_word, __ATOMIC_RELAXED);
+	pid_t pid = __atomic_load_n(&owners->pid, __ATOMIC_RELAXED);
 
 	/* 0: a child, however made, that has not claimed the wiped page yet */
 	if (!pid) {
 		pid = getpid();
-		__atomic_store_n(fork_word, pid, __ATOMIC_RELAXED);
+		__atomic_store_n(&owners->pid, pid, __ATOMIC_RELAXED);
 	}
 	return pid;
 }
@@ -66,12 +116,12 @@ static pid_t current_tid(void)
 {
 	pid_t pid = this_process();
 
-	if (!selfmon_owner__tid || tid_pid != pid) {
+	if (!tid_cache || tid_pid != pid) {
 		/* The system call itself: musl's gettid() is its own cache, stale after a raw fork. */
-		selfmon_owner__tid = (pid_t)syscall(SYS_gettid);
+		tid_cache = (pid_t)syscall(SYS_gettid);
 		tid_pid = pid;
 	}
-	return selfmon_owner__tid;
+	return tid_cache;
 }
 
 int selfmon_owner__init(struct selfmon_owner *o)
@@ -82,16 +132,48 @@ int selfmon_owner__init(struct selfmon_owner *o)
 	pthread_once(&once, owner_init_once);
 	/* In a child (wiped page) the first open claims the page for this process. */
 	pid = getpid();
-	if (__atomic_load_n(fork_word, __ATOMIC_RELAXED) != pid)
-		__atomic_store_n(fork_word, pid, __ATOMIC_RELAXED);
-	o->pid = pid;
-	o->tid = current_tid();
+	if (__atomic_load_n(&owners->pid, __ATOMIC_RELAXED) != pid)
+		__atomic_store_n(&owners->pid, pid, __ATOMIC_RELAXED);
+	*o = (struct selfmon_owner){ .pid = pid, .tid = current_tid() };
 	return 0;
+}
+
+void selfmon_owner__track(struct selfmon_owner *o)
+{
+	/* Any non-NULL value: the destructor runs for this thread. */
+	if (!exit_key_ok || pthread_setspecific(exit_key, owners))
+		return;
+	owners_lock();
+	o->prev = NULL;
+	o->next = owners->head;
+	if (o->next)
+		o->next->prev = o;
+	owners->head = o;
+	o->tracked = true;
+	__atomic_store_n(&o->tp, selfmon_owner__self(), __ATOMIC_RELAXED);
+	owners_unlock();
+}
+
+void selfmon_owner__untrack(struct selfmon_owner *o)
+{
+	/* A child's list is its own: the parent's owners were never on it. */
+	if (!o->tracked || !selfmon_owner__same_process(o))
+		return;
+	owners_lock();
+	if (o->prev)
+		o->prev->next = o->next;
+	else
+		owners->head = o->next;
+	if (o->next)
+		o->next->prev = o->prev;
+	o->tracked = false;
+	__atomic_store_n(&o->tp, 0, __ATOMIC_RELAXED);
+	owners_unlock();
 }
 
 int selfmon_owner__same_process(const struct selfmon_owner *o)
 {
-	return __atomic_load_n(fork_word, __ATOMIC_RELAXED) == o->pid;
+	return __atomic_load_n(&owners->pid, __ATOMIC_RELAXED) == o->pid;
 }
 
 int selfmon_owner__check(const struct selfmon_owner *o)

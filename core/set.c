@@ -155,6 +155,7 @@ static int open_parse(struct selfmon_set *set, const struct selfmon_spec *specs,
 
 	/* Closing a set whose counters did not all open is safe: they have no evsel. */
 	set->nr = nr;
+	set->nr_word = (uintptr_t)nr;
 	for (int i = 0; i < nr && !err; i++) {
 		struct selfmon_counter *c = &set->ctr[i];
 
@@ -314,6 +315,7 @@ static struct selfmon_set *set_new(int nr)
 		return NULL;
 	}
 	selfmon_owner__init(&set->owner);
+	selfmon_owner__track(&set->owner);
 	/* pid 0: the calling thread. Our own cpu map: libperf's lazy default is not thread-safe. */
 	set->threads = perf_thread_map__new_dummy();
 	set->cpus = selfmon_libperf__cpu_map_any();
@@ -380,6 +382,7 @@ void selfmon_set__close(struct selfmon_set *set)
 	perf_cpu_map__put(set->cpus);
 	/* In a child too: the slots were inherited (wiped), they are its own to unmap. */
 	munmap(set->hot, set->hot_size);
+	selfmon_owner__untrack(&set->owner);
 	free(set);
 }
 

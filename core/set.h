@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <selfmon/selfmon.h>
 
@@ -131,8 +132,9 @@ struct selfmon_hot {
 #define SELFMON_GROUP_MIXED 1
 
 struct selfmon_set {
-	/* owner.tid and nr adjacent: the read's checks load both with one instruction (set_read.c). */
+	/* owner.tp and nr_word adjacent: the read's checks load both with one instruction (set_read.c). */
 	struct selfmon_owner owner;
+	uintptr_t nr_word; /* nr, as wide as owner.tp */
 	int nr;
 	struct selfmon_hot *hot;
 	size_t hot_size;
@@ -147,6 +149,10 @@ struct selfmon_set {
 	struct perf_cpu_map *cpus;
 	struct selfmon_counter ctr[];
 };
+
+_Static_assert(offsetof(struct selfmon_set, nr_word) ==
+		       offsetof(struct selfmon_set, owner.tp) + sizeof(uintptr_t),
+	       "the owner's pointer and the count of counters are one pair");
 
 /* SELFMON_NOTE_* bits beyond the arch's (core/arch_int.h) */
 #define SELFMON_NOTE_USER_ONLY (1u << 8) /* paranoid: fell back to exclude_kernel/hv */

@@ -195,9 +195,11 @@ read_fixed_slot(const struct selfmon_hot *h, const struct perf_event_mmap_page *
 /*
  * The checks a read makes, each one the API promises: a set and a count, an
  * index of the set, and the calling thread its owner (the process is checked
- * by the slot, wiped in a child). Non-zero when one fails. The second test
- * has no short circuit: nr and the owner's tid, adjacent (set.h), load by
- * one ldp and the compiler chains the two compares into one branch (ccmp).
+ * by the slot, wiped in a child). Non-zero when one fails. The thread by its
+ * pointer, one register (core/owner.c: an exited owner's is cleared), and
+ * the second test has no short circuit: the owner's pointer and nr_word,
+ * adjacent (set.h), load by one ldp and the compiler chains the two
+ * compares into one branch (ccmp). A failed test takes the full check.
  */
 static inline __attribute__((always_inline)) int read_refused(const struct selfmon_set *set,
 							      int idx,
@@ -205,8 +207,8 @@ static inline __attribute__((always_inline)) int read_refused(const struct selfm
 {
 	if (__builtin_expect(!set || !count, 0))
 		return 1;
-	return ((unsigned int)idx >= (unsigned int)set->nr) |
-	       (selfmon_owner__tid != set->owner.tid);
+	return ((unsigned int)idx >= (unsigned int)set->nr_word) |
+	       (selfmon_owner__self() != set->owner.tp);
 }
 
 int selfmon_set__read(struct selfmon_set *set, int idx, struct selfmon_count *count)
@@ -456,7 +458,7 @@ int selfmon_set__read_all(struct selfmon_set *set, struct selfmon_count *counts)
 	struct selfmon_count now;
 	unsigned int nr, gw;
 
-	if (__builtin_expect(!set || !counts || selfmon_owner__tid != set->owner.tid, 0))
+	if (__builtin_expect(!set || !counts || selfmon_owner__self() != set->owner.tp, 0))
 		return read_all_checked(set, counts);
 	/* In locals: the page reads' barriers would load them again for each counter. */
 	hot = set->hot;

@@ -65,7 +65,7 @@ build host-shared "the program against libselfmon.so" "$src/host.c" $cflags $sha
 build host-static "the program against libselfmon.a" "$src/host.c" $cflags $archive -ldl || finish
 # shellcheck disable=SC2086
 build plugin-static.so "a plugin with libselfmon_pic.a inside" -fPIC -shared "$src/plugin.c" $cflags $pic || finish
-build loader "a loader without selfmon" -DNO_MARKERS "$src/host.c" -ldl || finish
+build loader "a loader without selfmon" -DNO_MARKERS "$src/host.c" -ldl -lpthread || finish
 # shellcheck disable=SC2086
 build sites-shared "a program that counts its resolved sites, against libselfmon.so" "$src/sites.c" $cflags $shared || finish
 # shellcheck disable=SC2086
@@ -139,6 +139,19 @@ if [ $rc -eq 0 ] && [ "$got" = "$want" ]; then
 	ok "a program without selfmon dlopen()s a plugin that needs libselfmon.so: the report holds its regions: $got"
 else
 	notok "a plugin loading libselfmon.so by dlopen(): status $rc, regions '$got', not '$want': $(cat "$dir/loader.log")"
+fi
+
+# The same in a thread that exits after the dlclose(): libselfmon.so stays
+# loaded (-z nodelete), so the destructors of its thread keys (the thread's
+# markers, the owner of its sets) are there to run.
+export HOST_THREAD=1
+run loader 10 "$dir/plugin.so"
+unset HOST_THREAD
+got=$(regions "$dir/loader.csv" | tr '\n' ';')
+if [ $rc -eq 0 ] && [ "$got" = "$want" ]; then
+	ok "a thread dlopen()s a plugin that needs libselfmon.so, dlclose()s it and exits: its destructors run, the report holds its regions: $got"
+else
+	notok "a thread that exits after dlclose() of a plugin that loaded libselfmon.so: status $rc, regions '$got', not '$want': $(cat "$dir/loader.log")"
 fi
 
 run loader 10 "$dir/plugin-static.so"

@@ -52,6 +52,11 @@
 	} while (0)
 #endif
 
+#ifndef selfmon_arch_read_checked_byte
+/* As selfmon_arch_read_checked(); an arch may trade a table for the compare (arm64: arch.h). */
+#define selfmon_arch_read_checked_byte(idx, pmc, fail) selfmon_arch_read_checked(idx, pmc, fail)
+#endif
+
 #ifndef SELFMON_ARCH_INDEX_GATES_READ
 /*
  * 1 where a page index other than 0 implies cap_user_rdpmc and a pmc_width

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -47,38 +48,75 @@ TEST(a_child_of_a_raw_fork_system_call_is_refused_though_no_atfork_handler_ran)
 }
 
 struct opener {
+	const char *events;
 	struct selfmon_set *set;
-	int err;
+	pthread_t opened_by, read_by;
+	int err, err_raw, err_all;
 };
 
 static void *open_and_leave(void *p)
 {
-	((struct opener *)p)->set = selfmon_set__open("task-clock", NULL);
+	struct opener *o = p;
+
+	o->opened_by = pthread_self();
+	o->set = selfmon_set__open(o->events, NULL);
+	if (o->set)
+		selfmon_set__enable(o->set);
 	return NULL;
 }
 
 static void *read_other(void *p)
 {
 	struct opener *o = p;
-	struct selfmon_count c;
+	struct selfmon_count c[2];
 
-	o->err = selfmon_set__read(o->set, 0, &c);
+	o->read_by = pthread_self();
+	o->err = selfmon_set__read(o->set, 0, c);
+	o->err_raw = selfmon_set__read_raw(o->set, 0, c);
+	o->err_all = selfmon_set__read_all(o->set, c);
 	return NULL;
 }
 
-TEST(a_new_thread_on_an_exited_owners_tls_is_not_the_owner)
+/*
+ * glibc hands an exited thread's stack, its thread pointer and TLS with it,
+ * to the next thread: that one has the owner's pointer, which the inline
+ * check compares, and must still be refused by each read.
+ */
+static void check_new_thread_on_exited_owner(struct __test_metadata *_metadata,
+					     const char *events)
 {
-	struct opener o = { 0 };
+	struct opener o = { .events = events };
 	pthread_t t;
 
-	/* glibc hands an exited thread's stack, TLS included, to the next thread */
 	ASSERT_EQ(0, pthread_create(&t, NULL, open_and_leave, &o));
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	ASSERT_NE(NULL, o.set) TH_LOG("%s", selfmon_errmsg());
 	ASSERT_EQ(0, pthread_create(&t, NULL, read_other, &o));
 	ASSERT_EQ(0, pthread_join(t, NULL));
+	TH_LOG("%s: the reader %s the exited owner's thread",
+	       events, pthread_equal(o.opened_by, o.read_by) ? "took over" : "did not take over");
 	EXPECT_EQ(-SELFMON_ERRNO__THREAD, o.err);
+	EXPECT_EQ(-SELFMON_ERRNO__THREAD, o.err_raw);
+	EXPECT_EQ(-SELFMON_ERRNO__THREAD, o.err_all);
 	selfmon_set__close(o.set);
+}
+
+TEST(a_new_thread_on_an_exited_owners_tls_is_not_the_owner)
+{
+	check_new_thread_on_exited_owner(_metadata, "task-clock");
+}
+
+/* The inline read's own check: a counter with a page (the emulated board's). */
+TEST(a_new_thread_on_an_exited_owners_tls_is_not_the_owner_of_a_counter_read_inline)
+{
+	struct selfmon_set *set = selfmon_set__open("instructions:u", NULL);
+	bool inline_read = set && selfmon_set__page(set, 0);
+
+	selfmon_set__close(set);
+	if (!inline_read)
+		SKIP(return, "no counter page on this machine (no hardware PMU or no user access): "
+		     "the emulated arm64 board runs this");
+	check_new_thread_on_exited_owner(_metadata, "instructions:u");
 }
 
 TEST(closing_a_set_in_a_forked_child_closes_its_fds)

@@ -135,6 +135,25 @@ static void index_0_lands_on_a_block_that_refuses(void **state)
 	assert_non_null(strstr(l, "0b + (1 << " SELFMON_ARM64_SHIFT ")"));
 }
 
+/*
+ * The set's read dispatches by the index's low byte: a block for each of
+ * the 256 values, the refusal's before block 1 and after block 32, so
+ * that no byte jumps past the table and every index above 32 refuses.
+ */
+static void the_byte_dispatch_has_a_refusing_block_for_every_byte_past_32(void **state)
+{
+	static const char rest[] = SELFMON_ARM64_BLOCKS_FAIL_REST(refused);
+	static const char fail0[] = SELFMON_ARM64_BLOCK_FAIL(refused);
+	int n = 0;
+
+	(void)state;
+	assert_int_equal(sscanf(rest, "\t.rept\t%d\n", &n), 1);
+	assert_int_equal(1 + 32 + n, 256);
+	/* What is repeated is the refusing block itself, then the repetition ends. */
+	assert_int_equal(strncmp(rest + strcspn(rest, "\n") + 1, fail0, strlen(fail0)), 0);
+	assert_string_equal(rest + strcspn(rest, "\n") + 1 + strlen(fail0), "\t.endr\n");
+}
+
 static void the_timestamp_is_the_virtual_count(void **state)
 {
 	uint64_t v;
@@ -156,6 +175,7 @@ int main(void)
 		cmocka_unit_test(index_32_reads_the_cycle_counter_in_the_last_block),
 		cmocka_unit_test(every_block_is_the_same_two_instructions),
 		cmocka_unit_test(index_0_lands_on_a_block_that_refuses),
+		cmocka_unit_test(the_byte_dispatch_has_a_refusing_block_for_every_byte_past_32),
 		cmocka_unit_test(the_timestamp_is_the_virtual_count),
 	};
 

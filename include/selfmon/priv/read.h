@@ -146,7 +146,11 @@ SELFMON_HOT int selfmon_priv_page_read_short(const struct perf_event_mmap_page *
 			running = pc->time_running;
 		}
 		cnt = pc->offset;
-		selfmon_arch_read_checked(idx, pmc, refused);
+		/* With @times: a set's read (selfmon_priv_page_read_fixed_times()), by the table. */
+		if (times)
+			selfmon_arch_read_checked_byte(idx, pmc, refused);
+		else
+			selfmon_arch_read_checked(idx, pmc, refused);
 		selfmon_barrier();
 		now = p->lock;
 		/*

@@ -183,12 +183,13 @@ TEST(an_inline_read_costs_at_most_16_instructions_at_every_counter_index)
 
 /*
  * The budget of the public read: selfmon_set__read() (the page,
- * checks and the reset baseline, through a call) costs at most 45 user
- * instructions: 44 on -cpu max (a 64-bit counter), 45 on cortex-a72 (a
- * 32-bit one: one test of the slot's width more). Measured as the inline
- * reads are, with the counter's own page as the meter.
+ * checks and the reset baseline, through a call) costs at most 40 user
+ * instructions, the loop's call included: 39 on -cpu max (a 64-bit
+ * counter), 40 on cortex-a72 (a 32-bit one: one test of the slot's width
+ * more). Measured as the inline reads are, with the counter's own page as
+ * the meter.
  */
-TEST(selfmon_set_read_costs_at_most_45_user_instructions)
+TEST(selfmon_set_read_costs_at_most_40_user_instructions)
 {
 	const struct perf_event_mmap_page *pg;
 	struct selfmon_set *set;
@@ -207,7 +208,7 @@ TEST(selfmon_set_read_costs_at_most_45_user_instructions)
 	TH_LOG("selfmon_set__read: %lld.%03lld user instructions per call", (long long)(x / READS),
 	       (long long)(x % READS));
 	EXPECT_EQ(0, selfmon_set__fallbacks(set, 0));
-	EXPECT_LE(x, 45 * READS);
+	EXPECT_LE(x, 40 * READS);
 	selfmon_set__close(set);
 }
 

@@ -198,7 +198,52 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_counter(
 			     : "cc"                                                       \
 			     : fail);                                                     \
 	} while (0)
+
+/*
+ * The same read with no compare at all, for the reads of a set
+ * (selfmon_priv_page_read_fixed_times()), whose budget is the tightest: the
+ * dispatch takes the index's low byte (uxtb) into 256 blocks, 0 and 33..255
+ * each a branch to @fail, 1..32 the registers. A byte holds every index
+ * there can be: the architecture has at most 31 event counters
+ * (PMCR_EL0.N), the cycle counter and the instruction counter, so the
+ * kernel's index, one more than the counter's number, is at most 33 (which,
+ * with no register of its own here, fails). 2 KiB of blocks for the two
+ * instructions of the compare: the other reads, inlined in users' code
+ * too, keep the 33 blocks above.
+ */
+#define SELFMON_ARM64_BLOCKS_FAIL_REST(fail)                                           \
+	"\t.rept\t223\n" SELFMON_ARM64_BLOCK_FAIL(fail) "\t.endr\n"
+#define selfmon_arch_read_checked_byte(idx, pmc, fail)                                  \
+	do {                                                                           \
+		uint64_t at_;                                                          \
+		selfmon_arch_serialize();                                              \
+		__asm__ __volatile__ goto("\tadr\t%[at], 8f\n"                          \
+			     "\tadd\t%[at], %[at], %w[n], uxtb #" SELFMON_ARM64_SHIFT "\n" \
+			     "\tbr\t%[at]\n"                                               \
+			     "8:\n" SELFMON_ARM64_BLOCK_FAIL(fail) SELFMON_ARM64_BLOCKS        \
+			     SELFMON_ARM64_BLOCKS_FAIL_REST(fail) "9:\n"                    \
+			     : [v] "=r"(pmc), [at] "=&r"(at_)                             \
+			     : [n] "r"((uint32_t)(idx))                                   \
+			     :                                                            \
+			     : fail);                                                     \
+	} while (0)
 #endif
+
+/*
+ * The calling thread's pointer (TPIDR_EL0, where its TLS block is): no two
+ * live threads have the same, so the library's check that a set is read by
+ * the thread that opened it compares this one register. A thread made after
+ * another exited may get its pointer; the library clears the pointer of a
+ * set's owner when that thread exits.
+ */
+#define SELFMON_ARCH_THREAD_POINTER 1
+static inline __attribute__((always_inline)) uintptr_t selfmon_arch_thread_pointer(void)
+{
+	uintptr_t tp;
+
+	__asm__("mrs\t%0, tpidr_el0" : "=r"(tp));
+	return tp;
+}
 
 /*
  * The virtual count, which the kernel's cap_user_time fields convert. isb

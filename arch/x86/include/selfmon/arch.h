@@ -39,6 +39,23 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 }
 
 /*
+ * The calling thread's pointer: on x86_64 the C libraries (glibc, musl)
+ * keep the thread's own address at %fs:0 (the x86-64 psABI's TLS, the TCB's
+ * first word). As on arm64, no two live threads have the same, and the
+ * library clears a set owner's pointer when its thread exits.
+ */
+#if defined(__x86_64__) && !defined(__ILP32__)
+#define SELFMON_ARCH_THREAD_POINTER 1
+static inline __attribute__((always_inline)) uintptr_t selfmon_arch_thread_pointer(void)
+{
+	uintptr_t tp;
+
+	__asm__("movq\t%%fs:0, %0" : "=r"(tp));
+	return tp;
+}
+#endif
+
+/*
  * The markers' fixed sequences (<selfmon/marker.h>), as arm64's: a call
  * site's struct selfmon_marker_site made here in its
  * section, loaded by its label (RIP-relative, position independent), never
