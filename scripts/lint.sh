@@ -58,12 +58,9 @@ ignore=SPLIT_STRING,EMBEDDED_FUNCTION_NAME,PREFER_DEFINED_ATTRIBUTE_MACRO,ARRAY_
 # And selfmon_arch_read_checked() (<selfmon/read.h>, arm64's arch.h): the read
 # jumps to its caller's label when the index names no counter, an asm goto
 # on arm64 that tests the index inside the dispatch, one instruction a read.
-# And SELFMON_ARCH_MARKER_NAMED_LIVE() (x86's arch.h): the by-name calls'
-# test of markers off, an asm goto past the call to the caller's label.
 flow_files="include/selfmon/kselftest.h
 include/selfmon/read.h
-arch/arm64/include/selfmon/arch.h
-arch/x86/include/selfmon/arch.h"
+arch/arm64/include/selfmon/arch.h"
 
 # Function-pointer typedefs (selfmon_bench_fn *fn) are types, not a product:
 # checkpatch reads their names from --typedefsfile (a file of this run's own:

@@ -88,50 +88,61 @@ void selfmon_marker__end_const(const char *name);
 
 /*
  * A string literal takes the _const calls. Where the arch gives a fixed
- * sequence (SELFMON_ARCH_MARKER_NAMED: arm64, in C), a literal's call is
- * one asm statement that makes its address and calls, so that the code
- * before the end's reads is the same at every site, whatever the compiler
- * does around it. Otherwise the end is never a tail call: the code between
- * the begin's read and the end's read is then the same as in the empty
- * pair the library subtracts; where the arch tests markers off before the
- * calls (SELFMON_ARCH_MARKER_NAMED_LIVE: x86_64, in C and C++), a pair with
- * markers off makes no call. (selfmon_marker__begin) and
- * (selfmon_marker__end) are the functions themselves.
+ * sequence (SELFMON_ARCH_MARKER_NAMED: arm64 and x86_64, in C and C++), a
+ * literal's call is one asm statement that makes its address and calls, so
+ * that the code before the end's reads is the same at every site, whatever
+ * the compiler does around it, and with markers off it makes no call.
+ * Otherwise the end is never a tail call: the code between the begin's read
+ * and the end's read is then the same as in the empty pair the library
+ * subtracts. (selfmon_marker__begin) and (selfmon_marker__end) are the
+ * functions themselves.
  */
-#if defined(SELFMON_ARCH_MARKER_NAMED) && !defined(__cplusplus)
-#define selfmon_marker__begin(name)                                                          \
-	__builtin_choose_expr(SELFMON_PRIV_MARKER_LITERAL(name),                                    \
-			      __extension__({                                                \
-				      SELFMON_ARCH_MARKER_NAMED(name, selfmon_marker__begin_const); \
-			      }),                                                            \
-			      (selfmon_marker__begin)(name))
-#define selfmon_marker__end(name)                                                            \
-	__builtin_choose_expr(SELFMON_PRIV_MARKER_LITERAL(name),                                    \
-			      __extension__({                                                \
-				      SELFMON_ARCH_MARKER_NAMED(name, selfmon_marker__end_const); \
-			      }),                                                            \
-			      __extension__({                                                \
-				      (selfmon_marker__end)(name);                           \
-				      __asm__ __volatile__("");                              \
-			      }))
-#elif defined(SELFMON_ARCH_MARKER_NAMED_LIVE)
-/* One by-name call after the arch's test of markers off, which skips it; never a tail call. */
-#define SELFMON_PRIV_MARKER_LIVE_CALL(call)                          \
-	__extension__({                                               \
-		__label__ selfmon_priv_off_;                           \
-		SELFMON_ARCH_MARKER_NAMED_LIVE(selfmon_priv_off_);     \
-		call;                                                  \
-		__asm__ __volatile__("");                              \
-selfmon_priv_off_:;                                                    \
+#if defined(SELFMON_ARCH_MARKER_NAMED)
+/*
+ * A name that is no literal: the arch's sequence with the name in a
+ * register (SELFMON_ARCH_MARKER_NAMED_ANY: x86_64, which tests markers off
+ * first), else the plain call, never a tail call.
+ */
+#ifdef SELFMON_ARCH_MARKER_NAMED_ANY
+#define SELFMON_PRIV_MARKER_ANY(name, fn) \
+	__extension__({ SELFMON_ARCH_MARKER_NAMED_ANY(name, fn); })
+#else
+#define SELFMON_PRIV_MARKER_ANY(name, fn)         \
+	__extension__({                           \
+		(fn)(name);                       \
+		__asm__ __volatile__("");         \
 	})
-#define selfmon_marker__begin(name)                                        \
-	SELFMON_PRIV_MARKER_LIVE_CALL(__builtin_constant_p(name) ?          \
-					      selfmon_marker__begin_const(name) : \
-					      (selfmon_marker__begin)(name))
-#define selfmon_marker__end(name)                                          \
-	SELFMON_PRIV_MARKER_LIVE_CALL(__builtin_constant_p(name) ?          \
-					      selfmon_marker__end_const(name) :   \
-					      (selfmon_marker__end)(name))
+#endif
+#endif
+#if defined(SELFMON_ARCH_MARKER_NAMED) && !defined(__cplusplus)
+#define SELFMON_PRIV_MARKER_NAMED_C(name, cfn, fn)                                 \
+	__builtin_choose_expr(SELFMON_PRIV_MARKER_LITERAL(name),                     \
+			      __extension__({ SELFMON_ARCH_MARKER_NAMED(name, cfn); }), \
+			      SELFMON_PRIV_MARKER_ANY(name, fn))
+#define selfmon_marker__begin(name) \
+	SELFMON_PRIV_MARKER_NAMED_C(name, selfmon_marker__begin_const, selfmon_marker__begin)
+#define selfmon_marker__end(name) \
+	SELFMON_PRIV_MARKER_NAMED_C(name, selfmon_marker__end_const, selfmon_marker__end)
+#elif defined(SELFMON_ARCH_MARKER_NAMED) && (defined(__clang__) || __GNUC__ >= 10)
+/*
+ * C++ (the compilers of SELFMON_PRIV_MARKER_LITERAL(), <selfmon/priv/marker.h>):
+ * the same choice, made by an if on a constexpr bool, whose other branch
+ * neither compiler emits (at -O0 too); the literal's sequence is handed ""
+ * where @name is no literal, so that it compiles in the branch not taken.
+ */
+#define SELFMON_PRIV_MARKER_NAMED_CXX(name, cfn, fn)                                        \
+	__extension__({                                                                     \
+		static constexpr bool selfmon_priv_literal_ = SELFMON_PRIV_MARKER_LITERAL(name); \
+		if (selfmon_priv_literal_) {                                                \
+			SELFMON_ARCH_MARKER_NAMED(selfmon_priv_literal_ ? (name) : "", cfn); \
+		} else {                                                                    \
+			SELFMON_PRIV_MARKER_ANY(name, fn);                                  \
+		}                                                                           \
+	})
+#define selfmon_marker__begin(name) \
+	SELFMON_PRIV_MARKER_NAMED_CXX(name, selfmon_marker__begin_const, selfmon_marker__begin)
+#define selfmon_marker__end(name) \
+	SELFMON_PRIV_MARKER_NAMED_CXX(name, selfmon_marker__end_const, selfmon_marker__end)
 #else
 #define selfmon_marker__begin(name)                                       \
 	(__builtin_constant_p(name) ? selfmon_marker__begin_const(name) : \

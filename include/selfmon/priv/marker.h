@@ -83,9 +83,9 @@ extern __thread struct selfmon_priv_marker_thread *selfmon_priv_marker_self_1;
  * selfmon_priv_marker_live - 0 once the process has its markers off, else
  * 1 (on, or not yet decided), for the by-name calls only
  *
- * Where the arch tests it before the by-name calls
- * (SELFMON_ARCH_MARKER_NAMED_LIVE: x86_64), a pair with markers off costs
- * that test at each end and no call. The library writes it; a program never does.
+ * Where the arch's by-name sequences test it before their calls
+ * (SELFMON_ARCH_MARKER_NAMED: x86_64), a pair with markers off costs that
+ * test at each end and no call. The library writes it; a program never does.
  */
 extern unsigned char selfmon_priv_marker_live;
 
@@ -98,6 +98,18 @@ extern unsigned char selfmon_priv_marker_live;
 #define SELFMON_PRIV_MARKER_LITERAL(name) \
 	(__builtin_constant_p(name) &&  \
 	 __builtin_types_compatible_p(__typeof__(name), char[sizeof(name)]))
+#elif defined(SELFMON_ARCH_MARKER_NAMED) && (defined(__clang__) || __GNUC__ >= 10)
+/*
+ * The same test in C++, which has neither __builtin_types_compatible_p nor
+ * __builtin_choose_expr: a string literal is an lvalue of type const
+ * char[N] whose address is a constant. The macro that uses it makes it a
+ * static constexpr bool, so that both compilers settle it while parsing
+ * (clang leaves a __builtin_constant_p of a pointer to the optimizer
+ * otherwise, and the asm's operand would not be a constant at -O0), and -O0
+ * stores nothing. __is_same: g++ 10, clang.
+ */
+#define SELFMON_PRIV_MARKER_LITERAL(name) \
+	(__is_same(decltype((name)), const char(&)[sizeof(name)]) && __builtin_constant_p(name))
 #endif
 
 /* What selfmon_priv_marker_prepare() gives the inline begin: two registers, nothing to keep across the call. */

@@ -175,10 +175,16 @@ static void check_scoped(struct __test_metadata *_metadata, const struct util_js
 	EXPECT_SCOPE(root, tag, "scope 3", 3, 2, o0);
 	EXPECT_SCOPE(root, tag, "scope break 3001", SHAPE_R3001, 2, o0);
 	EXPECT_SCOPE(root, tag, "scope inner 3", 3, 10, o0);
-	/* C++: a cached pair in a lambda is a pair, exact at every level, -O0 too. */
+	/*
+	 * C++: a cached pair in a lambda is a pair, exact at every level, -O0
+	 * too; so is a by-name pair of a string literal, in a lambda or a loop.
+	 */
 	if (!is_c) {
 		EXPECT_SHAPE(*root, tag, "lambda 3", 3, 10);
 		EXPECT_SHAPE(*root, tag, "lambda 3001", SHAPE_R3001, 10);
+		EXPECT_SHAPE(*root, tag, "lambda by name 3", 3, 10);
+		EXPECT_SHAPE(*root, tag, "by name loop 3001", SHAPE_R3001, 10);
+		EXPECT_EQ(1, field(root, tag, "run-time name", "iterations")) TH_LOG("%s", tag);
 	}
 	EXPECT_EQ(10, field(root, tag, "scope outer", "iterations")) TH_LOG("%s/scope outer", tag);
 	outer = field(root, tag, "scope outer", "instructions:u_min") - SHAPE_R3001 - 3;

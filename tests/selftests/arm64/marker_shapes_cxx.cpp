@@ -75,6 +75,33 @@ static __attribute__((noinline)) int lambdas(int n)
 	return calls;
 }
 
+/*
+ * The by-name form of a string literal in C++ is the same fixed sequence as
+ * in C (<selfmon/marker.h>): in a lambda and in a loop, each region its
+ * known count. A name made at run time takes the plain call, and must still
+ * compile beside it (its count is not asserted: the compiler lays the call).
+ */
+static __attribute__((noinline)) void named(int n)
+{
+	auto three = [] {
+		selfmon_marker__begin(NAME("lambda by name 3"));
+		R3();
+		selfmon_marker__end(NAME("lambda by name 3"));
+	};
+	char buf[64];
+
+	for (int i = 0; i < n; i++) {
+		three();
+		selfmon_marker__begin(NAME("by name loop 3001"));
+		R3001();
+		selfmon_marker__end(NAME("by name loop 3001"));
+	}
+	__builtin_memcpy(buf, NAME("run-time name"), sizeof(NAME("run-time name")));
+	selfmon_marker__begin(buf);
+	R3();
+	selfmon_marker__end(buf);
+}
+
 static void scoped()
 {
 	scope3();
@@ -82,6 +109,7 @@ static void scoped()
 	scope_break3001(2);
 	scope_nested(10);
 	lambdas(10);
+	named(10);
 }
 
 extern "C" const struct shapes GLUE(shapes_, SHAPES_ID) = { SHAPES_TAG, nullptr, nullptr, nullptr,

@@ -147,26 +147,41 @@ static inline __attribute__((always_inline)) uintptr_t selfmon_arch_thread_point
 			     : SELFMON_X86_CALL_CLOBBERS)
 
 /*
- * By name the calls stay plain calls, in C and C++ alike (C++ cannot tell a
- * string literal, which a sequence like the cached form's needs), and
- * markers off is decided before them: the library's word
+ * The by-name forms' fixed sequences: the library's word
  * selfmon_priv_marker_live (<selfmon/priv/marker.h>), loaded through the
  * GOT by its symbol (the same three instructions in a program, a PIE and a
- * shared object, whatever the compiler does around them), compared with 0,
- * and the call skipped to @off. With markers on, the end's three are in
- * every by-name pair alike, the library's empty pair too. asm goto: gcc,
- * clang 9 or later.
+ * shared object), compared with 0 (markers off: no call), then the name put
+ * in %rdi and @fn called as SELFMON_X86_CALL() calls. A string literal's
+ * address is made RIP-relative inside the asm (SELFMON_ARCH_MARKER_NAMED()),
+ * so that the whole end, from the test to the call, is the same at every
+ * site and in the library's empty pair, whatever the compiler does around it
+ * (-O0 too); a name that is no literal comes in a register of the
+ * compiler's choosing, one the call keeps (SELFMON_ARCH_MARKER_NAMED_ANY()).
+ * No asm goto: clang++ 14 takes every asm goto of a function as able to jump
+ * to every asm goto label in it, and refuses one that would bypass a
+ * variable's initialization.
  */
-#if !defined(__clang__) || __clang_major__ >= 9
-#define SELFMON_ARCH_MARKER_NAMED_LIVE(off)                                          \
-	__asm__ goto("\tmovq\tselfmon_priv_marker_live@GOTPCREL(%%rip), %%rax\n"     \
-		     "\tcmpb\t$0, (%%rax)\n"                                             \
-		     "\tje\t%l[" #off "]\n"                                              \
-		     :                                                               \
-		     :                                                               \
-		     : "rax", "cc"                                                   \
-		     : off)
-#endif
+#define SELFMON_X86_NAMED_TEST                                           \
+	"\tmovq\tselfmon_priv_marker_live@GOTPCREL(%%rip), %%rax\n"      \
+	"\tcmpb\t$0, (%%rax)\n"                                          \
+	"\tje\t1f\n"
+#define SELFMON_ARCH_MARKER_NAMED(name, fn)                                           \
+	__asm__ __volatile__(SELFMON_X86_NAMED_TEST "\tleaq\t%P[n](%%rip), %%rdi\n"    \
+			     SELFMON_X86_CALL(fn) "1:\n"                               \
+			     :                                                         \
+			     : [n] "i"(name)                                           \
+			     : SELFMON_X86_CALL_CLOBBERS)
+/* The name as the functions take it (0 too), type-checked as a call's argument is. */
+static inline __attribute__((always_inline)) const char *selfmon_x86_marker_name(const char *name)
+{
+	return name;
+}
+#define SELFMON_ARCH_MARKER_NAMED_ANY(name, fn)                                       \
+	__asm__ __volatile__(SELFMON_X86_NAMED_TEST "\tmovq\t%[n], %%rdi\n"            \
+			     SELFMON_X86_CALL(fn) "1:\n"                               \
+			     :                                                         \
+			     : [n] "r"(selfmon_x86_marker_name(name))                  \
+			     : SELFMON_X86_CALL_CLOBBERS)
 #endif
 
 #endif /* SELFMON_ARCH_H */
