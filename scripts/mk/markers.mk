@@ -86,10 +86,12 @@ $(SHPAIR_O)/marker_so_pair_pic.so: tests/selftests/arm64/marker_so_pair.c $(PIC_
 	$(quiet) CC $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared $(SHPAIR_LDFLAGS) -Wl,--exclude-libs,ALL $< $(PIC_LIB) $(LIBS) -o $@
-$(SHPAIR_O)/marker_shared: $(O)/obj/tests/selftests/arm64/marker_shared.o $(SHLIB_LINKS)
+# marker_near.o: sites of SELFMON_MARKER_NEAR (one PC-relative load an end).
+SHPAIR_OBJS := $(O)/obj/tests/selftests/arm64/marker_shared.o $(O)/obj/tests/selftests/arm64/marker_near.o
+$(SHPAIR_O)/marker_shared: $(SHPAIR_OBJS) $(SHLIB_LINKS)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SHPAIR_LDFLAGS) $< -L$(O) -lselfmon -ldl -lpthread -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(SHPAIR_LDFLAGS) $(SHPAIR_OBJS) -L$(O) -lselfmon -ldl -lpthread -o $@
 .PHONY: shared-pair-build
 shared-pair-build: $(SHPAIR_O)/marker_shared $(SHPAIR_O)/marker_so_pair.so $(SHPAIR_O)/marker_so_pair_pic.so
 endif

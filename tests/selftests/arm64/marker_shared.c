@@ -26,6 +26,7 @@
 #include <selfmon/selfmon.h>
 #include "kselftest_harness.h"
 #include "board.h"
+#include "marker_near.h"
 
 /* The budget of a cached pair through libselfmon.so and inside a user's shared object (static: 120). */
 enum { SHARED_BUDGET = 130, PAIRS = 1000, CALLS = 20 };
@@ -37,6 +38,7 @@ struct pair_code {
 	void (*region)(void);
 	int (*min)(const char *, int64_t *, uint64_t *, uint64_t *);
 	const char *region_name;
+	int64_t cost; /* measure()'s: the pair's cost times PAIRS; -1 before */
 };
 
 static __attribute__((noinline)) void loop_cached(void *arg, int n)
@@ -99,8 +101,8 @@ static void *so_open(const char *name, struct pair_code *c)
 	return h;
 }
 
-/* The pair's cost times PAIRS (markers' default events), and the region's least count and calls. */
-static void measure(struct __test_metadata *_metadata, const struct pair_code *c)
+/* The pair's cost times PAIRS (markers' default events), kept in @c; the region's least count and calls. */
+static void measure(struct __test_metadata *_metadata, struct pair_code *c)
 {
 	struct selfmon_set *set;
 	uint64_t calls = 0, fallbacks = ~0ull;
@@ -124,11 +126,12 @@ static void measure(struct __test_metadata *_metadata, const struct pair_code *c
 	EXPECT_EQ(3000, min);
 	EXPECT_EQ(CALLS, calls);
 	selfmon_set__close(set);
+	c->cost = cost;
 }
 
 TEST(a_cached_pair_through_libselfmon_so_costs_at_most_130_instructions_no_syscall_and_counts_exactly)
 {
-	struct pair_code c = { loop_cached, loop_empty, region_3000, region_min, "3000" };
+	struct pair_code c = { loop_cached, loop_empty, region_3000, region_min, "3000", -1 };
 
 	EXACT_USER_OR_SKIP();
 	measure(_metadata, &c);
@@ -219,6 +222,45 @@ TEST(markers_off_through_libselfmon_so_a_by_name_pair_makes_no_call_and_costs_at
 	TH_LOG("a by-name pair, markers off: %lld.%03lld user instructions (budget 10)",
 	       (long long)(cost / PAIRS), (long long)(cost % PAIRS));
 	EXPECT_TRUE(cost >= 0 && cost <= 10 * PAIRS);
+	selfmon_set__close(set);
+}
+
+/*
+ * Near sites (SELFMON_MARKER_NEAR, marker_near.c): with markers on a pair
+ * runs the same instructions as any other site, so it costs what the
+ * others do and a region counts exactly.
+ */
+TEST(a_near_cached_pair_costs_what_any_other_does_and_counts_exactly)
+{
+	struct pair_code near = { near_loop_cached, loop_empty, near_region_3000, region_min,
+				  "near 3000", -1 };
+	struct pair_code far = { loop_cached, loop_empty, region_3000, region_min, "3000", -1 };
+
+	EXACT_USER_OR_SKIP();
+	measure(_metadata, &far);
+	measure(_metadata, &near);
+	EXPECT_EQ(far.cost, near.cost);
+}
+
+/* ...and with markers off a near pair, cached or by name, costs 4: a load and a branch an end. */
+TEST(markers_off_a_near_pair_costs_at_most_4_instructions_cached_and_by_name)
+{
+	void (*loops[])(void *, int) = { near_loop_cached, near_loop_named };
+	struct selfmon_set *set;
+
+	EXACT_USER_OR_SKIP();
+	setenv("SELFMON_EVENTS", "", 1);
+	OPEN_USER(set, "instructions:u", NULL);
+	for (int i = 0; i < 2; i++) {
+		int64_t cost;
+
+		loops[i](NULL, 1); /* markers decide off here: outside the meter */
+		cost = metered_cost(selfmon_set__page(set, 0), loops[i], loop_empty, NULL, PAIRS);
+		TH_LOG("a near %s pair, markers off: %lld.%03lld user instructions (budget 4)",
+		       i ? "by-name" : "cached", (long long)(cost / PAIRS),
+		       (long long)(cost % PAIRS));
+		EXPECT_TRUE(cost >= 0 && cost <= 4 * PAIRS);
+	}
 	selfmon_set__close(set);
 }
 

@@ -280,6 +280,29 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 		"v7", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25",     \
 		"v26", "v27", "v28", "v29", "v30", "v31", "cc", "memory"
 /*
+ * The load of a site's word (label 2b) into x0, and the test that skips
+ * the call: adrp and an ldr with its :lo12: offset, which reach anywhere in
+ * the program; or, where the program defines SELFMON_MARKER_NEAR, one
+ * PC-relative ldr (a literal load, whose reach is 1 MiB: Arm's A64
+ * "LDR (literal)") and a nop after the test, so that with markers off an
+ * end costs 2 instructions, and with markers on the same 4 before the call
+ * as every other site's. The word is data ("aw") and lies past the code
+ * and the read-only data: a program whose section "selfmon_sites" ends up
+ * further than 1 MiB from a near site does not link ("relocation
+ * truncated to fit: R_AARCH64_LD_PREL_LO19").
+ */
+#ifdef SELFMON_MARKER_NEAR
+#define SELFMON_ARM64_SITE_LOAD_TEST \
+	"\tldr\tx0, 2b\n"             \
+	"\tcbz\tx0, 1f\n"             \
+	"\tnop\n"
+#else
+#define SELFMON_ARM64_SITE_LOAD_TEST         \
+	"\tadrp\tx16, 2b\n"                  \
+	"\tldr\tx0, [x16, #:lo12:2b]\n"      \
+	"\tcbz\tx0, 1f\n"
+#endif
+/*
  * One site's fixed sequence: @data (the site's words, with label 2 at the
  * first) put in @section, then the first word loaded by its label and,
  * unless it is 0 (markers off), @fn called with it.
@@ -287,9 +310,7 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 #define SELFMON_ARM64_SITE_CALL(section, data, name, fn)                      \
 	__asm__ __volatile__("\t.pushsection\t" section ", \"aw\"\n"           \
 			     "\t.balign\t8\n" data "\t.popsection\n"           \
-			     "\tadrp\tx16, 2b\n"                                \
-			     "\tldr\tx0, [x16, #:lo12:2b]\n"                    \
-			     "\tcbz\tx0, 1f\n"                                  \
+			     SELFMON_ARM64_SITE_LOAD_TEST                        \
 			     "\tbl\t" #fn "\n"                                  \
 			     "1:\n"                                             \
 			     :                                                  \

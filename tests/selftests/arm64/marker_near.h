@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* marker_near.c's functions, for marker_shared.c. */
+#ifndef MARKER_NEAR_H
+#define MARKER_NEAR_H
+
+/* @n empty cached pairs of near sites; @arg unused (metered_cost()'s shape). */
+void near_loop_cached(void *arg, int n);
+/* @n empty by-name pairs of a string literal, near. */
+void near_loop_named(void *arg, int n);
+/* One call of region "near 3000", of 3000 known instructions, near sites. */
+void near_region_3000(void);
+
+#endif /* MARKER_NEAR_H */
