@@ -14,8 +14,10 @@
 # pair of a string literal is exact at every level, -O0 too (its whole end
 # is one asm: <selfmon/marker.h>). Each build twice: a program
 # without PIE linked with the archive, and a PIE against libselfmon.so,
-# whose pairs call through the program's PLT and whose library's empty
-# pairs, cached and by name, through the library's own: the same stub.
+# whose pairs call the library through the program's GOT and whose
+# library's empty pairs, cached and by name, through the library's own;
+# at -O2 also a PIE with IBT's PLT (-fcf-protection) and one bound lazily:
+# neither may change a region's count.
 # With markers off (SELFMON_EVENTS empty) each build's pairs are counted
 # whole, beside a function without one: a cached pair costs 4 instructions
 # (a compare and a branch at each end), a by-name pair of a string literal
@@ -108,11 +110,11 @@ trace_build() {
 		log=$($cc -x $lang -std=$std -$o -no-pie $cflags tests/window/shapes.c -x none $libs -o "$bin" 2>&1)
 	else
 		# shellcheck disable=SC2086 # flags are words
-		log=$($cc -x $lang -std=$std -$o $cflags tests/window/shapes.c -x none $shared -Wl,-z,now -o "$bin" 2>&1)
+		log=$($cc -x $lang -std=$std -$o $cflags $(link_flags) tests/window/shapes.c -x none $shared -o "$bin" 2>&1)
 	fi || { notok "$what: the shapes build: $log"; return; }
 	nm -n -C "$bin" >"$bin.nm"
 	set -- "$bin.nm" "$bin"
-	[ "$link" = shared ] && set -- --so "$work/libselfmon.nm" "${so##*/}" "$@"
+	[ "$link" != static ] && set -- --so "$work/libselfmon.nm" "${so##*/}" "$@"
 	LD_LIBRARY_PATH="$staging/usr/lib" SELFMON_EVENTS=task-clock SELFMON_OUTPUT="$bin.report" \
 		"$work/tracer" "$@" >"$bin.trace" 2>"$bin.err"
 	rc=$?
@@ -138,13 +140,24 @@ trace_build() {
 	fi
 }
 
-# What a program is built as: "static" (-no-pie, the archive) or "shared"
-# (a PIE against libselfmon.so, as pkg-config --libs links it, bound at
-# load: -z now, as docs/markers.md advises where a region's max must be exact).
+# What a program is built as: "static" (-no-pie, the archive), or a PIE
+# against libselfmon.so as pkg-config --libs links it: "shared" bound at
+# load (-z now); "ibt" with the PLT that toolchains defaulting to
+# -fcf-protection make (IBT's .plt.sec: an endbr64 before each stub's jump,
+# where the library's own stubs have none); "lazy", bound at first call.
+# A pair calls the library through its GOT entry, so that none of these
+# puts a stub or the dynamic linker inside a region (docs/markers.md).
+link_flags() {
+	case $link in
+	shared) echo "-Wl,-z,now" ;;
+	ibt) echo "-fcf-protection=full -Wl,-z,ibtplt -Wl,-z,now" ;;
+	lazy) echo "-Wl,-z,lazy" ;;
+	esac
+}
 so=$(readlink -f "$staging/usr/lib/libselfmon.so")
 nm -n -C "$so" >"$work/libselfmon.nm"
 shared=$(pkg-config --libs selfmon)
-for link in static shared; do
+for link in static shared ibt lazy; do
 	for cc in gcc clang g++ clang++; do
 		if ! command -v "$cc" >/dev/null 2>&1; then
 			notok "$cc is installed (scripts/deps.sh tests installs it)"
@@ -153,6 +166,7 @@ for link in static shared; do
 		lang=c std=c11
 		case $cc in *++) lang=c++ std=c++17 ;; esac
 		for o in O0 O2 O3 Os; do
+			[ "$link" = static ] || [ "$link" = shared ] || [ "$o" = O2 ] || continue
 			trace_build
 		done
 	done

@@ -92,14 +92,26 @@ static inline __attribute__((always_inline)) uintptr_t selfmon_arch_thread_point
 		"xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",     \
 		"xmm12", "xmm13", "xmm14", "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)", \
 		"st(5)", "st(6)", "st(7)", "cc", "memory" SELFMON_X86_AVX512_CLOBBERS
-/* The call itself, with %rdi loaded: below the red zone, %rsp aligned, then restored. */
-#define SELFMON_X86_CALL(fn)            \
-	"\tmovq\t%%rsp, %%rax\n"        \
-	"\tleaq\t-128(%%rsp), %%rsp\n"  \
-	"\tandq\t$-16, %%rsp\n"         \
-	"\tpushq\t%%rax\n"              \
-	"\tpushq\t%%rax\n"              \
-	"\tcall\t" #fn "\n"             \
+/*
+ * The call itself, with %rdi loaded: below the red zone, %rsp aligned, then
+ * restored. It calls through @fn's GOT entry, never a PLT stub: a stub's
+ * length is the linker's choice for each object (one jump; with IBT's
+ * .plt.sec, as toolchains that default to -fcf-protection make them, an
+ * endbr64 before it), so a program's stub and the library's own, which its
+ * empty pair would run, can differ by an instruction that the region
+ * would count. The GOT entry is bound at load (no lazy binding inside a
+ * region), and where @fn is the program's own (a static link) the linker
+ * relaxes the indirect call to a direct one: one instruction everywhere
+ * (System V AMD64 psABI, "Function Calls" among its position-independent
+ * coding examples, and "Optimize GOTPCRELX Relocations").
+ */
+#define SELFMON_X86_CALL(fn)                      \
+	"\tmovq\t%%rsp, %%rax\n"                  \
+	"\tleaq\t-128(%%rsp), %%rsp\n"            \
+	"\tandq\t$-16, %%rsp\n"                   \
+	"\tpushq\t%%rax\n"                        \
+	"\tpushq\t%%rax\n"                        \
+	"\tcall\t*" #fn "@GOTPCREL(%%rip)\n"      \
 	"\tpopq\t%%rsp\n"
 /*
  * A site's fixed sequence: its struct selfmon_marker_site (label 2) put in
