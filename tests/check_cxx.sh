@@ -4,7 +4,10 @@
 # together, for x86_64 and arm64, by g++ and clang++, at C++11, 14, 17, 20
 # and 23, with -Wall -Wextra -Werror -pedantic (compile only:
 # -fsyntax-only). A compiler that is not installed is a SKIP line naming it
-# (scripts/deps.sh's tests and arm64 sets install them). TAP to OUT.
+# (scripts/deps.sh's tests and arm64 sets install them). On arm64 the
+# program is also compiled to an object, to read back that the pair's calls
+# are marked variant-PCS (and plain with SELFMON_ARM64_NO_VARIANT_PCS).
+# TAP to OUT.
 # Usage: tests/check_cxx.sh OUT.tap [LIBS...]
 #   LIBS: the host's library and what it needs (libselfmon.a, libperf,
 #   -lcmocka, ...): given, the program of every header is linked too.
@@ -192,10 +195,42 @@ link() { # link CXX...
 	fi
 }
 
+# arm64's pairs mark their calls variant-PCS, so that the dynamic linker
+# binds them at load (docs/markers.md, "Shared objects and plugins"), and
+# SELFMON_ARM64_NO_VARIANT_PCS, for an assembler without the directive,
+# leaves them plain: each compiled to an object, its undefined calls read
+# back (readelf prints [VARIANT_PCS] beside a marked symbol).
+variant_pcs() { # variant_pcs NAME CXX...
+	name=$1
+	shift
+	if ! command -v "$1" >/dev/null 2>&1; then
+		skip "arm64 $name, variant-PCS calls: $1 is not installed (scripts/deps.sh tests arm64)"
+		return
+	fi
+	for def in "" -DSELFMON_ARM64_NO_VARIANT_PCS; do
+		# shellcheck disable=SC2086 # $def is one word or none
+		if ! log=$("$@" -std=c++17 -O2 -c -D_GNU_SOURCE -Iinclude -Iarch/arm64/include $def \
+			"$tmp/all.cpp" -o "$tmp/vpcs.o" 2>&1); then
+			notok "arm64 $name ${def:-(default)}: the program of every header compiles to an object: $log"
+			continue
+		fi
+		marked=$(readelf -sW "$tmp/vpcs.o" | grep -c 'VARIANT_PCS.*UND selfmon_priv_marker_\(begin\|end\)_call$')
+		want=2
+		[ -n "$def" ] && want=0
+		if [ "$marked" -eq $want ]; then
+			ok "arm64 $name ${def:-(default)}: $marked of the pair's two calls marked variant-PCS"
+		else
+			notok "arm64 $name ${def:-(default)}: $marked of the pair's two calls marked variant-PCS, not $want"
+		fi
+	done
+}
+
 check x86 g++ g++
 check x86 clang++ clang++
 check arm64 g++ aarch64-linux-gnu-g++
 check arm64 clang++ clang++ --target=aarch64-linux-gnu
+variant_pcs g++ aarch64-linux-gnu-g++
+variant_pcs clang++ clang++ --target=aarch64-linux-gnu
 if [ "$(uname -m)" = x86_64 ]; then
 	link g++
 	link clang++

@@ -9,8 +9,9 @@
  * instructions reports 3000 per call. The program's own sites are resolved
  * when markers start, and with markers off its by-name pairs make no call. Not a *_test of the static bundle:
  * scripts/mk/markers.mk (check-run-shared-pair) builds it with its shared
- * objects and runs it with scripts/board-run --sysroot. Each test runs in a
- * process of its own (the harness forks), with markers of its own.
+ * objects and runs it with scripts/board-run --sysroot, twice: bound at
+ * load (-z now) and lazily (marker_shared_lazy, -z lazy). Each test runs in
+ * a process of its own (the harness forks), with markers of its own.
  */
 #include <dlfcn.h>
 #include <libgen.h>
@@ -192,6 +193,32 @@ TEST(a_site_used_first_inside_another_region_through_libselfmon_so_costs_it_what
 	EXPECT_EQ(CALLS, r.calls);
 	EXPECT_TRUE(r.event[0].min > 300);
 	EXPECT_TRUE(r.event[0].max - r.event[0].min <= 48);
+}
+
+/*
+ * The first region a process runs: its end's call into the library is the
+ * program's first through that PLT slot. Bound lazily (marker_shared_lazy,
+ * the same program linked -z lazy, runs this too), the dynamic linker would
+ * resolve the slot inside the region (hundreds of instructions); the fixed
+ * sequence marks its calls variant-PCS, whose slots the dynamic linker
+ * binds at load (<selfmon/arch.h>). The harness forks each test from a
+ * parent that never ran a marker.
+ */
+TEST(the_first_region_a_program_runs_counts_exactly_however_the_program_was_bound)
+{
+	struct selfmon_marker_result r = { .sz = sizeof(r) };
+
+	EXACT_USER_OR_SKIP();
+	unsetenv("SELFMON_EVENTS");
+	region_3000();
+	region_3000();
+	ASSERT_EQ(0, selfmon_marker__result("3000", -1, &r));
+	TH_LOG("the first region, twice: %lld to %lld user instructions (3000 known)",
+	       (long long)r.event[0].min, (long long)r.event[0].max);
+	EXPECT_EQ(2, r.calls);
+	EXPECT_EQ(0, r.fallbacks);
+	EXPECT_EQ(3000, r.event[0].min);
+	EXPECT_EQ(3000, r.event[0].max);
 }
 
 static __attribute__((noinline)) void loop_named(void *arg, int n)

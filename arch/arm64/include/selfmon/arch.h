@@ -303,6 +303,24 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 	"\tcbz\tx0, 1f\n"
 #endif
 /*
+ * The call to the library, marked variant-PCS (ELF for the Arm 64-bit
+ * Architecture, "Symbol Table": STO_AARCH64_VARIANT_PCS; and "Dynamic
+ * Section": DT_AARCH64_VARIANT_PCS). The mark asks the dynamic linker to
+ * bind the call's PLT slot at load rather than at its first call, as it
+ * must for functions that keep more registers than the base standard: a
+ * lazily bound program (Debian's default) would otherwise resolve the
+ * end's slot inside its first region, about 700 instructions. The
+ * functions follow the base standard; the clobbers below hold for them
+ * either way. Static programs have no PLT, and there the mark changes
+ * nothing. A toolchain too old for the directive (binutils before 2.32)
+ * can define SELFMON_ARM64_NO_VARIANT_PCS and link with -z now instead.
+ */
+#ifdef SELFMON_ARM64_NO_VARIANT_PCS
+#define SELFMON_ARM64_BL(fn) "\tbl\t" #fn "\n"
+#else
+#define SELFMON_ARM64_BL(fn) "\t.variant_pcs\t" #fn "\n\tbl\t" #fn "\n"
+#endif
+/*
  * One site's fixed sequence: @data (the site's words, with label 2 at the
  * first) put in @section, then the first word loaded by its label and,
  * unless it is 0 (markers off), @fn called with it.
@@ -311,7 +329,7 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 	__asm__ __volatile__("\t.pushsection\t" section ", \"aw\"\n"           \
 			     "\t.balign\t8\n" data "\t.popsection\n"           \
 			     SELFMON_ARM64_SITE_LOAD_TEST                        \
-			     "\tbl\t" #fn "\n"                                  \
+			     SELFMON_ARM64_BL(fn)                                  \
 			     "1:\n"                                             \
 			     :                                                  \
 			     : [n] "S"(name)                                    \
@@ -356,7 +374,7 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 			     "\tldr\tx0, [x16, #:lo12:2b]\n"                \
 			     "\tstr\tx0, %[v]\n"                            \
 			     "\tcbz\tx0, 1f\n"                              \
-			     "\tbl\t" #fn "\n"                              \
+			     SELFMON_ARM64_BL(fn)                              \
 			     "1:\n"                                         \
 			     : [v] "=m"(var)                                \
 			     : [n] "S"(name)                                \
@@ -365,7 +383,7 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 	__asm__ __volatile__("\tldr\tx0, %[v]\n"  \
 			     "\tnop\n"            \
 			     "\tcbz\tx0, 1f\n"    \
-			     "\tbl\t" #fn "\n"    \
+			     SELFMON_ARM64_BL(fn)    \
 			     "1:\n"               \
 			     :                    \
 			     : [v] "m"(region)    \
