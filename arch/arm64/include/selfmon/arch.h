@@ -304,16 +304,17 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 #endif
 /*
  * The call to the library, marked variant-PCS (ELF for the Arm 64-bit
- * Architecture, "Symbol Table": STO_AARCH64_VARIANT_PCS; and "Dynamic
- * Section": DT_AARCH64_VARIANT_PCS). The mark asks the dynamic linker to
- * bind the call's PLT slot at load rather than at its first call, as it
- * must for functions that keep more registers than the base standard: a
- * lazily bound program (Debian's default) would otherwise resolve the
- * end's slot inside its first region, about 700 instructions. The
- * functions follow the base standard; the clobbers below hold for them
- * either way. Static programs have no PLT, and there the mark changes
- * nothing. A toolchain too old for the directive (binutils before 2.32)
- * can define SELFMON_ARM64_NO_VARIANT_PCS and link with -z now instead.
+ * Architecture, "Symbol Table", "st_other Values":
+ * STO_AARCH64_VARIANT_PCS; "Dynamic Section": DT_AARCH64_VARIANT_PCS). The
+ * mark asks the dynamic linker to bind the call's PLT slot at load rather
+ * than at its first call, as it must for functions that keep more
+ * registers than the base standard: a lazily bound program (Debian's
+ * default) would otherwise resolve the end's slot inside its first region,
+ * about 700 instructions. The functions follow the base standard, and
+ * SELFMON_ARM64_CALL_CLOBBERS holds for them either way. Static programs
+ * have no PLT, and there the mark changes nothing. A toolchain too old for
+ * the directive (binutils before 2.33) can define
+ * SELFMON_ARM64_NO_VARIANT_PCS and link with -z now instead.
  */
 #ifdef SELFMON_ARM64_NO_VARIANT_PCS
 #define SELFMON_ARM64_BL(fn) "\tbl\t" #fn "\n"
