@@ -312,9 +312,11 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
  * default) would otherwise resolve the end's slot inside its first region,
  * about 700 instructions. The functions follow the base standard, and
  * SELFMON_ARM64_CALL_CLOBBERS holds for them either way. Static programs
- * have no PLT, and there the mark changes nothing. A toolchain too old for
- * the directive (binutils before 2.33) can define
- * SELFMON_ARM64_NO_VARIANT_PCS and link with -z now instead.
+ * have no PLT, and there the mark changes nothing. The library's own
+ * symbols carry the mark (its empty pair uses this sequence), and the
+ * linker copies it into a program linked against libselfmon.so: a toolchain
+ * too old for the directive (binutils before 2.33) can define
+ * SELFMON_ARM64_NO_VARIANT_PCS and is still bound at load there.
  */
 #ifdef SELFMON_ARM64_NO_VARIANT_PCS
 #define SELFMON_ARM64_BL(fn) "\tbl\t" #fn "\n"
