@@ -20,6 +20,7 @@
 
 #include "../../tools/cli.h"
 #include "../../tools/compare.h"
+#include "scratch.h"
 
 static char dir[64];
 
@@ -75,17 +76,13 @@ static void read_out(char *text, size_t size)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/test_compare.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return scratch__make(dir, sizeof(dir), "test_compare");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
+	return scratch__remove(dir);
 }
 
 static void exit_0_without_a_regression_1_with_one(void **state)

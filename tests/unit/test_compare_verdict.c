@@ -18,6 +18,7 @@
 
 #include "../../tools/cli.h"
 #include "../../tools/compare.h"
+#include "scratch.h"
 
 /*
  * A base run of add_chain (ns per iteration, 15 repetitions) and a rerun of
@@ -266,17 +267,13 @@ static void an_inconclusive_rise_exits_3_with_its_verdict_in_every_output(void *
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/test_compare_verdict.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return scratch__make(dir, sizeof(dir), "test_compare_verdict");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
+	return scratch__remove(dir);
 }
 
 int main(void)
