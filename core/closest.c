@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "closest.h"
+#include "fmt.h"
 
 #define FAR 1000
 
@@ -60,7 +61,7 @@ static int limit(const char *want)
 void selfmon_closest__init(struct selfmon_closest *c, const char *want)
 {
 	memset(c, 0, sizeof(*c));
-	snprintf(c->want, sizeof(c->want), "%s", want);
+	selfmon_fmt__print(c->want, sizeof(c->want), "%s", want);
 }
 
 void selfmon_closest__offer(struct selfmon_closest *c, const char *name)
@@ -87,7 +88,7 @@ void selfmon_closest__offer(struct selfmon_closest *c, const char *name)
 	memmove(&c->dist[at + 1], &c->dist[at], sizeof(c->dist[0]) * (size_t)(c->nr - 1 - at));
 	memmove(c->name[at + 1], c->name[at], sizeof(c->name[0]) * (size_t)(c->nr - 1 - at));
 	c->dist[at] = d;
-	snprintf(c->name[at], sizeof(c->name[at]), "%s", name);
+	selfmon_fmt__print(c->name[at], sizeof(c->name[at]), "%s", name);
 }
 
 int selfmon_closest__format(const struct selfmon_closest *c, char *buf, size_t size)
@@ -97,7 +98,7 @@ int selfmon_closest__format(const struct selfmon_closest *c, char *buf, size_t s
 	if (size)
 		buf[0] = '\0';
 	for (int i = 0; i < c->nr && len < size; i++) {
-		int n = snprintf(buf + len, size - len, "%s'%s'", i ? ", " : "", c->name[i]);
+		int n = selfmon_fmt__print(buf + len, size - len, "%s'%s'", i ? ", " : "", c->name[i]);
 
 		if (n < 0 || (size_t)n >= size - len)
 			break;

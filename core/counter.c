@@ -23,6 +23,7 @@
 #include "refusal.h"
 #include "set.h"
 #include "sysfs.h"
+#include "fmt.h"
 
 static long paranoid_level(const char *root)
 {
@@ -314,7 +315,7 @@ static bool perf_fd_id(int fd, uint64_t *id)
 	char path[64], target[64];
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	selfmon_fmt__print(path, sizeof(path), "/proc/self/fd/%d", fd);
 	n = readlink(path, target, sizeof(target) - 1);
 	if (n <= 0)
 		return false;

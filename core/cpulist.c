@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cpulist.h"
+#include "fmt.h"
 
 /* A CPU number: decimal digits only (strtol would take blanks, '+' and '-'). */
 static int cpu_number(const char **p, long *cpu)
@@ -66,8 +67,8 @@ int selfmon_cpulist__format(const cpu_set_t *set, char *buf, size_t size)
 		lo = c;
 		while (c + 1 < SELFMON_NR_CPUS && CPU_ISSET(c + 1, set))
 			c++;
-		n = lo == c ? snprintf(buf + len, size - len, "%s%d", len ? "," : "", lo) :
-			      snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "", lo, c);
+		n = lo == c ? selfmon_fmt__print(buf + len, size - len, "%s%d", len ? "," : "", lo) :
+			      selfmon_fmt__print(buf + len, size - len, "%s%d-%d", len ? "," : "", lo, c);
 		if (n < 0 || (size_t)n >= size - len)
 			return -ENOSPC;
 		len += (size_t)n;

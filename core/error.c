@@ -9,6 +9,7 @@
 
 #include <selfmon/selfmon.h>
 #include "error.h"
+#include "fmt.h"
 
 /*
  * Per thread, like errno: two threads failing at once keep their own story.
@@ -49,7 +50,7 @@ static char *errmsg_buf(void)
 /*
  * In a program's own archive (libselfmon.a) the buffer is the thread
  * variable itself: a static program has no TLS room to keep, and the
- * smallest one (arm64_min_defconfig's, 106 KiB) no room for the thread
+ * smallest one (arm64_min_defconfig's, 83 KiB) no room for the thread
  * keys' code either.
  */
 static _Thread_local char errmsg_own[ERRMSG_MAX];
@@ -61,20 +62,26 @@ static char *errmsg_buf(void)
 }
 #endif
 
-static void errmsg_vset(const char *fmt, va_list ap)
+int selfmon__err(int err, const char *fmt, ...)
 {
 	char *buf = errmsg_buf();
+	va_list ap;
 
+	va_start(ap, fmt);
 	if (buf)
-		vsnprintf(buf, ERRMSG_MAX, fmt, ap);
+		selfmon_fmt__vprint(buf, ERRMSG_MAX, fmt, ap);
+	va_end(ap);
+	return err;
 }
 
 int selfmon_errmsg__set(int err, const char *fmt, ...)
 {
+	char *buf = errmsg_buf();
 	va_list ap;
 
 	va_start(ap, fmt);
-	errmsg_vset(fmt, ap);
+	if (buf)
+		vsnprintf(buf, ERRMSG_MAX, fmt, ap);
 	va_end(ap);
 	return err;
 }

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "event_table.h"
 #include "pmu_events_find.h"
+#include "fmt.h"
 
 /* The first CPU of core PMU @pmu (CPU 0 for NULL, or for a PMU with no cpus file). */
 static int first_cpu(const struct selfmon_pmu *pmu)
@@ -51,7 +52,7 @@ static int table_event(const char *name, const struct selfmon_pmus *pmus,
 			"event '%s' (%s's pmu-events tables) needs a core PMU, and "
 			"/sys/bus/event_source/devices has none (a VM without a virtual PMU?)",
 			name, selfmon_pe__str(t, t->cores[id.core].name));
-	snprintf(terms, size, "%s", selfmon_pe__str(t, e->enc));
+	selfmon_fmt__print(terms, size, "%s", selfmon_pe__str(t, e->enc));
 	ev->pmu = pmu;
 	ev->attr.type = pmu->type;
 	ev->attr.config = ev->attr.config1 = ev->attr.config2 = 0;
@@ -82,7 +83,7 @@ int selfmon_event_table__find(struct selfmon_event *ev, const char *name,
 
 	if (!pmu)
 		return any_core(name, pmus, ev, terms, size);
-	snprintf(own, sizeof(own), "%s", ev->name);
+	selfmon_fmt__print(own, sizeof(own), "%s", ev->name);
 	own[strcspn(own, ":")] = '\0';
 	/* The modifiers stay as parsed: the lookup and the terms set the type and configs only. */
 	err = table_event(own, pmus, pmu, ev, terms, size);

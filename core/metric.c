@@ -7,6 +7,7 @@
 
 #include "metric_int.h"
 #include "metric_expr.h"
+#include "fmt.h"
 
 struct walk {
 	const struct selfmon_metric_ctx *ctx;
@@ -47,7 +48,7 @@ static int split_id(const char *id, char *pmu, size_t pmu_size, char *base, size
 	n = end ? (size_t)(end - name) : strlen(name);
 	if (n >= base_size || n + strlen(mods) + 2 >= full_size)
 		return -ENAMETOOLONG;
-	snprintf(full, full_size, "%.*s%s%s", (int)n, name, *mods ? ":" : "", mods);
+	selfmon_fmt__print(full, full_size, "%.*s%s%s", (int)n, name, *mods ? ":" : "", mods);
 	memcpy(base, name, n);
 	base[strcspn(base, ",") < n ? strcspn(base, ",") : n] = '\0';
 	return 0;
@@ -69,11 +70,11 @@ static int value(void *arg, const char *id, double *v, char *why, size_t why_siz
 	if (m && m != w->cur)
 		return eval_at(w, m, v, why, why_size);
 	if (split_id(id, pmu, sizeof(pmu), base, sizeof(base), full, sizeof(full))) {
-		snprintf(why, why_size, "event '%.60s...': name too long", id);
+		selfmon_fmt__print(why, why_size, "event '%.60s...': name too long", id);
 		return -ENAMETOOLONG;
 	}
 	if (!core_pmu(pmu)) {
-		snprintf(
+		selfmon_fmt__print(
 			why, why_size,
 			"'%s' names the PMU '%s': only events of the core tables and "
 			"the generic names are taken (uncore, msr and raw terms on a named PMU are not)",
@@ -116,7 +117,7 @@ static int cpuid(void *arg, const char *id, double *v, char *why, size_t why_siz
 	struct walk *w = arg;
 
 	if (!w->ctx->cpuid || !*w->ctx->cpuid) {
-		snprintf(why, why_size, "strcmp_cpuid_str(%s): this CPU's id is not known", id);
+		selfmon_fmt__print(why, why_size, "strcmp_cpuid_str(%s): this CPU's id is not known", id);
 		return -ENOENT;
 	}
 	*v = selfmon_pe__cpuid_at_least(w->ctx->t, w->ctx->cpuid, id);
@@ -139,7 +140,7 @@ static int eval_at(struct walk *w, const struct selfmon_pe_metric *m, double *v,
 	int err;
 
 	if (++w->depth > SELFMON_METRIC_MAX_NEST) {
-		snprintf(why, why_size,
+		selfmon_fmt__print(why, why_size,
 			 "metric '%s': metrics name each other deeper than %d (or in a circle)",
 			 name, SELFMON_METRIC_MAX_NEST);
 		w->depth--;

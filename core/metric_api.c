@@ -19,6 +19,7 @@
 #include "metric_int.h"
 #include "metric_api.h"
 #include "sysfs.h"
+#include "fmt.h"
 
 /* The CPU's core PMU: the one whose CPUs hold it, else the default. */
 static const struct selfmon_pmu *pmu_of_cpu(const struct selfmon_pmus *pmus, int cpu)
@@ -38,11 +39,11 @@ static int literal(void *arg, const char *name, double *v, char *why, size_t why
 	long n = -1;
 
 	if (!strcmp(name, "slots") && m->pmu) {
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/caps/slots",
+		selfmon_fmt__print(path, sizeof(path), "/sys/bus/event_source/devices/%s/caps/slots",
 			 m->pmu->name);
 		if (!selfmon_sysfs__read_long(m->pmus.root, path, &n) && n > 0)
 			return *v = (double)n, 0;
-		snprintf(why, why_size,
+		selfmon_fmt__print(why, why_size,
 			 "#slots: the '%s' PMU has no caps/slots (kernel 6.4 or later, "
 			 "PMMIR_EL1.SLOTS)",
 			 m->pmu->name);
@@ -58,7 +59,7 @@ static int literal(void *arg, const char *name, double *v, char *why, size_t why
 	if (!strcmp(name, "num_cpus") || !strcmp(name, "num_cpus_online"))
 		return *v = (double)sysconf(name[8] ? _SC_NPROCESSORS_ONLN : _SC_NPROCESSORS_CONF),
 		       0;
-	snprintf(why, why_size, "literal '#%s' is not known to a self-monitoring thread", name);
+	selfmon_fmt__print(why, why_size, "literal '#%s' is not known to a self-monitoring thread", name);
 	return -EOPNOTSUPP;
 }
 
@@ -74,7 +75,7 @@ static int collect(void *arg, const struct selfmon_pe_event *ev, const char *nam
 	if (!strcmp(name, "duration_time"))
 		return 0;
 	if (!ev && selfmon_event__parse(name, &m->pmus, &probe)) {
-		snprintf(why, why_size, "event '%s' is in neither this core's tables nor the PMU's",
+		selfmon_fmt__print(why, why_size, "event '%s' is in neither this core's tables nor the PMU's",
 			 name);
 		return -ENOENT;
 	}
@@ -83,14 +84,14 @@ static int collect(void *arg, const struct selfmon_pe_event *ev, const char *nam
 		    o->ev[i][strlen(name)] == (*m->mods ? ':' : '\0'))
 			return 0;
 	if (o->nr_ev == MAX_MEVENTS) {
-		snprintf(why, why_size, "more than %d events: too many for one group", MAX_MEVENTS);
+		selfmon_fmt__print(why, why_size, "more than %d events: too many for one group", MAX_MEVENTS);
 		return -E2BIG;
 	}
 	if (*m->mods && strchr(name, ':')) {
-		snprintf(why, why_size, "event '%s' brings modifiers of its own", name);
+		selfmon_fmt__print(why, why_size, "event '%s' brings modifiers of its own", name);
 		return -EOPNOTSUPP;
 	}
-	snprintf(o->ev[o->nr_ev++], SELFMON_EVENT_NAME_MAX, "%s%s%s", name, *m->mods ? ":" : "",
+	selfmon_fmt__print(o->ev[o->nr_ev++], SELFMON_EVENT_NAME_MAX, "%s%s%s", name, *m->mods ? ":" : "",
 		 m->mods);
 	return 0;
 }
@@ -107,7 +108,7 @@ static bool needs_absent_pmu(struct selfmon_metrics *m, struct one *o)
 		return false;
 	for (int i = 0; i < o->nr_ev; i++)
 		if (selfmon_event__parse(o->ev[i], &m->pmus, &ev) || ev.hardware) {
-			snprintf(o->why, sizeof(o->why),
+			selfmon_fmt__print(o->why, sizeof(o->why),
 				 "cannot open: no PMU (no core PMU driver in "
 				 "/sys/bus/event_source/devices: a VM without a virtual PMU?); "
 				 "only software events count here");
@@ -153,7 +154,7 @@ static int add_metric(struct selfmon_metrics *m, const struct selfmon_pe_metric 
 	    needs_absent_pmu(m, o))
 		o->nr_ev = 0;
 	else if (!o->nr_ev)
-		snprintf(o->why, sizeof(o->why), "it counts no event");
+		selfmon_fmt__print(o->why, sizeof(o->why), "it counts no event");
 	return 0;
 }
 
@@ -173,7 +174,7 @@ static int unknown(struct selfmon_metrics *m, const char *name)
 		selfmon_closest__offer(&near, selfmon_pe__str(m->t, pm->name));
 		for (size_t len; *g; g += len + (g[len] == ';')) {
 			len = strcspn(g, ";");
-			snprintf(group, sizeof(group), "%.*s", (int)len, g);
+			selfmon_fmt__print(group, sizeof(group), "%.*s", (int)len, g);
 			selfmon_closest__offer(&near, group);
 		}
 	}
@@ -271,7 +272,7 @@ void selfmon_metrics__list_events(struct selfmon_metrics *m)
 		for (int e = 0; !o->shared && !o->ride && e < o->nr_ev &&
 				len + SELFMON_EVENT_NAME_MAX + 4 < sizeof(m->events);
 		     e++)
-			len += (size_t)snprintf(m->events + len, sizeof(m->events) - len,
+			len += (size_t)selfmon_fmt__print(m->events + len, sizeof(m->events) - len,
 						"%s%s%s%s", !e && len ? "," : "", !e ? "{" : ",",
 						o->ev[e], e == o->nr_ev - 1 ? "}" : "");
 	}
@@ -311,7 +312,7 @@ struct selfmon_metrics *selfmon_metrics__new(const char *names, int cpu, const c
 	if (!err && (!mods ? 0 : strlen(mods) >= sizeof(m->mods)))
 		err = selfmon__err(-EINVAL, "metrics: modifiers '%s' too long", mods);
 	if (!err) {
-		snprintf(m->mods, sizeof(m->mods), "%s", mods ? mods : "");
+		selfmon_fmt__print(m->mods, sizeof(m->mods), "%s", mods ? mods : "");
 		err = identify(m, cpu);
 	}
 	for (tok = err ? NULL : strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -390,7 +391,7 @@ static int column_count(void *arg, const struct selfmon_pe_event *ev, const char
 			return *v = res->samples[(size_t)m->col[e] * (size_t)res->kept +
 						 (size_t)m->rep],
 			       0;
-	snprintf(why, why_size, "event '%s' was not counted", name);
+	selfmon_fmt__print(why, why_size, "event '%s' was not counted", name);
 	return -ENOENT;
 }
 
@@ -448,7 +449,7 @@ static int shared_cols(struct selfmon_metrics *m, const struct selfmon_bench_res
 			if (!strcmp(res->col[c].name, o->col[e]))
 				m->col[e] = c;
 		if (m->col[e] < 0) {
-			snprintf(o->why, sizeof(o->why),
+			selfmon_fmt__print(o->why, sizeof(o->why),
 				 "it reads '%s' of the events counted, which was left out "
 				 "(see the driver's note)",
 				 o->col[e]);
@@ -474,7 +475,7 @@ static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *re
 		for (int e = 0; e < o->nr_ev; e++)
 			m->col[e] = first + (o->ride ? o->ride_at[e] : e);
 	} else {
-		snprintf(o->why, sizeof(o->why),
+		selfmon_fmt__print(o->why, sizeof(o->why),
 			 "its group of %d events did not open together (more events "
 			 "than the PMU has counters, or one it lacks: see the driver's note)",
 			 o->nr_ev);
@@ -483,7 +484,7 @@ static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *re
 	for (m->rep = 0; !err && m->rep < res->kept; m->rep++)
 		err = selfmon_metric__eval(&ctx, o->pm, false, &v[m->rep], o->why, sizeof(o->why));
 	if (err && never_ran(res, m->col, o->nr_ev))
-		snprintf(
+		selfmon_fmt__print(
 			o->why, sizeof(o->why),
 			"its group of %d events counted nothing: beside the other events "
 			"it did not fit the PMU's counters and never ran (count fewer events with it)",
@@ -491,7 +492,7 @@ static int add_column(struct selfmon_metrics *m, struct selfmon_bench_result *re
 	memset(col, 0, sizeof(*col));
 	if (err || selfmon_stats__compute(v, (size_t)res->kept, &col->st))
 		return 0;
-	snprintf(col->name, sizeof(col->name), "%s", selfmon_pe__str(m->t, o->pm->name));
+	selfmon_fmt__print(col->name, sizeof(col->name), "%s", selfmon_pe__str(m->t, o->pm->name));
 	col->unit = selfmon_pe__str(m->t, o->pm->unit);
 	col->path = res->col[m->col[0]].path;
 	col->reason = res->col[m->col[0]].reason;
@@ -525,7 +526,7 @@ int selfmon_metrics__add_columns(struct selfmon_metrics *m, struct selfmon_bench
 		if (!m->m[i].nr_ev)
 			continue;
 		if (res->nr_cols == SELFMON_BENCH_MAX_COLS) {
-			snprintf(m->m[i].why, sizeof(m->m[i].why),
+			selfmon_fmt__print(m->m[i].why, sizeof(m->m[i].why),
 				 "no room for its column (%d at most)", SELFMON_BENCH_MAX_COLS);
 			continue;
 		}

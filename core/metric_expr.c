@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "metric_expr.h"
+#include "fmt.h"
 
 enum opcode {
 	OP_NUM,
@@ -64,11 +65,11 @@ static int perr(struct parser *ps, int code, const char *fmt, ...)
 	int len;
 
 	if (ps->err && ps->err_size) {
-		len = snprintf(ps->err, ps->err_size, "at %d of '%.60s': ", (int)(ps->p - ps->s),
+		len = selfmon_fmt__print(ps->err, ps->err_size, "at %d of '%.60s': ", (int)(ps->p - ps->s),
 			       ps->s);
 		va_start(ap, fmt);
 		if (len >= 0 && (size_t)len < ps->err_size)
-			vsnprintf(ps->err + len, ps->err_size - (size_t)len, fmt, ap);
+			selfmon_fmt__vprint(ps->err + len, ps->err_size - (size_t)len, fmt, ap);
 		va_end(ap);
 	}
 	return code;
@@ -361,7 +362,7 @@ static int eval(struct evalstate *st, int i, double *v);
 static int why(struct evalstate *st, int err, const char *fmt, const char *arg)
 {
 	if (st->why_size)
-		snprintf(st->why, st->why_size, fmt, arg);
+		selfmon_fmt__print(st->why, st->why_size, fmt, arg);
 	return err;
 }
 

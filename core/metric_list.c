@@ -13,6 +13,7 @@
 #include "error.h"
 #include "metric_int.h"
 #include "sysfs.h"
+#include "fmt.h"
 
 static void info_of_event(const struct selfmon_pe_table *t, const struct selfmon_pe_event *e,
 			  struct selfmon_pmu_event_info *info)
@@ -54,7 +55,7 @@ int selfmon_pmu_events__part(int cpu, char *buf, size_t size)
 				      cpu < 0 ? 0 : cpu, &id);
 	if (err == -ENOENT && id.id[0])
 		err = 0;
-	if (!err && snprintf(buf, size, "%s", id.id) >= (int)size)
+	if (!err && selfmon_fmt__print(buf, size, "%s", id.id) >= (int)size)
 		err = -ENAMETOOLONG;
 	return err;
 }

@@ -15,6 +15,7 @@
 #include "event.h"
 #include "list.h"
 #include "metric_api.h"
+#include "fmt.h"
 
 #define MAX_SPECS 64
 
@@ -72,7 +73,7 @@ static bool covers(const struct selfmon_metrics *m, const struct caller *c, int 
 			return false;
 	}
 	for (int e = 0; e < o->nr_ev; e++)
-		snprintf(o->col[e], sizeof(o->col[e]), "%s", c->spec[at[e]].name);
+		selfmon_fmt__print(o->col[e], sizeof(o->col[e]), "%s", c->spec[at[e]].name);
 	return o->shared = true;
 }
 

@@ -9,11 +9,12 @@
 
 #include <selfmon/metric.h>
 #include "error.h"
+#include "fmt.h"
 
 /* Appends @item to the comma-separated @out. */
 static int append(char *out, size_t size, size_t *len, const char *item)
 {
-	int n = snprintf(out + *len, size - *len, "%s%s", *len ? "," : "", item);
+	int n = selfmon_fmt__print(out + *len, size - *len, "%s%s", *len ? "," : "", item);
 
 	if (n < 0 || (size_t)n >= size - *len)
 		return selfmon__err(-ENAMETOOLONG, "event list: no room for '%s'", item);

@@ -16,6 +16,7 @@
 
 #include <selfmon/outfile.h>
 #include "error.h"
+#include "fmt.h"
 
 /* "@path.part-XXXXXX", created with O_EXCL: a name nobody else holds. */
 static int create_tmp(const char *what, const char *path, char **tmp)
@@ -32,7 +33,7 @@ static int create_tmp(const char *what, const char *path, char **tmp)
 	for (int tries = 0; fd == -EEXIST && tries < 100; tries++) {
 		unsigned long long x = seed + (unsigned long long)tries * 0x9e3779b97f4a7c15ull;
 
-		snprintf(name, len, "%s.part-", path);
+		selfmon_fmt__print(name, len, "%s.part-", path);
 		for (int i = 0; i < 6; i++, x /= 36)
 			name[len - 7 + i] = digits[x % 36];
 		name[len - 1] = '\0';
@@ -117,7 +118,7 @@ static int keep_old(const char *what, const char *path, const char *tmp)
 
 	if (!old)
 		return selfmon__err(-ENOMEM, "%s '%s': no memory", what, path);
-	snprintf(old, len, "%s.old", path);
+	selfmon_fmt__print(old, len, "%s.old", path);
 	/* No @path: nothing to keep, and an earlier .old stays. */
 	if (lstat(path, &st) && errno == ENOENT)
 		goto out;

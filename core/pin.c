@@ -11,6 +11,7 @@
 #include <selfmon/selfmon.h>
 #include "error.h"
 #include "pin.h"
+#include "fmt.h"
 
 int selfmon_pin__parse(const char *policy, struct selfmon_pin *pin)
 {
@@ -173,7 +174,7 @@ static int pin_first(pid_t tid, const struct selfmon_cluster *cl, const cpu_set_
 	}
 	e->hold.pid = getpid();
 	e->hold.tid = tid;
-	snprintf(e->hold.pmu, sizeof(e->hold.pmu), "%s", cl->pmu->name);
+	selfmon_fmt__print(e->hold.pmu, sizeof(e->hold.pmu), "%s", cl->pmu->name);
 	e->hold.cpus = want;
 	e->refs = 1;
 	if (CPU_EQUAL(&want, &cur))

@@ -9,6 +9,7 @@
 
 #include "pmu.h"
 #include "sysfs.h"
+#include "fmt.h"
 
 #define DEVICES "/sys/bus/event_source/devices"
 
@@ -28,7 +29,7 @@ note(struct selfmon_pmus *pmus, const char *fmt, ...)
 	if (room < 5)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(pmus->notes + len, room - 4, fmt, ap);
+	n = selfmon_fmt__vprint(pmus->notes + len, room - 4, fmt, ap);
 	va_end(ap);
 	if (n < 0 || (size_t)n >= room - 4)
 		strcpy(pmus->notes + sizeof(pmus->notes) - 5, "...\n");
@@ -56,7 +57,7 @@ static void load_formats(struct selfmon_pmus *pmus, struct selfmon_pmu *pmu)
 	struct dirent *de;
 	DIR *dir;
 
-	snprintf(path, sizeof(path), "%s" DEVICES "/%s/format", pmus->root, pmu->name);
+	selfmon_fmt__print(path, sizeof(path), "%s" DEVICES "/%s/format", pmus->root, pmu->name);
 	dir = opendir(path);
 	if (!dir)
 		return;
@@ -65,7 +66,7 @@ static void load_formats(struct selfmon_pmus *pmus, struct selfmon_pmu *pmu)
 
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(f->name))
 			continue;
-		snprintf(path, sizeof(path), DEVICES "/%s/format/%s", pmu->name, de->d_name);
+		selfmon_fmt__print(path, sizeof(path), DEVICES "/%s/format/%s", pmu->name, de->d_name);
 		/* A term we cannot parse cannot be used; the rest of the PMU still can. */
 		if (selfmon_sysfs__read(pmus->root, path, spec, sizeof(spec)) < 0 ||
 		    selfmon_format__parse(spec, f)) {
@@ -94,7 +95,7 @@ static const char *load_cpus(struct selfmon_pmu *pmu, const char *root, const cp
 	int err = -ENOENT;
 
 	for (int i = 0; i < 2 && err == -ENOENT; i++) {
-		snprintf(path, sizeof(path), DEVICES "/%s/%s", pmu->name, files[i]);
+		selfmon_fmt__print(path, sizeof(path), DEVICES "/%s/%s", pmu->name, files[i]);
 		err = selfmon_sysfs__read(root, path, buf, sizeof(buf));
 		pmu->core = err != -ENOENT && i == 0;
 	}
@@ -130,7 +131,7 @@ static int load_one(struct selfmon_pmus *pmus, struct selfmon_pmu *pmu, const ch
 	}
 	strcpy(pmu->name, name);
 
-	snprintf(path, sizeof(path), DEVICES "/%s/type", name);
+	selfmon_fmt__print(path, sizeof(path), DEVICES "/%s/type", name);
 	err = selfmon_sysfs__read_long(pmus->root, path, &val);
 	if (!err && (val < 0 || val > UINT32_MAX))
 		err = -ERANGE;
@@ -151,7 +152,7 @@ static int load_one(struct selfmon_pmus *pmus, struct selfmon_pmu *pmu, const ch
 	if (is_core_name(name))
 		pmu->core = true;
 
-	snprintf(path, sizeof(path), DEVICES "/%s/rdpmc", name);
+	selfmon_fmt__print(path, sizeof(path), DEVICES "/%s/rdpmc", name);
 	err = selfmon_sysfs__read_long(pmus->root, path, &val);
 	pmu->rdpmc = err || val < 0 || val > 2 ? -1 : (int)val;
 	if (err != -ENOENT && pmu->rdpmc < 0)
@@ -181,11 +182,20 @@ static void load_possible(struct selfmon_pmus *pmus, cpu_set_t *possible)
 		CPU_SET(c, possible);
 }
 
-static int by_type(const void *a, const void *b)
+/*
+ * Move the PMU just loaded at @at down to its place by type: readdir order
+ * is not type order, and the kernel's "first PMU" is the lowest type. An
+ * insertion as each one comes, not qsort(3): a machine has tens of PMUs, and
+ * musl's qsort is 2 KB of the smallest image (docs/building.md, "Size").
+ */
+static void insert_by_type(struct selfmon_pmus *pmus, int at)
 {
-	const struct selfmon_pmu *x = a, *y = b;
+	struct selfmon_pmu p = pmus->pmu[at];
+	int i = at;
 
-	return x->type < y->type ? -1 : x->type > y->type;
+	for (; i > 0 && pmus->pmu[i - 1].type > p.type; i--)
+		pmus->pmu[i] = pmus->pmu[i - 1];
+	pmus->pmu[i] = p;
 }
 
 int selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root)
@@ -200,7 +210,7 @@ int selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root)
 	pmus->nr = 0;
 	pmus->pmu = NULL;
 	pmus->notes[0] = '\0';
-	snprintf(path, sizeof(path), "%s" DEVICES, root);
+	selfmon_fmt__print(path, sizeof(path), "%s" DEVICES, root);
 	dir = opendir(path);
 	if (!dir)
 		return errno == ENOENT ? 0 : -errno;
@@ -222,10 +232,8 @@ int selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root)
 		}
 		/* A PMU with a wrong file is left out, with a note: never guessed. */
 		if (!load_one(pmus, &pmus->pmu[pmus->nr], de->d_name, &possible))
-			pmus->nr++;
+			insert_by_type(pmus, pmus->nr++);
 	}
-	/* readdir order is not type order; the kernel's "first PMU" is the lowest type. */
-	qsort(pmus->pmu, (size_t)pmus->nr, sizeof(*pmus->pmu), by_type);
 out:
 	closedir(dir);
 	if (err)
@@ -299,6 +307,6 @@ int selfmon_pmu__alias(const struct selfmon_pmus *pmus, const struct selfmon_pmu
 
 	if (strchr(alias, '/'))
 		return -EINVAL;
-	snprintf(path, sizeof(path), DEVICES "/%s/events/%s", pmu->name, alias);
+	selfmon_fmt__print(path, sizeof(path), DEVICES "/%s/events/%s", pmu->name, alias);
 	return selfmon_sysfs__read(pmus->root, path, buf, size);
 }

@@ -15,6 +15,7 @@
 #include "closest.h"
 #include "pmu_events.h"
 #include "pmu_events_find.h"
+#include "fmt.h"
 
 const char *selfmon_pe__str(const struct selfmon_pe_table *t, uint32_t off)
 {
@@ -55,7 +56,7 @@ bool selfmon_pe__cpuid_matches(const char *rule, const char *id)
 	regex_t re;
 	bool hit;
 
-	if (snprintf(pat, sizeof(pat), "^(%s)$", rule) >= (int)sizeof(pat) ||
+	if (selfmon_fmt__print(pat, sizeof(pat), "^(%s)$", rule) >= (int)sizeof(pat) ||
 	    regcomp(&re, pat, REG_EXTENDED | REG_NOSUB))
 		return false;
 	hit = !regexec(&re, id, 0, NULL, 0);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sysfs.h"
+#include "fmt.h"
 
 /* @s for a message, into @buf: control bytes, quotes and backslashes as \xNN, cut with "...". */
 static const char *quote(char *buf, size_t size, const char *s)
@@ -20,11 +21,11 @@ static const char *quote(char *buf, size_t size, const char *s)
 		unsigned char c = (unsigned char)*s;
 
 		if (c < 0x20 || c == 0x7f || c == '\'' || c == '\\')
-			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
+			o += (size_t)selfmon_fmt__print(buf + o, size - o, "\\x%02x", c);
 		else
 			buf[o++] = (char)c;
 	}
-	snprintf(buf + o, size - o, "%s", *s ? "..." : "");
+	selfmon_fmt__print(buf + o, size - o, "%s", *s ? "..." : "");
 	return buf;
 }
 
@@ -39,7 +40,7 @@ const char *selfmon_root__get(const char *override)
 {
 	static int said;
 	const char *env;
-	char q[160];
+	char q[160], msg[480];
 
 	if (override)
 		return override;
@@ -50,18 +51,21 @@ const char *selfmon_root__get(const char *override)
 	env = getenv("SELFMON_SYSFS_ROOT");
 	if (!env)
 		return "";
-	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-		fprintf(stderr,
+	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED)) {
+		selfmon_fmt__print(
+			msg, sizeof(msg),
 			"selfmon: SELFMON_SYSFS_ROOT='%s' ignored: this program runs with raised "
 			"rights (setuid, setgid or file capabilities), which the files under it would be "
 			"read with; reading the machine's own /sys and /proc\n",
 			quote(q, sizeof(q), env));
+		fputs(msg, stderr);
+	}
 	return "";
 }
 
 int selfmon_root__path(const char *root, const char *path, char *buf, size_t size)
 {
-	int n = snprintf(buf, size, "%s%s", root, path);
+	int n = selfmon_fmt__print(buf, size, "%s%s", root, path);
 
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }

@@ -20,7 +20,7 @@ unset CDPATH
 
 # How the pieces are built: a change to the flags below that a build made
 # before it must not keep (a cached libperf.a) raises it, and with it the id.
-RECIPE=2
+RECIPE=3
 
 # The source's id: its name and a checksum of where it is and what it is (a
 # tarball's size and time; a tree's libperf and libapi files) and of the
@@ -134,9 +134,9 @@ cc="${cross}gcc"
 # ---- the C library variant: musl (SELFMON_LIBC=musl, set by the Makefile) ----
 # gcc with musl's specs file (Debian's musl-dev, musl-dev:arm64). The UAPI
 # headers are the target toolchain's: a cross build never takes the build
-# host's. Patches for libperf under musl, if any, are
-# scripts/patches/libperf-musl-*.patch, applied to a copy of the extracted
-# sources (the glibc build keeps the pristine ones).
+# host's. Patches for libperf under musl are scripts/patches/libperf-musl-*.patch
+# (each says why), applied to a copy of the extracted sources (the glibc
+# build keeps the pristine ones).
 if [ "${SELFMON_LIBC:-glibc}" = musl ]; then
 	triple=$($cc -dumpmachine) || { echo "build-deps: no $cc: install the toolchain (scripts/deps.sh)" >&2; exit 1; }
 	triple=${triple%-gnu}-musl
@@ -153,6 +153,12 @@ if [ "${SELFMON_LIBC:-glibc}" = musl ]; then
 		cp -R "$inc/linux" "$inc/asm-generic" "$out/uapi/" && cp -R "$asm" "$out/uapi/asm"
 	fi
 	cc="$cc -specs $specs -isystem $out/uapi"
+	# musl builds are the boards' small static images, and libperf's
+	# asserts (BUG_ON() of tools/include/asm/bug.h, in its refcounts and
+	# readn()) call musl's __assert_fail(), which prints with fprintf(3):
+	# the C library's whole formatter in every such program for a check
+	# that never fires. The glibc build keeps them, and runs the same tests.
+	extra_cflags=-DNDEBUG
 	set -- "$(cd "$(dirname "$0")" && pwd)"/patches/libperf-musl-*.patch
 	if [ -f "$1" ] && [ ! -f "$out/.stamp" ]; then
 		mkdir -p "$out/src" && cp -R "$deps/src/tools" "$out/src/"
@@ -186,7 +192,7 @@ if [ ! -f "$out/.stamp" ]; then
 	# path into every static program, making its size and bytes depend on
 	# where the tree was cloned. Relative to the deps folder instead.
 	env -u CFLAGS -u CPPFLAGS -u LDFLAGS -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make -s -C "${src_perf:-$deps/src/tools/lib/perf}" ARCH="$arch" CROSS_COMPILE="$cross" CC="$cc" \
-		EXTRA_CFLAGS="-O2 -fPIC -ffunction-sections -fdata-sections -fmacro-prefix-map=$(cd "$deps" && pwd -P)/=" O="$out/obj/" prefix="$out" libdir="$out/lib" DESTDIR= \
+		EXTRA_CFLAGS="${extra_cflags:-} -O2 -fPIC -ffunction-sections -fdata-sections -fmacro-prefix-map=$(cd "$deps" && pwd -P)/=" O="$out/obj/" prefix="$out" libdir="$out/lib" DESTDIR= \
 		install_lib install_headers >"$out/build.log" 2>&1 ||
 		{ cat "$out/build.log" >&2; die "libperf build failed for $arch from LINUX_SRC '$src' (Linux ${version:-?})"; }
 	# libperf.a calls into libapi; a static link needs both.

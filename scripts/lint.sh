@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # make lint: the kernel's checkpatch.pl (--no-tree --file, from LINUX_SRC),
-# cppcheck, clang-tidy (.clang-tidy) and the function length
-# (check-funclen.py) on the code selfmon ships: the
+# cppcheck, clang-tidy (.clang-tidy), the function length (check-funclen.py)
+# and the library's formats (check-fmt.py) on the code selfmon ships: the
 # public headers, core/, sample/, bench/, arch/, tools/ and util/. Each prints its
 # findings; the script exits 1 if any tool found anything.
 # Usage: scripts/lint.sh CACHE_DIR LINUX_SRC TAP SRCARCH [CFLAGS...]
@@ -118,6 +118,14 @@ out=$(python3 "$(dirname "$0")/check-funclen.py" --self-test >/dev/null ||
 	echo "check-funclen.py: its self-test failed"
 	python3 "$(dirname "$0")/check-funclen.py" $files)
 report "function length" 0 "$out"
+
+# The library's formats take only what its own formatter does (core/fmt.h);
+# the script's self-test first, as above.
+# shellcheck disable=SC2086
+out=$(python3 "$(dirname "$0")/check-fmt.py" --self-test >/dev/null ||
+	echo "check-fmt.py: its self-test failed"
+	python3 "$(dirname "$0")/check-fmt.py" $(echo "$files" | grep -E '^(core|arch|sample)/.*\.c$'))
+report "formats" 0 "$out"
 
 # shellcheck disable=SC2086
 out=$(printf '%s\n' $srcs | xargs -P "$jobs" -I{} clang-tidy --quiet {} -- -std=c11 "$@" 2>/dev/null |

@@ -8,7 +8,7 @@
 # each budgeted minimal program go (scripts/size-top.sh: by object, by symbol).
 # Usage: scripts/size.sh 'LABEL=BYTES...' LABEL:CROSS_COMPILE:TREE...
 #   each LABEL=BYTES: the stripped minimal program of the tree so labelled
-#   stays within BYTES (e.g. 'arm64-musl=204800 arm64-min=108544').
+#   stays within BYTES (e.g. 'arm64-musl=204800 arm64-min=87040').
 # A library archive is stripped of debug information only (-g): its symbols
 # are its interface. Programs are stripped whole.
 set -u
@@ -38,6 +38,22 @@ notok() { n=$((n + 1)); [ -z "$tap" ] || echo "not ok $n - $*" >>"$tap"; echo "s
 # Code that only bench, the report writers and the CLI define (bench/, tools/,
 # arch/*/kernels.c): none of it may reach the minimal program.
 not_min='^(selfmon_(bench|bench_cli|bench_result|stats|calib|report|json|csv|readcost|kernels|arch_kernel)_|cli_|cmd_)'
+
+# A static musl tree built without groups links none of the C library's
+# printf family into its minimal program: selfmon formats with core/fmt.c,
+# libperf's default logger and asserts are out of musl's libperf
+# (scripts/build-deps.sh), and the program writes with fputs. The same program
+# linked without --gc-sections has it (bench formats floats), so that the
+# check can fail. (With groups, libperf's CPU map code prints with fprintf.)
+printf_check() {
+	grep -q '^CONFIG_LIBC_MUSL=y' "$2/.config" 2>/dev/null &&
+		grep -q '^# CONFIG_GROUPS is not set' "$2/.config" || return 0
+	pf=$("${cross}nm" "$3" | awk '{ print $NF }' | grep -E '^(v?f?s?n?printf|printf_core|fmt_fp)$' | head -n 3 | tr '\n' ' ')
+	if [ -n "$pf" ]; then notok "[$1] the minimal program carries the C library's printf ($pf): who calls it? (objdump -d $3)"
+	elif ! "${cross}nm" "$3.nogc" 2>/dev/null | awk '{ print $NF }' | grep -qx vfprintf; then
+		notok "[$1] the minimal program linked without --gc-sections has no vfprintf either: the printf check cannot fail"
+	else ok "[$1] the minimal program carries none of the C library's printf family"; fi
+}
 
 # A tree built without groups (CONFIG_GROUPS off, Kconfig) links no libperf
 # evlist into its minimal program, nor the C library's scanf that the
@@ -85,6 +101,7 @@ for spec in "$@"; do
 			ok "[$label] the minimal program names no folder of the machine it was built on"
 		fi
 		groups_check "$label" "$tree" "$path" "$cross"
+		printf_check "$label" "$tree" "$path" "$cross"
 		budget=$(budget_of "$label")
 		if [ -n "$budget" ]; then
 			if [ "$bytes" -le "$budget" ]; then

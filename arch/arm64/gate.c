@@ -13,6 +13,7 @@
 
 #include <generated/autoconf.h>
 #include "../../core/arch_int.h"
+#include "../../core/fmt.h"
 
 static enum selfmon_reason arm64_prepare(const char *root, struct selfmon_event *ev, bool want_long,
 					 unsigned int *notes)
@@ -76,7 +77,7 @@ static int arm64_cpu_id(const char *root, int cpu, char *buf, size_t size)
 	unsigned long long midr;
 	int len;
 
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/regs/identification/midr_el1",
+	selfmon_fmt__print(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/regs/identification/midr_el1",
 		 cpu);
 	len = selfmon_sysfs__read(root, path, text, sizeof(text));
 	if (len < 0)
@@ -85,7 +86,7 @@ static int arm64_cpu_id(const char *root, int cpu, char *buf, size_t size)
 	midr = strtoull(text, &end, 16);
 	if (errno || end == text || *end)
 		return -EINVAL;
-	return snprintf(buf, size, "0x%016llx", midr) < (int)size ? 0 : -ENAMETOOLONG;
+	return selfmon_fmt__print(buf, size, "0x%016llx", midr) < (int)size ? 0 : -ENAMETOOLONG;
 }
 #endif
 

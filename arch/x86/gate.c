@@ -12,6 +12,7 @@
 
 #include <generated/autoconf.h>
 #include "../../core/arch_int.h"
+#include "../../core/fmt.h"
 
 static enum selfmon_reason x86_prepare(const char *root, struct selfmon_event *ev, bool want_long,
 				       unsigned int *notes)
@@ -140,7 +141,7 @@ static int x86_cpu_id(const char *root, int cpu, char *buf, size_t size)
 	fclose(f);
 	if (!vendor[0] || num[0] < 0 || num[1] < 0 || num[2] < 0)
 		return -ENOENT;
-	return snprintf(buf, size, "%s-%ld-%lX-%lX", vendor, num[0], num[1], num[2]) < (int)size ?
+	return selfmon_fmt__print(buf, size, "%s-%ld-%lX-%lX", vendor, num[0], num[1], num[2]) < (int)size ?
 		       0 :
 		       -ENAMETOOLONG;
 }

@@ -32,6 +32,31 @@ static inline void region(unsigned long n)
 }
 
 /*
+ * Text by fputs(3), not printf(3): a static musl program that calls the
+ * printf family links the C library's whole formatter, with its
+ * floating-point conversions and the compiler's soft long double routines
+ * (about 21 KB), and this program's size is what it is for. selfmon itself
+ * calls none of it (docs/building.md, "Size").
+ */
+static void put_u64(uint64_t v, FILE *f)
+{
+	char d[24], *p = d + sizeof(d) - 1;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	fputs(p, f);
+}
+
+static void say_error(void)
+{
+	fputs("min: ", stderr);
+	fputs(selfmon_errmsg(), stderr);
+	fputc('\n', stderr);
+}
+
+/*
  * One count, inline. A page that refuses (-EAGAIN) gives way to read(2),
  * whose count is the same quantity; @why keeps the reason it gave.
  */
@@ -59,7 +84,7 @@ int main(int argc, char **argv)
 
 	struct selfmon_set *set = selfmon_set__open("instructions:u", NULL);
 	if (!set) {
-		fprintf(stderr, "min: %s\n", selfmon_errmsg());
+		say_error();
 		return 1;
 	}
 	const struct perf_event_mmap_page *pg = selfmon_set__page(set, 0);
@@ -68,12 +93,15 @@ int main(int argc, char **argv)
 	region(n);
 	if (read_count(set, pg, &b, &why))
 		goto out;
-	printf("instructions:u %llu %s%s\n", (unsigned long long)(b - a),
-	       why ? "read(2): " : "user", why ? why : "");
+	fputs("instructions:u ", stdout);
+	put_u64(b - a, stdout);
+	fputs(why ? " read(2): " : " user", stdout);
+	fputs(why ? why : "", stdout);
+	fputc('\n', stdout);
 	rc = 0;
 out:
 	if (rc)
-		fprintf(stderr, "min: %s\n", selfmon_errmsg());
+		say_error();
 	selfmon_set__close(set);
 	return rc;
 }

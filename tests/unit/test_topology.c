@@ -354,6 +354,29 @@ static void find_looks_a_cluster_up_by_its_core_pmus_exact_name(void **state)
 	}
 }
 
+/*
+ * Sixteen PMUs whose types run against their names' order, and so against
+ * any order the directory could list them in: loaded, they are in type order.
+ */
+static void pmus_load_in_type_order_whatever_order_the_directory_lists_them(void **state)
+{
+	char *root = fakeroot__new();
+	struct selfmon_pmus pmus;
+	char name[16];
+
+	(void)state;
+	for (int i = 0; i < 16; i++) {
+		snprintf(name, sizeof(name), "pmu%02d", i);
+		fakeroot__pmu_file(root, name, "type", "%d", 100 + (i * 7) % 16);
+	}
+	assert_int_equal(selfmon_pmus__load(&pmus, root), 0);
+	assert_int_equal(pmus.nr, 16);
+	for (int i = 0; i < pmus.nr; i++)
+		assert_int_equal(pmus.pmu[i].type, 100 + i);
+	selfmon_pmus__free(&pmus);
+	fakeroot__free(root);
+}
+
 static void describe_lists_each_cluster_with_its_cpus_in_type_order(void **state)
 {
 	const struct board *b;
@@ -560,6 +583,7 @@ int main(void)
 		cmocka_unit_test(a_board_without_a_core_pmu_has_no_cluster),
 		cmocka_unit_test(of_cpu_gives_the_cluster_holding_the_cpu_and_null_outside_every_cluster),
 		cmocka_unit_test(find_looks_a_cluster_up_by_its_core_pmus_exact_name),
+		cmocka_unit_test(pmus_load_in_type_order_whatever_order_the_directory_lists_them),
 		cmocka_unit_test(describe_lists_each_cluster_with_its_cpus_in_type_order),
 		cmocka_unit_test(describe_into_a_short_buffer_is_cut_and_terminated),
 		cmocka_unit_test(two_clusters_alike_in_capacity_and_name_have_no_big_and_no_little),
