@@ -275,10 +275,15 @@ $(O)/public-symbols.txt: $(PUBLIC_HEADERS) scripts/symbols.py $(AUTOCONF)
 	$(Q)$(PYTHON) scripts/symbols.py keep $(PUBLIC_HEADERS) >$@.tmp && mv $@.tmp $@
 
 # $(call one_object,OBJECTS,ARCHIVE): the archive of one relocatable object
-# made of OBJECTS, only the public symbols global.
+# made of OBJECTS, only the public symbols global. --unique: ld -r would
+# join the sections of the same name from different objects, and a
+# --gc-sections link keeps or drops a section whole: two files' static
+# functions of one name (-ffunction-sections names a section after its
+# function), or a <selfmon/priv/read.h> inline copied into two, would come
+# into a static program together though it calls one (docs/building.md, "Size").
 define one_object
 	$(quiet) AR $(@:$(srctree)/%=%)
-	$(Q)$(CC) -nostdlib -r -o $(2:.a=.o) $(1)
+	$(Q)$(CC) -nostdlib -r -Wl,--unique -o $(2:.a=.o) $(1)
 	$(Q)$(OBJCOPY) --keep-global-symbols=$(O)/public-symbols.txt $(2:.a=.o)
 	$(Q)rm -f $(2) && $(AR) rcs $(2) $(2:.a=.o) && rm -f $(2:.a=.o)
 endef

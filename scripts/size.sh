@@ -8,7 +8,7 @@
 # each budgeted minimal program go (scripts/size-top.sh: by object, by symbol).
 # Usage: scripts/size.sh 'LABEL=BYTES...' LABEL:CROSS_COMPILE:TREE...
 #   each LABEL=BYTES: the stripped minimal program of the tree so labelled
-#   stays within BYTES (e.g. 'arm64-musl=204800 arm64-min=87040').
+#   stays within BYTES (e.g. 'arm64-musl=204800 arm64-min=84992').
 # A library archive is stripped of debug information only (-g): its symbols
 # are its interface. Programs are stripped whole.
 set -u
@@ -53,6 +53,20 @@ printf_check() {
 	elif ! "${cross}nm" "$3.nogc" 2>/dev/null | awk '{ print $NF }' | grep -qx vfprintf; then
 		notok "[$1] the minimal program linked without --gc-sections has no vfprintf either: the printf check cannot fail"
 	else ok "[$1] the minimal program carries none of the C library's printf family"; fi
+}
+
+# libselfmon.a's one object keeps the sections of one name from different
+# objects apart (ld -r --unique, the Makefile's one_object): the inline read
+# of <selfmon/priv/read.h> that two files keep a copy of is two sections
+# there, as min.nogc, which keeps every copy, has two functions; joined,
+# --gc-sections would keep both copies for a program that calls one.
+apart_check() {
+	fn=selfmon_priv_page_read_timed
+	copies=$("${3}nm" "$2/tests/min.nogc" 2>/dev/null | awk -v f="$fn" '$NF == f' | wc -l)
+	[ "$copies" -ge 2 ] || { ok "[$1] # SKIP min.nogc has $copies out-of-line copies of $fn: nothing to keep apart"; return 0; }
+	secs=$("${3}readelf" -SW "$2/libselfmon.a" | awk -v s=".text.$fn" '{ for (i = 1; i <= NF; i++) if ($i == s) n++ } END { print n + 0 }')
+	if [ "$secs" -eq "$copies" ]; then ok "[$1] libselfmon.a keeps the $copies copies of $fn in sections of their own"
+	else notok "[$1] libselfmon.a holds $copies copies of $fn in $secs section(s): ld -r joined them (the Makefile's one_object needs --unique)"; fi
 }
 
 # A tree built without groups (CONFIG_GROUPS off, Kconfig) links no libperf
@@ -102,6 +116,7 @@ for spec in "$@"; do
 		fi
 		groups_check "$label" "$tree" "$path" "$cross"
 		printf_check "$label" "$tree" "$path" "$cross"
+		apart_check "$label" "$tree" "$cross"
 		budget=$(budget_of "$label")
 		if [ -n "$budget" ]; then
 			if [ "$bytes" -le "$budget" ]; then
