@@ -1,28 +1,21 @@
 // SPDX-License-Identifier: MIT
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cpulist.h"
 #include "fmt.h"
+#include "number.h"
 
-/* A CPU number: decimal digits only (strtol would take blanks, '+' and '-'). */
+/* A CPU number: decimal digits only, below SELFMON_NR_CPUS. */
 static int cpu_number(const char **p, long *cpu)
 {
-	const char *s = *p;
-	long v = 0;
+	uint64_t v;
+	int err = selfmon_number__parse(p, 10, SELFMON_NR_CPUS - 1, &v);
 
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	for (; isdigit((unsigned char)*s); s++) {
-		v = v * 10 + (*s - '0');
-		if (v >= SELFMON_NR_CPUS)
-			return -EINVAL;
-	}
-	*cpu = v;
-	*p = s;
-	return 0;
+	if (!err)
+		*cpu = (long)v;
+	return err;
 }
 
 int selfmon_cpulist__parse(const char *list, cpu_set_t *set)

@@ -10,6 +10,7 @@
 #include "error.h"
 #include "event.h"
 #include "event_table.h"
+#include "number.h"
 
 static const struct {
 	const char *name;
@@ -133,29 +134,20 @@ static int apply_all_modifiers(const char *own, const char *extra, struct selfmo
  */
 static int parse_u64(const char *s, uint64_t *v)
 {
-	int base = 10;
-	uint64_t n = 0;
+	unsigned int base = 10;
+	uint64_t n;
+	int err;
 
 	if (s[0] == '0' && s[1] == 'x') {
 		base = 16;
 		s += 2;
 	}
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		int d = isdigit((unsigned char)*s) ? *s - '0' :
-			base == 16 && isxdigit((unsigned char)*s) ?
-						     tolower((unsigned char)*s) - 'a' + 10 :
-						     -1;
-
-		if (d < 0)
-			return -EINVAL;
-		if (n > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-			return -ERANGE;
-		n = n * (uint64_t)base + (uint64_t)d;
-	}
-	*v = n;
-	return 0;
+	err = selfmon_number__parse(&s, base, UINT64_MAX, &n);
+	if (!err && *s)
+		err = -EINVAL;
+	if (!err)
+		*v = n;
+	return err;
 }
 
 /*
@@ -378,12 +370,14 @@ int selfmon_event__parse_mods(const char *spec, const char *extra, const struct 
 
 	if (name[0] == 'r' && name[1] &&
 	    strspn(name + 1, "0123456789abcdefABCDEF") == strlen(name + 1)) {
-		ev->attr.type = PERF_TYPE_RAW;
-		errno = 0;
-		ev->attr.config = strtoull(name + 1, NULL, 16);
-		if (errno == ERANGE)
+		const char *hex = name + 1;
+		uint64_t config;
+
+		if (selfmon_number__parse(&hex, 16, UINT64_MAX, &config))
 			return selfmon__err(-ERANGE, "event '%s': raw config wider than 64 bits",
 					    spec);
+		ev->attr.type = PERF_TYPE_RAW;
+		ev->attr.config = config;
 		ev->pmu = selfmon_pmus__default_core(pmus);
 		ev->hardware = true;
 		return apply_all_modifiers(colon ? colon : "", extra, ev);

@@ -5,6 +5,7 @@
 #include <linux/perf_event.h>
 
 #include "format.h"
+#include "number.h"
 
 static const char *const fields[] = { "config", "config1", "config2" };
 
@@ -28,21 +29,17 @@ int selfmon_format__parse(const char *spec, struct selfmon_format *fmt)
 
 	p = colon + 1;
 	for (;;) {
-		char *end;
-		long lo, hi;
+		uint64_t lo, hi;
 
-		lo = strtol(p, &end, 10);
-		if (end == p || lo < 0 || lo > 63)
+		if (selfmon_number__parse(&p, 10, 63, &lo))
 			return -EINVAL;
 		hi = lo;
-		p = end;
 		if (*p == '-') {
-			hi = strtol(++p, &end, 10);
-			if (end == p || hi < lo || hi > 63)
+			p++;
+			if (selfmon_number__parse(&p, 10, 63, &hi) || hi < lo)
 				return -EINVAL;
-			p = end;
 		}
-		for (long b = lo; b <= hi; b++) {
+		for (uint64_t b = lo; b <= hi; b++) {
 			if (fmt->nr_bits == 64)
 				return -EINVAL;
 			fmt->bits[fmt->nr_bits++] = (uint8_t)b;

@@ -32,12 +32,13 @@
 
 #include <selfmon/selfmon.h>
 #include "error.h"
+#include "lock.h"
 #include "owner.h"
 
 /* What the wiped page holds: who claimed it, and the tracked owners with their lock. */
 struct owner_page {
 	pid_t pid;
-	int lock;
+	struct selfmon_lock lock;
 	struct selfmon_owner *head;
 };
 
@@ -57,18 +58,7 @@ static void wipe_in_child(void)
 {
 	__atomic_store_n(&fallback_page.pid, 0, __ATOMIC_RELAXED);
 	fallback_page.head = NULL;
-	__atomic_store_n(&fallback_page.lock, 0, __ATOMIC_RELAXED);
-}
-
-static void owners_lock(void)
-{
-	while (__atomic_exchange_n(&owners->lock, 1, __ATOMIC_ACQUIRE))
-		sched_yield();
-}
-
-static void owners_unlock(void)
-{
-	__atomic_store_n(&owners->lock, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&fallback_page.lock.taken, 0, __ATOMIC_RELAXED);
 }
 
 /* The thread key's destructor: this thread's owners lose its pointer. */
@@ -77,11 +67,11 @@ static void owner_thread_exit(void *unused)
 	uintptr_t self = selfmon_owner__self();
 
 	(void)unused;
-	owners_lock();
+	selfmon_lock__take(&owners->lock);
 	for (struct selfmon_owner *o = owners->head; o; o = o->next)
 		if (__atomic_load_n(&o->tp, __ATOMIC_RELAXED) == self)
 			__atomic_store_n(&o->tp, 0, __ATOMIC_RELAXED);
-	owners_unlock();
+	selfmon_lock__give(&owners->lock);
 }
 
 static void owner_init_once(void)
@@ -143,7 +133,7 @@ void selfmon_owner__track(struct selfmon_owner *o)
 	/* Any non-NULL value: the destructor runs for this thread. */
 	if (!exit_key_ok || pthread_setspecific(exit_key, owners))
 		return;
-	owners_lock();
+	selfmon_lock__take(&owners->lock);
 	o->prev = NULL;
 	o->next = owners->head;
 	if (o->next)
@@ -151,7 +141,7 @@ void selfmon_owner__track(struct selfmon_owner *o)
 	owners->head = o;
 	o->tracked = true;
 	__atomic_store_n(&o->tp, selfmon_owner__self(), __ATOMIC_RELAXED);
-	owners_unlock();
+	selfmon_lock__give(&owners->lock);
 }
 
 void selfmon_owner__untrack(struct selfmon_owner *o)
@@ -159,7 +149,7 @@ void selfmon_owner__untrack(struct selfmon_owner *o)
 	/* A child's list is its own: the parent's owners were never on it. */
 	if (!o->tracked || !selfmon_owner__same_process(o))
 		return;
-	owners_lock();
+	selfmon_lock__take(&owners->lock);
 	if (o->prev)
 		o->prev->next = o->next;
 	else
@@ -168,7 +158,7 @@ void selfmon_owner__untrack(struct selfmon_owner *o)
 		o->next->prev = o->prev;
 	o->tracked = false;
 	__atomic_store_n(&o->tp, 0, __ATOMIC_RELAXED);
-	owners_unlock();
+	selfmon_lock__give(&owners->lock);
 }
 
 int selfmon_owner__same_process(const struct selfmon_owner *o)

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include "error.h"
 #include "pin.h"
 #include "fmt.h"
+#include "lock.h"
 
 int selfmon_pin__parse(const char *policy, struct selfmon_pin *pin)
 {
@@ -143,7 +143,7 @@ struct pin_entry {
 	cpu_set_t saved;
 };
 
-static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct selfmon_lock pin_lock = SELFMON_LOCK_INIT;
 static struct pin_entry *pinned;
 
 static struct pin_entry **pin_find(pid_t pid, pid_t tid)
@@ -190,25 +190,28 @@ static int pin_first(pid_t tid, const struct selfmon_cluster *cl, const cpu_set_
 int selfmon_pin__acquire(pid_t tid, const struct selfmon_cluster *cl, const cpu_set_t *cpus,
 			 struct selfmon_pin_hold *hold)
 {
+	char other[sizeof(hold->pmu)] = "";
 	struct pin_entry *e;
-	int err = 0;
+	int err;
 
 	/* Only thread @tid adds its own entry: the affinity calls need no lock. */
-	pthread_mutex_lock(&pin_lock);
+	selfmon_lock__take(&pin_lock);
 	e = *pin_find(getpid(), tid);
 	if (e && strcmp(e->hold.pmu, cl->pmu->name))
-		err = selfmon__err(-EBUSY,
-				   "this thread is pinned to %s by another open set; a set for "
-				   "%s would move it off that set's counters: close the other set "
-				   "first, or open this one for %s",
-				   e->hold.pmu, cl->pmu->name, e->hold.pmu);
-	else if (e)
+		memcpy(other, e->hold.pmu, sizeof(other));
+	else if (e) {
 		e->refs++;
-	if (e && !err)
 		*hold = e->hold;
-	pthread_mutex_unlock(&pin_lock);
-	if (e || err)
-		return err;
+	}
+	selfmon_lock__give(&pin_lock);
+	if (other[0])
+		return selfmon__err(-EBUSY,
+				    "this thread is pinned to %s by another open set; a set for "
+				    "%s would move it off that set's counters: close the other set "
+				    "first, or open this one for %s",
+				    other, cl->pmu->name, other);
+	if (e)
+		return 0;
 
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -219,10 +222,10 @@ int selfmon_pin__acquire(pid_t tid, const struct selfmon_cluster *cl, const cpu_
 		return err;
 	}
 	*hold = e->hold;
-	pthread_mutex_lock(&pin_lock);
+	selfmon_lock__take(&pin_lock);
 	e->next = pinned;
 	pinned = e;
-	pthread_mutex_unlock(&pin_lock);
+	selfmon_lock__give(&pin_lock);
 	return 0;
 }
 
@@ -236,14 +239,14 @@ void selfmon_pin__release(const struct selfmon_pin_hold *hold, bool restore)
 {
 	struct pin_entry **slot, *e;
 
-	pthread_mutex_lock(&pin_lock);
+	selfmon_lock__take(&pin_lock);
 	slot = pin_find(hold->pid, hold->tid);
 	e = *slot;
 	if (e && --e->refs == 0)
 		*slot = e->next;
 	else
 		e = NULL;
-	pthread_mutex_unlock(&pin_lock);
+	selfmon_lock__give(&pin_lock);
 	if (!e)
 		return;
 	/*

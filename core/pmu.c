@@ -198,6 +198,26 @@ static void insert_by_type(struct selfmon_pmus *pmus, int at)
 	pmus->pmu[i] = p;
 }
 
+/*
+ * Room for twice as many PMUs. By malloc, copy and free rather than
+ * realloc(3): the smallest static musl program calls no realloc otherwise,
+ * and musl's is 1 KB of it (docs/building.md, "Size").
+ */
+static int grow(struct selfmon_pmus *pmus, int *cap)
+{
+	int more = *cap ? *cap * 2 : 16;
+	struct selfmon_pmu *n = malloc((size_t)more * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	if (pmus->nr)
+		memcpy(n, pmus->pmu, (size_t)pmus->nr * sizeof(*n));
+	free(pmus->pmu);
+	pmus->pmu = n;
+	*cap = more;
+	return 0;
+}
+
 int selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root)
 {
 	char path[PATH_MAX];
@@ -220,15 +240,9 @@ int selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root)
 		if (de->d_name[0] == '.')
 			continue;
 		if (pmus->nr == cap) {
-			struct selfmon_pmu *n;
-
-			cap = cap ? cap * 2 : 16;
-			n = realloc(pmus->pmu, (size_t)cap * sizeof(*n));
-			if (!n) {
-				err = -ENOMEM;
+			err = grow(pmus, &cap);
+			if (err)
 				goto out;
-			}
-			pmus->pmu = n;
 		}
 		/* A PMU with a wrong file is left out, with a note: never guessed. */
 		if (!load_one(pmus, &pmus->pmu[pmus->nr], de->d_name, &possible))

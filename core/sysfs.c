@@ -2,6 +2,9 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,7 @@
 
 #include "sysfs.h"
 #include "fmt.h"
+#include "number.h"
 
 /* @s for a message, into @buf: control bytes, quotes and backslashes as \xNN, cut with "...". */
 static const char *quote(char *buf, size_t size, const char *s)
@@ -113,17 +117,19 @@ int selfmon_sysfs__read(const char *root, const char *path, char *buf, size_t si
 
 int selfmon_sysfs__read_long(const char *root, const char *path, long *val)
 {
-	char buf[64], *end;
+	char buf[64];
+	const char *p = buf;
 	int n = selfmon_sysfs__read(root, path, buf, sizeof(buf));
+	bool minus;
+	uint64_t v;
 
 	if (n < 0)
 		return n;
-	/* strtol would also take blanks and a '+' that no kernel writes. */
-	if (!isdigit((unsigned char)buf[0]) && !(buf[0] == '-' && isdigit((unsigned char)buf[1])))
+	/* A decimal number, '-' before it or not: what the kernel writes (no blanks, no '+'). */
+	minus = *p == '-';
+	p += minus;
+	if (selfmon_number__parse(&p, 10, (uint64_t)LONG_MAX + minus, &v) || *p)
 		return -EINVAL;
-	errno = 0;
-	*val = strtol(buf, &end, 10);
-	if (errno || end == buf || *end)
-		return -EINVAL;
+	*val = minus ? (long)(0 - v) : (long)v;
 	return 0;
 }

@@ -8,7 +8,7 @@
 # each budgeted minimal program go (scripts/size-top.sh: by object, by symbol).
 # Usage: scripts/size.sh 'LABEL=BYTES...' LABEL:CROSS_COMPILE:TREE...
 #   each LABEL=BYTES: the stripped minimal program of the tree so labelled
-#   stays within BYTES (e.g. 'arm64-musl=204800 arm64-min=84992').
+#   stays within BYTES (e.g. 'arm64-musl=204800 arm64-min=79872').
 # A library archive is stripped of debug information only (-g): its symbols
 # are its interface. Programs are stripped whole.
 set -u
@@ -45,14 +45,25 @@ not_min='^(selfmon_(bench|bench_cli|bench_result|stats|calib|report|json|csv|rea
 # (scripts/build-deps.sh), and the program writes with fputs. The same program
 # linked without --gc-sections has it (bench formats floats), so that the
 # check can fail. (With groups, libperf's CPU map code prints with fprintf.)
+# Nor the C library's number scanner (core/number.c parses), realloc (the
+# PMU list grows by malloc and copy) or its pthread mutex (core/lock.h).
 printf_check() {
 	grep -q '^CONFIG_LIBC_MUSL=y' "$2/.config" 2>/dev/null &&
 		grep -q '^# CONFIG_GROUPS is not set' "$2/.config" || return 0
-	pf=$("${cross}nm" "$3" | awk '{ print $NF }' | grep -E '^(v?f?s?n?printf|printf_core|fmt_fp)$' | head -n 3 | tr '\n' ' ')
-	if [ -n "$pf" ]; then notok "[$1] the minimal program carries the C library's printf ($pf): who calls it? (objdump -d $3)"
-	elif ! "${cross}nm" "$3.nogc" 2>/dev/null | awk '{ print $NF }' | grep -qx vfprintf; then
-		notok "[$1] the minimal program linked without --gc-sections has no vfprintf either: the printf check cannot fail"
-	else ok "[$1] the minimal program carries none of the C library's printf family"; fi
+	libc_check "$1" "$3" "printf family" vfprintf '^(v?f?s?n?printf|printf_core|fmt_fp)$'
+	libc_check "$1" "$3" "number scanner (strtol family)" __intscan '^(__intscan|strto[u]?l+)$'
+	libc_check "$1" "$3" "realloc" realloc '^(realloc|__libc_realloc)$'
+	libc_check "$1" "$3" "pthread mutex" __pthread_mutex_lock '^(__)?pthread_mutex_(timed)?lock$'
+}
+
+# libc_check LABEL PROGRAM WHAT NOGC_SYMBOL PATTERN: PROGRAM has no symbol
+# of PATTERN, and PROGRAM.nogc has NOGC_SYMBOL (so the check can fail).
+libc_check() {
+	got=$("${cross}nm" "$2" | awk '{ print $NF }' | grep -E "$5" | head -n 3 | tr '\n' ' ')
+	if [ -n "$got" ]; then notok "[$1] the minimal program carries the C library's $3 ($got): who calls it? (objdump -d $2)"
+	elif ! "${cross}nm" "$2.nogc" 2>/dev/null | awk '{ print $NF }' | grep -qx "$4"; then
+		notok "[$1] the minimal program linked without --gc-sections has no $4 either: the $3 check cannot fail"
+	else ok "[$1] the minimal program carries none of the C library's $3"; fi
 }
 
 # libselfmon.a's one object keeps the sections of one name from different

@@ -14,7 +14,7 @@
  * by exactly twice the difference of their N (tests/bundle/min_test).
  */
 #include <stdio.h>
-#include <stdlib.h>
+#include <limits.h>
 
 #include <selfmon/selfmon.h>
 #include <selfmon/read.h>
@@ -49,6 +49,25 @@ static void put_u64(uint64_t v, FILE *f)
 	fputs(p, f);
 }
 
+/*
+ * N: decimal digits. strtoul(3), like printf(3), would bring the C
+ * library's whole number scanner (about 2.5 KB) into this program.
+ */
+static int parse_rounds(const char *s, unsigned long *n)
+{
+	unsigned long v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (ULONG_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (unsigned long)(*s - '0');
+	}
+	*n = v;
+	return 0;
+}
+
 static void say_error(void)
 {
 	fputs("min: ", stderr);
@@ -77,11 +96,16 @@ static inline int read_count(struct selfmon_set *set, const struct perf_event_mm
 
 int main(int argc, char **argv)
 {
-	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) + 1 : 1;
+	unsigned long n = 0;
 	const char *why = NULL;	/* set when a read took read(2) */
 	uint64_t a = 0, b = 0;
 	int rc = 1;
 
+	if (argc > 1 && parse_rounds(argv[1], &n)) {
+		fputs("min: N must be decimal digits, the rounds of the loop\n", stderr);
+		return 2;
+	}
+	n++;
 	struct selfmon_set *set = selfmon_set__open("instructions:u", NULL);
 	if (!set) {
 		say_error();
