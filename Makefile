@@ -350,6 +350,9 @@ $(O)/tests/unit/%: $(O)/obj/tests/unit/%.o $(CLI_LIB) $(INTERNAL_LIB) $(UTIL_LIB
 # build: linked ahead of the library's archive, they stand for group.c.
 $(O)/tests/unit/test_group_none: $(O)/obj/core/group_none.o
 $(O)/tests/unit/test_group_none: SELFMON_LDFLAGS += $(O)/obj/core/group_none.o
+# ...and without CONFIG_PINNING (core/pin_none.c), in place of pin.c.
+$(O)/tests/unit/test_pin_none: $(O)/obj/core/pin_none.o
+$(O)/tests/unit/test_pin_none: SELFMON_LDFLAGS += $(O)/obj/core/pin_none.o
 
 # The harness compares literals with unsigned values by design; the 6.12
 # line's TEST_F() sets a local between setjmp() and fork() (gcc's

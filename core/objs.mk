@@ -8,8 +8,11 @@
 # util/objs.mk (util-y) and tools/objs.mk (cli-y, prog-y) list the other kinds.
 
 obj-y += closest.o counter.o cpulist.o error.o event.o event_same.o fmt.o format.o
-obj-y += list.o machine.o number.o outfile.o owner.o pin.o pmu.o refusal.o set.o set_read.o
+obj-y += list.o machine.o number.o outfile.o owner.o pmu.o refusal.o set.o set_read.o
 obj-y += arch.o stats.o sysfs.o topology.o
+# Pinning to one core type; without it "none" is the only policy (pin_none.c).
+obj-$(CONFIG_PINNING) += pin.o
+obj-$(call off,CONFIG_PINNING) += pin_none.o
 # selfmon_metrics__split(): any build tells a list's metrics from its events.
 obj-y += metric_split.o
 

@@ -229,6 +229,11 @@ int selfmon_pin__acquire(pid_t tid, const struct selfmon_cluster *cl, const cpu_
 	return 0;
 }
 
+int selfmon_pin__cpu(void)
+{
+	return sched_getcpu();
+}
+
 static bool thread_of_this_process(pid_t pid, pid_t tid)
 {
 	return pid == getpid() &&

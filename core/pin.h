@@ -44,6 +44,12 @@ int selfmon_pin__resolve(const struct selfmon_pin *pin, const struct selfmon_top
 			 const struct selfmon_cluster **cl, cpu_set_t *cpus);
 
 /*
+ * The CPU the calling thread runs on, as pinning judges it: sched_getcpu(3),
+ * or -1 in a build without pinning, which never asks.
+ */
+int selfmon_pin__cpu(void);
+
+/*
  * A thread has one affinity, whatever number of sets pinned it: the sets of
  * one thread share one hold on it. The first pinned set narrows the affinity
  * (within the one the thread has) and saves the old one; later sets for the

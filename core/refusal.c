@@ -17,7 +17,7 @@ enum selfmon_reason selfmon_refusal__why(const struct selfmon_set *set,
 
 	if (!(c->page->capabilities & SELFMON_CAP_USER_RDPMC))
 		return SELFMON_REASON_CAP;
-	cpu = set->pinned ? sched_getcpu() : -1;
+	cpu = set->pinned ? selfmon_pin__cpu() : -1;
 	if (cpu >= 0 && !CPU_ISSET(cpu, &set->cluster))
 		return SELFMON_REASON_OFF_CLUSTER;
 	return SELFMON_REASON_INDEX;

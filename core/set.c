@@ -192,7 +192,7 @@ static int open_pin(struct selfmon_set *set, const struct selfmon_pin *pin, stru
 	/* Only counters in CPU registers care where the thread runs. */
 	if (!any_hardware(set) || !ctx->topo->nr)
 		return 0;
-	err = selfmon_pin__resolve(pin, ctx->topo, sched_getcpu(), &cl, &cpus);
+	err = selfmon_pin__resolve(pin, ctx->topo, selfmon_pin__cpu(), &cl, &cpus);
 	if (!err && cl)
 		err = selfmon_pin__acquire(set->owner.tid, cl, &cpus, &set->hold);
 	if (err)
