@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A scratch directory for a test program's files, made at its group's
- * setup and removed whole at its teardown (test_compare_command.c,
- * test_compare_verdict.c). Include after <cmocka.h>.
+ * setup and removed whole at its teardown (compare_cmd.h's, for
+ * test_compare_command.c and test_compare_rows.c; test_compare_verdict.c).
+ * Include after <cmocka.h>.
  */
 #ifndef SELFMON_TEST_SCRATCH_H
 #define SELFMON_TEST_SCRATCH_H

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * selfmon compare, the command: its exit status for each kind of input,
- * the reports it pools and the rows it leaves out, and the files it writes
- * (the verdicts themselves: test_compare.c).
+ * its options, the reports it pools, and the files it writes (the verdicts
+ * themselves: test_compare.c; the rows that are not a measurement:
+ * test_compare_rows.c).
  */
 
 #include <errno.h>
@@ -13,16 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/cli.h"
-#include "../../tools/compare.h"
-#include "scratch.h"
-
-static char dir[64];
+#include "compare_cmd.h"
 
 static void report(const char *name, const char *bench2, int reps, double time, double insns, bool schema)
 {
@@ -42,47 +38,6 @@ static void report(const char *name, const char *bench2, int reps, double time, 
 				time + i * 0.01, time + i * 0.01, insns);
 	fputs("]}\n", f);
 	fclose(f);
-}
-
-static int compare(const char *a, const char *b, const char *opt1, const char *opt2)
-{
-	char pa[128], pb[128], out[128];
-	char *argv[8] = { "compare", pa, pb, "--out", out };
-	int argc = 5;
-
-	snprintf(pa, sizeof(pa), "%s/%s", dir, a);
-	snprintf(pb, sizeof(pb), "%s/%s", dir, b);
-	snprintf(out, sizeof(out), "%s/out", dir);
-	if (opt1)
-		argv[argc++] = (char *)opt1;
-	if (opt2)
-		argv[argc++] = (char *)opt2;
-	return cmd_compare(argc, argv);
-}
-
-/* What the last compare() wrote to its --out, into @text. */
-static void read_out(char *text, size_t size)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/out", dir);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	text[fread(text, 1, size - 1, f)] = '\0';
-	fclose(f);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	return scratch__make(dir, sizeof(dir), "test_compare");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return scratch__remove(dir);
 }
 
 static void exit_0_without_a_regression_1_with_one(void **state)
@@ -330,152 +285,6 @@ static void several_runs_a_side_pool_their_repetitions(void **state)
 	assert_int_equal(cmd_compare(6, argv), 2);
 }
 
-/*
- * A report in Google Benchmark's layout: 9 repetitions of "m" (10 ns,
- * 100 instructions), then @k repetitions of "k" at @time ns, then the
- * rows @extra (JSON objects, each with its leading comma).
- */
-static void gb_file(const char *name, int k, double time, const char *extra)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("{\"context\": {}, \"benchmarks\": [", f);
-	for (int i = 0; i < 9 + k; i++)
-		fprintf(f, "%s{\"name\": \"%s\", \"run_name\": \"%s\", \"run_type\": \"iteration\", "
-			"\"repetitions\": 9, \"repetition_index\": %d, \"threads\": 1, \"iterations\": 1000, "
-			"\"real_time\": %g, \"cpu_time\": %g, \"time_unit\": \"ns\", \"instructions\": 100}",
-			i ? ", " : "", i < 9 ? "m" : "k", i < 9 ? "m" : "k", i % 9, i < 9 ? 10 : time,
-			i < 9 ? 10 : time);
-	fprintf(f, "%s]}\n", extra ? extra : "");
-	fclose(f);
-}
-
-/* What Google Benchmark writes for a repetition of "k" that called SkipWithError(@msg). */
-#define GB_ERROR(msg)                                                                              \
-	", {\"name\": \"k\", \"run_name\": \"k\", \"run_type\": \"iteration\", \"repetitions\": 1, "      \
-	"\"repetition_index\": 0, \"threads\": 1, \"error_occurred\": true, \"error_message\": \"" msg     \
-	"\", \"iterations\": 0, \"real_time\": 0, \"cpu_time\": 0, \"time_unit\": \"ns\"}"
-/* ... and for one that called SkipWithMessage(@msg). */
-#define GB_SKIP(msg)                                                                               \
-	", {\"name\": \"k\", \"run_name\": \"k\", \"run_type\": \"iteration\", \"repetitions\": 1, "      \
-	"\"repetition_index\": 0, \"threads\": 1, \"skipped\": true, \"skip_message\": \"" msg             \
-	"\", \"iterations\": 0, \"real_time\": 0, \"cpu_time\": 0, \"time_unit\": \"ns\"}"
-
-/* A benchmark that failed (SkipWithError) is no measurement: on NEW the gate fails and says why. */
-static void a_benchmark_that_failed_on_new_fails_the_gate_with_its_message(void **state)
-{
-	char text[8192] = "";
-
-	(void)state;
-	gb_file("ok.json", 9, 20, NULL);
-	gb_file("failed.json", 0, 0, GB_ERROR("no \\\"device\\\" here"));
-	gb_file("partly.json", 8, 20, GB_ERROR("repetition 9 lost its device"));
-	/* its time 0 was read as a 100% improvement, exit 0 */
-	assert_int_equal(compare("ok.json", "failed.json", NULL, NULL), 1);
-	read_out(text, sizeof(text));
-	assert_non_null(strstr(text, "k                        FAILED: NEW '"));
-	assert_non_null(strstr(text, "failed.json' reported an error: 'no \"device\" here'"));
-	assert_null(strstr(text, "improvement:"));
-	/* the other benchmark is compared as ever */
-	assert_non_null(strstr(text, "m                        time"));
-	assert_int_equal(compare("ok.json", "failed.json", "--format", "junit"), 1);
-	read_out(text, sizeof(text));
-	assert_non_null(strstr(text, "failures=\"1\""));
-	assert_non_null(strstr(text, "<testcase classname=\"k\" name=\"run\" time=\"0\">\n      "
-				     "<failure type=\"error\" message=\"FAILED: NEW"));
-	assert_non_null(strstr(text, "reported an error: 'no &quot;device&quot; here'\"/>"));
-	assert_int_equal(compare("ok.json", "failed.json", "--format", "json"), 1);
-	read_out(text, sizeof(text));
-	assert_non_null(strstr(text, "\"failed\": 1,"));
-	assert_non_null(strstr(text, "{\"benchmark\": \"k\", \"verdict\": \"failed\", \"side\": \"new\", "
-				     "\"kind\": \"error\", \"message\": \"no \\\"device\\\" here\""));
-	/* one failed repetition of nine is a failed run too, and --allow-missing does not excuse it */
-	assert_int_equal(compare("ok.json", "partly.json", "--allow-missing", NULL), 1);
-	/* failed on BASE: nothing to compare against, as a benchmark on one side only (exit 2) */
-	assert_int_equal(compare("failed.json", "ok.json", NULL, NULL), 2);
-	read_out(text, sizeof(text));
-	assert_non_null(strstr(text, "not comparable: BASE '"));
-	assert_int_equal(compare("failed.json", "ok.json", "--allow-missing", NULL), 0);
-	/* failed on both: NEW failed */
-	assert_int_equal(compare("failed.json", "failed.json", "--allow-missing", NULL), 1);
-}
-
-/* Aggregates (Google Benchmark's and selfmon's) and skipped runs are never compared as repetitions. */
-static void rows_that_are_not_measurements_are_never_compared(void **state)
-{
-	static const char aggregates[] =
-		", {\"name\": \"k_mean\", \"run_name\": \"k\", \"run_type\": \"aggregate\", "
-		"\"aggregate_name\": \"mean\", \"aggregate_unit\": \"time\", \"iterations\": 9, "
-		"\"real_time\": 1, \"cpu_time\": 1, \"time_unit\": \"ns\", \"instructions\": 1}"
-		", {\"name\": \"k_cv\", \"run_name\": \"k\", \"run_type\": \"aggregate\", "
-		"\"aggregate_name\": \"cv\", \"aggregate_unit\": \"percentage\", \"iterations\": 9, "
-		"\"real_time\": 0.5, \"cpu_time\": 0.5, \"time_unit\": \"ns\"}"
-		/* no run_type, as older writers: its aggregate_name says what it is */
-		", {\"name\": \"k_stddev\", \"run_name\": \"k\", \"aggregate_name\": \"stddev\", "
-		"\"iterations\": 9, \"real_time\": 0, \"cpu_time\": 0, \"time_unit\": \"ns\"}";
-	char text[8192] = "";
-
-	(void)state;
-	gb_file("plain.json", 9, 20, NULL);
-	gb_file("agg.json", 9, 20, aggregates);
-	/* a stddev of 0 or a mean of 1 ns among the repetitions would make "k" improve */
-	assert_int_equal(compare("plain.json", "agg.json", "--limit", "time=+0%"), 0);
-	read_out(text, sizeof(text));
-	assert_non_null(strstr(text, "k                        time                  20.000 ns      20.000 ns     +0.00%"
-				     "      +0%  same: exact"));
-	assert_null(strstr(text, "improvement:"));
-	assert_int_equal(compare("agg.json", "plain.json", "--limit", "time=+0%"), 0);
-	/* skipped on both sides: said, nothing judged; on one side: nothing to compare against */
-	gb_file("skip.json", 0, 0, GB_SKIP("needs a PMU"));
-	assert_int_equal(compare("skip.json", "skip.json", NULL, NULL), 0);
-	read_out(text, sizeof(text));
-	assert_non_null(strstr(text, "k                        skipped on both sides, not compared: 'needs a PMU'"));
-	assert_int_equal(compare("plain.json", "skip.json", NULL, NULL), 2);
-	read_out(text, sizeof(text));
-	assert_non_null(strstr(text, "not comparable: NEW '"));
-	assert_non_null(strstr(text, "skip.json' skipped it: 'needs a PMU'"));
-	/* a flag that is neither true nor false is bad input */
-	gb_file("odd.json", 0, 0, ", {\"name\": \"k\", \"error_occurred\": 1, \"real_time\": 0, \"cpu_time\": 0}");
-	assert_int_equal(compare("plain.json", "odd.json", NULL, NULL), 2);
-}
-
-/* cmd_compare() of @argc @argv, what it writes to the file descriptor @fdno into @text. */
-static int compare_fd(int fdno, int argc, char **argv, char *text, size_t size)
-{
-	char path[128];
-	int fd, saved, rc;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/fd%d", dir, fdno);
-	fflush(stdout);
-	fflush(stderr);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	saved = dup(fdno);
-	assert_true(fd >= 0 && saved >= 0);
-	dup2(fd, fdno);
-	close(fd);
-	rc = cmd_compare(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved, fdno);
-	close(saved);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	text[fread(text, 1, size - 1, f)] = '\0';
-	fclose(f);
-	return rc;
-}
-
-/* cmd_compare() of @argc @argv, what it says on stderr into @err. */
-static int compare_stderr(int argc, char **argv, char *err, size_t size)
-{
-	return compare_fd(STDERR_FILENO, argc, argv, err, size);
-}
-
 /* What the file @name in the test's directory holds, into @text ("" when there is none). */
 static void read_file(const char *name, char *text, size_t size)
 {
@@ -489,44 +298,6 @@ static void read_file(const char *name, char *text, size_t size)
 		return;
 	text[fread(text, 1, size - 1, f)] = '\0';
 	fclose(f);
-}
-
-/* A value beyond a double once in ns gave inf, and two such files compared "same" at -nan%. */
-static void a_value_out_of_range_is_bad_input_naming_the_benchmark_and_the_field(void **state)
-{
-	static const struct {
-		const char *row, *said;
-	} bad[] = {
-		{ "\"real_time\": 1e300, \"cpu_time\": 1, \"time_unit\": \"s\"",
-		  "benchmarks[9] (\"k\"): \"real_time\" 1e+300 s is out of range (at most 1e+300 ns: "
-		  "not a measurement)" },
-		{ "\"real_time\": 1, \"cpu_time\": -1e299, \"time_unit\": \"ms\"",
-		  "benchmarks[9] (\"k\"): \"cpu_time\" -1e+299 ms is out of range" },
-		{ "\"real_time\": 1, \"cpu_time\": 1, \"time_unit\": \"ns\", \"instructions\": 1.5e300",
-		  "benchmarks[9] (\"k\"): \"instructions\" 1.5e+300 is out of range (at most 1e+300: " },
-	};
-	char base[128], new_[128], err[2048], row[512];
-	char *argv[] = { "compare", base, new_ };
-
-	(void)state;
-	snprintf(base, sizeof(base), "%s/base.json", dir);
-	snprintf(new_, sizeof(new_), "%s/huge.json", dir);
-	gb_file("base.json", 9, 20, NULL);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(row, sizeof(row), ", {\"name\": \"k\", \"iterations\": 1, %s}", bad[i].row);
-		gb_file("huge.json", 0, 0, row);
-		assert_int_equal(compare_stderr(3, argv, err, sizeof(err)), 2);
-		if (!strstr(err, bad[i].said))
-			fail_msg("said '%s', not '%s'", err, bad[i].said);
-		/* the same file on both sides is no "same" either */
-		argv[1] = new_;
-		assert_int_equal(compare_stderr(3, argv, err, sizeof(err)), 2);
-		argv[1] = base;
-	}
-	/* as large as a value may be: compared, and a value */
-	gb_file("huge.json", 9, 1e300, NULL);
-	argv[1] = new_;
-	assert_int_equal(compare_stderr(3, argv, err, sizeof(err)), 0);
 }
 
 /* CI wants the JUnit in a file and the table in its log: one run gives both. */
@@ -611,9 +382,6 @@ int main(void)
 		cmocka_unit_test(double_dash_ends_the_options_and_the_rest_are_reports),
 		cmocka_unit_test(options_take_their_value_after_equals_or_as_the_next_argument),
 		cmocka_unit_test(an_out_through_a_symbolic_link_is_refused_and_the_linked_file_left_untouched),
-		cmocka_unit_test(a_benchmark_that_failed_on_new_fails_the_gate_with_its_message),
-		cmocka_unit_test(rows_that_are_not_measurements_are_never_compared),
-		cmocka_unit_test(a_value_out_of_range_is_bad_input_naming_the_benchmark_and_the_field),
 		cmocka_unit_test(a_junit_json_or_lava_file_comes_with_the_table_on_stdout),
 	};
 
