@@ -281,10 +281,14 @@ $(O)/public-symbols.txt: $(PUBLIC_HEADERS) scripts/symbols.py $(AUTOCONF)
 # functions of one name (-ffunction-sections names a section after its
 # function), or a <selfmon/priv/read.h> inline copied into two, would come
 # into a static program together though it calls one (docs/building.md, "Size").
+# Global too, though no header declares them: core/heap.h's functions, which
+# a musl libperf.a calls in place of malloc(3) and its kin (scripts/build-deps.sh).
+HEAP_SYMBOLS := selfmon_heap__malloc selfmon_heap__calloc selfmon_heap__realloc selfmon_heap__free
 define one_object
 	$(quiet) AR $(@:$(srctree)/%=%)
 	$(Q)$(CC) -nostdlib -r -Wl,--unique -o $(2:.a=.o) $(1)
-	$(Q)$(OBJCOPY) --keep-global-symbols=$(O)/public-symbols.txt $(2:.a=.o)
+	$(Q)$(OBJCOPY) --keep-global-symbols=$(O)/public-symbols.txt \
+	  $(foreach s,$(HEAP_SYMBOLS),--keep-global-symbol=$(s)) $(2:.a=.o)
 	$(Q)rm -f $(2) && $(AR) rcs $(2) $(2:.a=.o) && rm -f $(2:.a=.o)
 endef
 $(O)/libselfmon.a: $(LIB_OBJS) $(UTIL_OBJS) $(O)/public-symbols.txt
@@ -353,6 +357,9 @@ $(O)/tests/unit/test_group_none: SELFMON_LDFLAGS += $(O)/obj/core/group_none.o
 # ...and without CONFIG_PINNING (core/pin_none.c), in place of pin.c.
 $(O)/tests/unit/test_pin_none: $(O)/obj/core/pin_none.o
 $(O)/tests/unit/test_pin_none: SELFMON_LDFLAGS += $(O)/obj/core/pin_none.o
+# ...and with CONFIG_SMALL_HEAP (core/heap_small.c), in place of heap.c.
+$(O)/tests/unit/test_heap_small: $(O)/obj/core/heap_small.o
+$(O)/tests/unit/test_heap_small: SELFMON_LDFLAGS += $(O)/obj/core/heap_small.o
 
 # The harness compares literals with unsigned values by design; the 6.12
 # line's TEST_F() sets a local between setjmp() and fork() (gcc's

@@ -76,7 +76,7 @@ struct mk_global {
 	int nr_regions;
 	struct mk_thread *threads; /* every thread of this process that counted */
 	struct selfmon_metrics *metrics; /* the "@name" items of SELFMON_EVENTS; NULL: none */
-	/* A forked child (@forked) and SELFMON_OUTPUT at its fork: marker_output.c's name for it. */
+	/* A child forked while markers were on (@forked) and SELFMON_OUTPUT at its fork. */
 	bool forked;
 	char fork_output[4096];
 };
@@ -116,6 +116,8 @@ void mk_modules_apply(bool resolve);
 void mk_modules_reset(void);
 /* Point selfmon_priv_marker_self at @t's slots if @t reads inline, else at mk_none. */
 void mk_self_publish(struct mk_thread *t);
+/* SELFMON_OUTPUT (secure_getenv(3)) into @to, "" if unset; cut to @size. */
+void mk_copy_output(char *to, size_t size);
 /* The library's own region (the empty pairs it measures): not reported. */
 #define MK_EMPTY "selfmon:empty pair"
 /* 1 for the library's own region. */

@@ -84,6 +84,47 @@ static int expand_pid(char *buf, size_t size, const char *name)
 }
 
 /*
+ * A forked child that kept its parent's SELFMON_OUTPUT would replace its
+ * parent's report, or its parent its (report_path() gives it a name of its
+ * own). A child forked while markers were on is told by marker_thread.c's
+ * atfork handlers, with the name as it was at the fork. One forked before
+ * any marker is told by its pid, against the pid and the name of the
+ * process that loaded the library: not by an atfork handler registered at
+ * load, which musl's pthread_atfork(3) allocates for with the C library's
+ * malloc, in every static program linked with libselfmon.a, markers or not
+ * (Kconfig, SMALL_HEAP). The names are copied by hand, not by snprintf(3),
+ * for the same programs: one call of the printf family would link the C
+ * library's whole formatter into the smallest of them (docs/building.md,
+ * "Size").
+ */
+static pid_t mk_load_pid;
+static char mk_output_at_load[sizeof(mk.fork_output)];
+
+void mk_copy_output(char *to, size_t size)
+{
+	const char *out = secure_getenv("SELFMON_OUTPUT");
+	size_t n = out ? strnlen(out, size - 1) : 0;
+
+	memcpy(to, out ? out : "", n);
+	to[n] = '\0';
+}
+
+/* First of the constructors that may use it (priority 101): one of the program's may fork. */
+__attribute__((constructor(101))) static void mk_load(void)
+{
+	mk_copy_output(mk_output_at_load, sizeof(mk_output_at_load));
+	mk_load_pid = getpid();
+}
+
+/* 1 if this process is a forked child whose SELFMON_OUTPUT, @out, is its parent's. */
+static int mk_output_inherited(const char *out)
+{
+	if (mk.forked)
+		return !strcmp(out, mk.fork_output);
+	return getpid() != mk_load_pid && !strcmp(out, mk_output_at_load);
+}
+
+/*
  * The report's file, into @buf: SELFMON_OUTPUT with "%p" expanded. A
  * forked child whose SELFMON_OUTPUT is still the one it had at the fork, and
  * names no "%p", would replace its parent's report (or its parent its): it
@@ -93,7 +134,7 @@ static int expand_pid(char *buf, size_t size, const char *name)
 static const char *report_path(char *buf, size_t size, const char *out)
 {
 	static pid_t said;
-	bool inherited = mk.forked && !strcmp(out, mk.fork_output);
+	bool inherited = mk_output_inherited(out);
 	char q[96], q2[96];
 	int n;
 

@@ -94,43 +94,13 @@ static void mk_thread_exit(void *arg)
 	mk_self_publish(NULL);
 }
 
-/*
- * SELFMON_OUTPUT as it was at this process's fork, if it is a forked child:
- * one that kept the name would replace its parent's report, or its parent
- * its (marker_output.c gives it a name of its own). Registered at load, not
- * at the first marker, so that a child forked before any marker knows too.
- */
+/* SELFMON_OUTPUT at this process's last fork, for the child (marker_output.c). */
 static char mk_output_at_fork[sizeof(mk.fork_output)];
-
-/*
- * Copied by hand, not by snprintf(3): the constructor below registers this
- * in every static program linked with libselfmon.a, markers or not, and one
- * call of the printf family would link the C library's whole formatter into
- * the smallest of them (docs/building.md, "Size").
- */
-static void mk_note_fork(void)
-{
-	const char *out = secure_getenv("SELFMON_OUTPUT");
-	size_t n = out ? strnlen(out, sizeof(mk_output_at_fork) - 1) : 0;
-
-	memcpy(mk_output_at_fork, out ? out : "", n);
-	mk_output_at_fork[n] = '\0';
-}
-
-static void mk_note_child(void)
-{
-	mk.forked = true;
-	memcpy(mk.fork_output, mk_output_at_fork, sizeof(mk.fork_output));
-}
-
-__attribute__((constructor)) static void mk_load(void)
-{
-	pthread_atfork(mk_note_fork, NULL, mk_note_child);
-}
 
 /* A forked child starts with no regions of its parent's and counts with counters of its own. */
 static void mk_prepare(void)
 {
+	mk_copy_output(mk_output_at_fork, sizeof(mk_output_at_fork));
 	pthread_mutex_lock(&mk.lock);
 }
 
@@ -144,6 +114,8 @@ static void mk_child(void)
 	struct mk_thread *t = mk.threads, *next;
 
 	mk.threads = NULL;
+	mk.forked = true;
+	memcpy(mk.fork_output, mk_output_at_fork, sizeof(mk.fork_output));
 	for (; t; t = next) {
 		next = t->next;
 		selfmon_set__close(t->set);

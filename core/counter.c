@@ -3,7 +3,6 @@
  * One counter of a set: opened through libperf with the arch's and the
  * paranoid fallbacks, and read by its page or by read(2).
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 #include "arch_int.h"
 #include "error.h"
 #include "counter.h"
+#include "dir.h"
 #include "group.h"
 #include "refusal.h"
 #include "set.h"
@@ -331,17 +331,17 @@ static bool perf_fd_id(int fd, uint64_t *id)
  */
 static int match_fds(struct selfmon_set *set, const uint64_t *ids, const uint64_t *all, int nr_all)
 {
-	DIR *dir = opendir("/proc/self/fd");
-	struct dirent *d;
+	struct selfmon_dir dir;
+	const char *name;
 	uint64_t id;
+	int err = selfmon_dir__open(&dir, "/proc/self/fd");
 
-	if (!dir)
-		return -errno;
-	while ((d = readdir(dir))) {
-		int fd = atoi(d->d_name);
+	if (err)
+		return err;
+	while ((name = selfmon_dir__next(&dir))) {
+		int fd = atoi(name);
 
-		if (d->d_name[0] < '0' || d->d_name[0] > '9' || fd == dirfd(dir) ||
-		    !perf_fd_id(fd, &id))
+		if (name[0] < '0' || name[0] > '9' || fd == dir.fd || !perf_fd_id(fd, &id))
 			continue;
 		for (int i = 0; i < set->nr; i++)
 			if (ids[i] == id && wants_fd(&set->ctr[i], i))
@@ -350,8 +350,10 @@ static int match_fds(struct selfmon_set *set, const uint64_t *ids, const uint64_
 			if (all[i] == id)
 				fcntl(fd, F_SETFD, FD_CLOEXEC);
 	}
-	closedir(dir);
-	return 0;
+	if (!name && errno)
+		err = -errno;
+	selfmon_dir__close(&dir);
+	return err;
 }
 
 /*

@@ -7,9 +7,12 @@
 #   obj-$(call off,CONFIG_FOO) += x_none.o   FOO's stubs, without it
 # util/objs.mk (util-y) and tools/objs.mk (cli-y, prog-y) list the other kinds.
 
-obj-y += closest.o counter.o cpulist.o error.o event.o event_same.o fmt.o format.o
+obj-y += closest.o counter.o cpulist.o dir.o error.o event.o event_same.o fmt.o format.o
 obj-y += list.o machine.o number.o outfile.o owner.o pmu.o refusal.o set.o set_read.o
 obj-y += arch.o stats.o sysfs.o topology.o
+# The memory of a set and of libperf: the C library's, or an arena of its own.
+obj-$(call off,CONFIG_SMALL_HEAP) += heap.o
+obj-$(CONFIG_SMALL_HEAP) += heap_small.o
 # Pinning to one core type; without it "none" is the only policy (pin_none.c).
 obj-$(CONFIG_PINNING) += pin.o
 obj-$(call off,CONFIG_PINNING) += pin_none.o

@@ -42,7 +42,13 @@ struct owner_page {
 	struct selfmon_owner *head;
 };
 
-/* Before 4.14 there is no MADV_WIPEONFORK: atfork handlers are all we have. */
+/*
+ * Before Linux 4.14 there is no MADV_WIPEONFORK: the owners' list is this
+ * one, and the pid comes from getpid(2) at each check (this_process()),
+ * which no fork, raw or not, can leave stale. Not an atfork handler: a raw
+ * fork runs none, and pthread_atfork(3) allocates with the C library's
+ * malloc, which a build with CONFIG_SMALL_HEAP otherwise does without.
+ */
 static struct owner_page fallback_page;
 /* Every thread may write its pid, all with the same pid: relaxed atomics. */
 static struct owner_page *owners = &fallback_page;
@@ -53,13 +59,6 @@ static bool exit_key_ok;
 #ifndef SELFMON_ARCH_THREAD_POINTER
 _Thread_local char selfmon_owner__anchor;
 #endif
-
-static void wipe_in_child(void)
-{
-	__atomic_store_n(&fallback_page.pid, 0, __ATOMIC_RELAXED);
-	fallback_page.head = NULL;
-	__atomic_store_n(&fallback_page.lock.taken, 0, __ATOMIC_RELAXED);
-}
 
 /* The thread key's destructor: this thread's owners lose its pointer. */
 static void owner_thread_exit(void *unused)
@@ -86,14 +85,16 @@ static void owner_init_once(void)
 	}
 	if (p != MAP_FAILED)
 		munmap(p, (size_t)sysconf(_SC_PAGESIZE));
-	pthread_atfork(NULL, NULL, wipe_in_child);
 }
 
 /* This process's pid, from the page (no system call) once this process has claimed it. */
 static pid_t this_process(void)
 {
-	pid_t pid = __atomic_load_n(&owners->pid, __ATOMIC_RELAXED);
+	pid_t pid;
 
+	if (owners == &fallback_page)
+		return getpid();
+	pid = __atomic_load_n(&owners->pid, __ATOMIC_RELAXED);
 	/* 0: a child, however made, that has not claimed the wiped page yet */
 	if (!pid) {
 		pid = getpid();
@@ -163,7 +164,7 @@ void selfmon_owner__untrack(struct selfmon_owner *o)
 
 int selfmon_owner__same_process(const struct selfmon_owner *o)
 {
-	return __atomic_load_n(&owners->pid, __ATOMIC_RELAXED) == o->pid;
+	return this_process() == o->pid;
 }
 
 int selfmon_owner__check(const struct selfmon_owner *o)

@@ -11,6 +11,7 @@
 #include "error.h"
 #include "pin.h"
 #include "fmt.h"
+#include "heap.h"
 #include "lock.h"
 
 int selfmon_pin__parse(const char *policy, struct selfmon_pin *pin)
@@ -213,12 +214,12 @@ int selfmon_pin__acquire(pid_t tid, const struct selfmon_cluster *cl, const cpu_
 	if (e)
 		return 0;
 
-	e = calloc(1, sizeof(*e));
+	e = selfmon_heap__calloc(1, sizeof(*e));
 	if (!e)
 		return selfmon__err(-ENOMEM, "out of memory");
 	err = pin_first(tid, cl, cpus, e);
 	if (err) {
-		free(e);
+		selfmon_heap__free(e);
 		return err;
 	}
 	*hold = e->hold;
@@ -263,5 +264,5 @@ void selfmon_pin__release(const struct selfmon_pin_hold *hold, bool restore)
 	if (restore && e->restore && thread_of_this_process(e->hold.pid, e->hold.tid))
 		sched_setaffinity(e->hold.tid == (pid_t)syscall(SYS_gettid) ? 0 : e->hold.tid,
 				  sizeof(e->saved), &e->saved);
-	free(e);
+	selfmon_heap__free(e);
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -10,6 +9,8 @@
 #include "pmu.h"
 #include "sysfs.h"
 #include "fmt.h"
+#include "dir.h"
+#include "heap.h"
 
 #define DEVICES "/sys/bus/event_source/devices"
 
@@ -54,31 +55,30 @@ static const char *printable(const char *name, char *buf, size_t size)
 static void load_formats(struct selfmon_pmus *pmus, struct selfmon_pmu *pmu)
 {
 	char path[PATH_MAX], spec[128], q[80];
-	struct dirent *de;
-	DIR *dir;
+	struct selfmon_dir dir;
+	const char *name;
 
 	selfmon_fmt__print(path, sizeof(path), "%s" DEVICES "/%s/format", pmus->root, pmu->name);
-	dir = opendir(path);
-	if (!dir)
+	if (selfmon_dir__open(&dir, path))
 		return;
-	while ((de = readdir(dir)) && pmu->nr_formats < SELFMON_PMU_MAX_FORMATS) {
+	while ((name = selfmon_dir__next(&dir)) && pmu->nr_formats < SELFMON_PMU_MAX_FORMATS) {
 		struct selfmon_format *f = &pmu->formats[pmu->nr_formats];
 
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(f->name))
+		if (name[0] == '.' || strlen(name) >= sizeof(f->name))
 			continue;
-		selfmon_fmt__print(path, sizeof(path), DEVICES "/%s/format/%s", pmu->name, de->d_name);
+		selfmon_fmt__print(path, sizeof(path), DEVICES "/%s/format/%s", pmu->name, name);
 		/* A term we cannot parse cannot be used; the rest of the PMU still can. */
 		if (selfmon_sysfs__read(pmus->root, path, spec, sizeof(spec)) < 0 ||
 		    selfmon_format__parse(spec, f)) {
 			note(pmus,
 			     "PMU '%s': format term '%s' unreadable or not 'config[12]:bits': term left out",
-			     pmu->name, printable(de->d_name, q, sizeof(q)));
+			     pmu->name, printable(name, q, sizeof(q)));
 			continue;
 		}
-		strcpy(f->name, de->d_name);
+		strcpy(f->name, name);
 		pmu->nr_formats++;
 	}
-	closedir(dir);
+	selfmon_dir__close(&dir);
 }
 
 /*
@@ -206,13 +206,13 @@ static void insert_by_type(struct selfmon_pmus *pmus, int at)
 static int grow(struct selfmon_pmus *pmus, int *cap)
 {
 	int more = *cap ? *cap * 2 : 16;
-	struct selfmon_pmu *n = malloc((size_t)more * sizeof(*n));
+	struct selfmon_pmu *n = selfmon_heap__malloc((size_t)more * sizeof(*n));
 
 	if (!n)
 		return -ENOMEM;
 	if (pmus->nr)
 		memcpy(n, pmus->pmu, (size_t)pmus->nr * sizeof(*n));
-	free(pmus->pmu);
+	selfmon_heap__free(pmus->pmu);
 	pmus->pmu = n;
 	*cap = more;
 	return 0;
@@ -221,23 +221,23 @@ static int grow(struct selfmon_pmus *pmus, int *cap)
 int selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root)
 {
 	char path[PATH_MAX];
-	struct dirent *de;
+	struct selfmon_dir dir;
+	const char *name;
 	int err = 0, cap = 0;
 	cpu_set_t possible;
-	DIR *dir;
 
 	pmus->root = root;
 	pmus->nr = 0;
 	pmus->pmu = NULL;
 	pmus->notes[0] = '\0';
 	selfmon_fmt__print(path, sizeof(path), "%s" DEVICES, root);
-	dir = opendir(path);
-	if (!dir)
-		return errno == ENOENT ? 0 : -errno;
+	err = selfmon_dir__open(&dir, path);
+	if (err)
+		return err == -ENOENT ? 0 : err;
 
 	load_possible(pmus, &possible);
-	while ((de = readdir(dir))) {
-		if (de->d_name[0] == '.')
+	while ((name = selfmon_dir__next(&dir))) {
+		if (name[0] == '.')
 			continue;
 		if (pmus->nr == cap) {
 			err = grow(pmus, &cap);
@@ -245,11 +245,14 @@ int selfmon_pmus__load(struct selfmon_pmus *pmus, const char *root)
 				goto out;
 		}
 		/* A PMU with a wrong file is left out, with a note: never guessed. */
-		if (!load_one(pmus, &pmus->pmu[pmus->nr], de->d_name, &possible))
+		if (!load_one(pmus, &pmus->pmu[pmus->nr], name, &possible))
 			insert_by_type(pmus, pmus->nr++);
 	}
+	/* A list cut short by a failed read would leave PMUs out unseen. */
+	if (!name && errno)
+		err = -errno;
 out:
-	closedir(dir);
+	selfmon_dir__close(&dir);
 	if (err)
 		selfmon_pmus__free(pmus);
 	return err;
@@ -262,7 +265,7 @@ const char *selfmon_pmus__notes(const struct selfmon_pmus *pmus)
 
 void selfmon_pmus__free(struct selfmon_pmus *pmus)
 {
-	free(pmus->pmu);
+	selfmon_heap__free(pmus->pmu);
 	pmus->pmu = NULL;
 	pmus->nr = 0;
 }

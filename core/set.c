@@ -28,6 +28,7 @@
 #include "machine_int.h"
 #include "counter.h"
 #include "group.h"
+#include "heap.h"
 #include "refusal.h"
 #include "set.h"
 #include "sysfs.h"
@@ -306,12 +307,13 @@ static int hot_new(struct selfmon_set *set, int nr)
 
 static struct selfmon_set *set_new(int nr)
 {
-	struct selfmon_set *set = calloc(1, sizeof(*set) + (size_t)nr * sizeof(set->ctr[0]));
+	struct selfmon_set *set =
+		selfmon_heap__calloc(1, sizeof(*set) + (size_t)nr * sizeof(set->ctr[0]));
 
 	if (!set)
 		return NULL;
 	if (hot_new(set, nr)) {
-		free(set);
+		selfmon_heap__free(set);
 		return NULL;
 	}
 	selfmon_owner__init(&set->owner);
@@ -339,7 +341,7 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 	err = open_options(events, opts, &ctx, &pin);
 	if (err)
 		goto out;
-	specs = calloc(CONFIG_MAX_EVENTS, sizeof(*specs));
+	specs = selfmon_heap__calloc(CONFIG_MAX_EVENTS, sizeof(*specs));
 	nr = specs ? selfmon_list__split(events, specs, CONFIG_MAX_EVENTS) :
 		     selfmon__err(-ENOMEM, "out of memory for %d event names", CONFIG_MAX_EVENTS);
 	err = nr < 0 ? nr : open_machine(opts, &ctx, &pmus, &topo);
@@ -357,7 +359,7 @@ struct selfmon_set *selfmon_set__open(const char *events, const struct selfmon_o
 		err = open_counters(set, nr, &ctx);
 out:
 	selfmon_pmus__free(&pmus);
-	free(specs);
+	selfmon_heap__free(specs);
 	if (err)
 		selfmon_set__close(set);
 	return err ? util_null_errno(err) : set;
@@ -383,7 +385,7 @@ void selfmon_set__close(struct selfmon_set *set)
 	/* In a child too: the slots were inherited (wiped), they are its own to unmap. */
 	munmap(set->hot, set->hot_size);
 	selfmon_owner__untrack(&set->owner);
-	free(set);
+	selfmon_heap__free(set);
 }
 
 /* A group is enabled and disabled through its leader: its members follow. */

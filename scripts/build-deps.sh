@@ -20,7 +20,7 @@ unset CDPATH
 
 # How the pieces are built: a change to the flags below that a build made
 # before it must not keep (a cached libperf.a) raises it, and with it the id.
-RECIPE=3
+RECIPE=4
 
 # The source's id: its name and a checksum of where it is and what it is (a
 # tarball's size and time; a tree's libperf and libapi files) and of the
@@ -198,6 +198,16 @@ if [ ! -f "$out/.stamp" ]; then
 	# libperf.a calls into libapi; a static link needs both.
 	cp "$out/obj/libapi.a" "$out/lib/"
 	rm -f "$out"/lib/libperf.so*
+	# musl: libperf allocates through selfmon's heap (core/heap.h), which is
+	# the C library's malloc unless CONFIG_SMALL_HEAP makes it an arena of
+	# selfmon's own: then a static program that calls no malloc itself
+	# carries none of musl's (about 7 KiB). libapi keeps the C library's:
+	# what it allocates (asprintf(3), getline(3)) it frees itself.
+	if [ "${SELFMON_LIBC:-glibc}" = musl ]; then
+		"${cross}objcopy" --redefine-sym malloc=selfmon_heap__malloc \
+			--redefine-sym calloc=selfmon_heap__calloc --redefine-sym realloc=selfmon_heap__realloc \
+			--redefine-sym free=selfmon_heap__free "$out/lib/libperf.a"
+	fi
 	"$(dirname "$0")/check-libperf.sh" "$out" "$cross" "$src" "$version" || { rm -rf "$out"; exit 1; }
 	touch "$out/.stamp"
 fi

@@ -182,14 +182,12 @@ TEST_F(dir, a_dangling_symlink_at_selfmon_output_never_creates_its_target)
 
 /* ---- concurrent writers ---- */
 
-static int scenario_fork_both(void)
+/* Fork, then count: the child "child" 3 times, the parent "parent" 5. */
+static int fork_and_count(void)
 {
-	pid_t pid;
+	pid_t pid = fork();
 	int st = 0;
 
-	SELFMON_MARKER_BEGIN("before");
-	SELFMON_MARKER_END("before");
-	pid = fork();
 	if (pid == 0) {
 		for (int i = 0; i < 3; i++) {
 			SELFMON_MARKER_BEGIN("child");
@@ -206,6 +204,14 @@ static int scenario_fork_both(void)
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 7)
 		return 1;
 	return 0;
+}
+
+/* Markers on before the fork: the child is told by their atfork handlers. */
+static int scenario_fork_both(void)
+{
+	SELFMON_MARKER_BEGIN("before");
+	SELFMON_MARKER_END("before");
+	return fork_and_count();
 }
 
 TEST_F(dir, a_forked_child_and_its_parent_both_leave_whole_reports)
@@ -287,6 +293,42 @@ TEST_F(dir, percent_p_in_selfmon_output_names_each_process_by_its_pid)
 		closedir(d);
 	EXPECT_EQ(3, found);
 	run_free(&r);
+}
+
+/* ---- a fork before any marker: this program again, SELFMON_OUTPUT from its start ---- */
+
+#define FORK_FIRST "SELFMON_MKFILE_TEST_FORK_FIRST"
+
+/* In the copy run by the test below (its own switch, read with getenv()): fork at once. */
+__attribute__((constructor)) static void fork_first_program(void)
+{
+	if (getenv(FORK_FIRST))
+		exit(fork_and_count());
+}
+
+TEST_F(dir, a_child_forked_before_any_marker_writes_a_report_of_its_own)
+{
+	char out[128], kid[384];
+	int st = -1;
+	pid_t pid;
+
+	snprintf(out, sizeof(out), "%s/report.json", self->path);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		setenv(FORK_FIRST, "1", 1);
+		setenv("SELFMON_OUTPUT", out, 1);
+		setenv("SELFMON_EVENTS", "task-clock", 1);
+		execl("/proc/self/exe", "marker_file_test", (char *)NULL);
+		_exit(121);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	ASSERT_EQ(0, WEXITSTATUS(st));
+	/* The parent's report at its name; the child's at "<name>.<pid>". */
+	EXPECT_EQ(1, parent_or_child(out));
+	ASSERT_EQ(1, count_names(self->path, "report.json.", kid, sizeof(kid)));
+	EXPECT_EQ(2, parent_or_child(kid));
 }
 
 /* ---- raised rights: a setuid-root copy of this program, run by nobody ---- */

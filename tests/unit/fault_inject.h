@@ -12,7 +12,6 @@
 #ifndef SELFMON_TEST_FAULT_INJECT_H
 #define SELFMON_TEST_FAULT_INJECT_H
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -28,7 +27,7 @@ enum fault { F_CALLOC, F_MALLOC, F_REALLOC, F_PERF_OPEN, F_MMAP, F_SETAFFINITY, 
 
 static const char *const fault_name[F__NR] = {
 	"calloc",   "malloc", "realloc", "perf_event_open", "mmap", "sched_setaffinity",
-	"ioctl",    "fcntl",  "open",    "opendir",	"read",
+	"ioctl",    "fcntl",  "open",    "open (dir)", "read",
 };
 
 /* The fault of this run: call @fail_at of @which fails with @err while @armed. */
@@ -72,7 +71,6 @@ void *__real_realloc(void *p, size_t size);
 void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 int __real_ioctl(int fd, unsigned long req, ...);
 int __real_open(const char *path, int flags, ...);
-DIR *__real_opendir(const char *name);
 ssize_t __real_read(int fd, void *buf, size_t n);
 
 void *__wrap_calloc(size_t n, size_t size);
@@ -81,7 +79,6 @@ void *__wrap_realloc(void *p, size_t size);
 void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 int __wrap_ioctl(int fd, unsigned long req, ...);
 int __wrap_open(const char *path, int flags, ...);
-DIR *__wrap_opendir(const char *name);
 ssize_t __wrap_read(int fd, void *buf, size_t n);
 
 void *__wrap_calloc(size_t n, size_t size)
@@ -125,12 +122,8 @@ int __wrap_open(const char *path, int flags, ...)
 		mode = (mode_t)va_arg(ap, int);
 		va_end(ap);
 	}
-	return inject(F_OPEN) ? -1 : __real_open(path, flags, mode);
-}
-
-DIR *__wrap_opendir(const char *name)
-{
-	return inject(F_OPENDIR) ? NULL : __real_opendir(name);
+	/* A directory is opened by open(2) too (core/dir.c): its own fault. */
+	return inject(flags & O_DIRECTORY ? F_OPENDIR : F_OPEN) ? -1 : __real_open(path, flags, mode);
 }
 
 ssize_t __wrap_read(int fd, void *buf, size_t n)

@@ -7,7 +7,8 @@
  *   - allocation: calloc, malloc, realloc (selfmon's and libperf's);
  *   - perf_event_open, with each errno of perf_event_open(2)'s ERRORS section;
  *   - mmap of the counter page, sched_setaffinity (pinning and its restore);
- *   - the sysfs/procfs reads: open, opendir, read (read(2) of a counter too);
+ *   - the sysfs/procfs reads: open (of a file and of a directory), read
+ *     (read(2) of a counter too);
  *   - ioctl (enable, disable, reset).
  * After each run: a failed open returns NULL with errno set and a message;
  * a failed read or ioctl returns -errno with a message; the open file

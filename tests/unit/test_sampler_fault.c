@@ -11,7 +11,7 @@
  *   - mmap of the ring;
  *   - ioctl (PERF_EVENT_IOC_ID, SET_OUTPUT, ENABLE, DISABLE);
  *   - fcntl, the overflow signal's set-up (F_GETOWN_EX ... F_SETFL O_ASYNC);
- *   - the sysfs reads of the PMUs: open, opendir, read.
+ *   - the sysfs reads of the PMUs: open (of a file and of a directory), read.
  * After each run: a failed open returns NULL with errno set and a message;
  * a failed call returns -errno with a message; a failed signal set-up leaves
  * every sampling fd's owner, signal and O_ASYNC as they were; and once the
