@@ -29,4 +29,30 @@ static inline void selfmon_lock__give(struct selfmon_lock *l)
 	__atomic_store_n(&l->taken, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * Run-once on the same lock: pthread_once(3) in a static musl program
+ * brings its futex wait and, through it, clock_gettime and the vDSO lookup
+ * (about 1 KB in the smallest image). The functions run once here are
+ * short and make no blocking call; a caller that finds one running waits
+ * in sched_yield(2) until it is done, and sees everything it stored.
+ */
+struct selfmon_once {
+	struct selfmon_lock lock;
+	int done;
+};
+
+#define SELFMON_ONCE_INIT { SELFMON_LOCK_INIT, 0 }
+
+static inline void selfmon_once__run(struct selfmon_once *o, void (*fn)(void))
+{
+	if (__atomic_load_n(&o->done, __ATOMIC_ACQUIRE))
+		return;
+	selfmon_lock__take(&o->lock);
+	if (!o->done) {
+		fn();
+		__atomic_store_n(&o->done, 1, __ATOMIC_RELEASE);
+	}
+	selfmon_lock__give(&o->lock);
+}
+
 #endif

@@ -117,10 +117,10 @@ static pid_t current_tid(void)
 
 int selfmon_owner__init(struct selfmon_owner *o)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	static struct selfmon_once once = SELFMON_ONCE_INIT;
 	pid_t pid;
 
-	pthread_once(&once, owner_init_once);
+	selfmon_once__run(&once, owner_init_once);
 	/* In a child (wiped page) the first open claims the page for this process. */
 	pid = getpid();
 	if (__atomic_load_n(&owners->pid, __ATOMIC_RELAXED) != pid)

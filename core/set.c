@@ -6,7 +6,6 @@
  * owner.c.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 #include "error.h"
 #include "libperf.h"
 #include "list.h"
+#include "lock.h"
 #include "machine_int.h"
 #include "counter.h"
 #include "group.h"
@@ -62,9 +62,9 @@ static void selfmon_init_once(void)
 
 static void selfmon_init(void)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	static struct selfmon_once once = SELFMON_ONCE_INIT;
 
-	pthread_once(&once, selfmon_init_once);
+	selfmon_once__run(&once, selfmon_init_once);
 }
 
 /* A SELFMON_* switch; none counts with raised rights (AT_SECURE): the program's defaults hold. */

@@ -2,7 +2,6 @@
 /* Built only when this arch is the configured one: core/ asks here, not in #ifdefs. */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "../../core/arch_int.h"
+#include "../../core/lock.h"
 
 const struct selfmon_arch *selfmon_arch__host(void)
 {
@@ -90,8 +90,8 @@ static void install(void)
 
 int selfmon_arch__guard_user_reads(void)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	static struct selfmon_once once = SELFMON_ONCE_INIT;
 
-	pthread_once(&once, install);
+	selfmon_once__run(&once, install);
 	return guard_err;
 }
