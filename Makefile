@@ -360,6 +360,9 @@ $(O)/tests/unit/test_pin_none: SELFMON_LDFLAGS += $(O)/obj/core/pin_none.o
 # ...and with CONFIG_SMALL_HEAP (core/heap_small.c), in place of heap.c.
 $(O)/tests/unit/test_heap_small: $(O)/obj/core/heap_small.o
 $(O)/tests/unit/test_heap_small: SELFMON_LDFLAGS += $(O)/obj/core/heap_small.o
+# ...and without CONFIG_ERRNO_TEXT (core/errtext_names.c), in place of errtext.c.
+$(O)/tests/unit/test_errtext_names: $(O)/obj/core/errtext_names.o
+$(O)/tests/unit/test_errtext_names: SELFMON_LDFLAGS += $(O)/obj/core/errtext_names.o
 
 # The harness compares literals with unsigned values by design; the 6.12
 # line's TEST_F() sets a local between setjmp() and fork() (gcc's

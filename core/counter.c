@@ -17,6 +17,7 @@
 #include <selfmon/read.h>
 #include "arch_int.h"
 #include "error.h"
+#include "errtext.h"
 #include "counter.h"
 #include "dir.h"
 #include "group.h"
@@ -51,19 +52,19 @@ static int access_error(const struct selfmon_counter *c, int err, const char *ro
 			"kernel.perf_event_paranoid but something else forbids it (a "
 			"security module, lockdown, a container's seccomp profile, or an "
 			"event that needs more, such as a tracepoint's id)",
-			c->ev.name, strerror(-err));
+			c->ev.name, selfmon_errtext__str(-err));
 	if (now <= need)
 		return selfmon__err(err,
 				    "event '%s': perf_event_open: %s, although "
 				    "kernel.perf_event_paranoid is %ld: something else forbids it "
 				    "(a security module, lockdown, a container's seccomp profile)",
-				    c->ev.name, strerror(-err), now);
+				    c->ev.name, selfmon_errtext__str(-err), now);
 	return selfmon__err(
 		err,
 		"event '%s': perf_event_open: %s: kernel.perf_event_paranoid is "
 		"%ld; %s needs %ld or less: 'sysctl -w kernel.perf_event_paranoid=%ld', "
 		"or run with CAP_PERFMON (root)",
-		c->ev.name, strerror(-err), now,
+		c->ev.name, selfmon_errtext__str(-err), now,
 		need == 1 ? "counting the kernel" : "counting user space", need, need);
 }
 
@@ -85,7 +86,7 @@ static int open_error(const struct selfmon_counter *c, int err, const char *root
 		return selfmon__err(err,
 				    "event '%s': perf_event_open: %s: the PMU does not offer "
 				    "this event",
-				    c->ev.name, strerror(-err));
+				    c->ev.name, selfmon_errtext__str(-err));
 	case -EMFILE:
 		return selfmon__err(err, "event '%s': out of file descriptors (ulimit -n)",
 				    c->ev.name);
@@ -105,22 +106,22 @@ static int open_error(const struct selfmon_counter *c, int err, const char *root
 				"it in its group: a group must fit the PMU's counters at "
 				"once, and this one would have more events than the PMU has "
 				"counters (or events of different PMUs): split the group",
-				c->ev.name, strerror(-err));
+				c->ev.name, selfmon_errtext__str(-err));
 		if (c->ev.pmu_named && !c->ev.hardware)
 			return selfmon__err(
 				err,
 				"event '%s': perf_event_open: %s: its PMU is not a "
 				"CPU's: it may count only system-wide, not one thread as "
 				"selfmon does, or not take a modifier (:u :k :h) or term given",
-				c->ev.name, strerror(-err));
+				c->ev.name, selfmon_errtext__str(-err));
 		return selfmon__err(
 			err,
 			"event '%s': perf_event_open: %s: the kernel refused this "
 			"event's attributes (a modifier or term the PMU does not support)",
-			c->ev.name, strerror(-err));
+			c->ev.name, selfmon_errtext__str(-err));
 	default:
 		return selfmon__err(err, "event '%s': perf_event_open: %s", c->ev.name,
-				    strerror(-err));
+				    selfmon_errtext__str(-err));
 	}
 }
 
@@ -299,7 +300,7 @@ static int evsel_read(struct perf_evsel *e, const struct selfmon_counter *c,
 	if (err == -ENODATA)
 		return pinned_eof(c);
 	if (err)
-		return selfmon__err(err, "event '%s': read: %s", c->ev.name, strerror(-err));
+		return selfmon__err(err, "event '%s': read: %s", c->ev.name, selfmon_errtext__str(-err));
 	return 0;
 }
 
@@ -395,7 +396,7 @@ int selfmon_counter__find_fds(struct selfmon_set *set)
 		return selfmon__err(err,
 				    "cannot find the fds of the set's events in /proc/self/fd "
 				    "(is /proc mounted?): %s",
-				    strerror(-err));
+				    selfmon_errtext__str(-err));
 	return 0;
 }
 
@@ -415,7 +416,7 @@ int selfmon_counter__read_fd(const struct selfmon_counter *c, struct selfmon_cou
 	if (n == 0)
 		return pinned_eof(c);
 	return selfmon__err(n < 0 ? -errno : -EIO, "event '%s': read: %s", c->ev.name,
-			    n < 0 ? strerror(errno) : "short read");
+			    n < 0 ? selfmon_errtext__str(errno) : "short read");
 }
 
 int selfmon_counter__read_syscall(struct selfmon_counter *c, struct selfmon_count *count)

@@ -9,6 +9,7 @@
 
 #include <selfmon/selfmon.h>
 #include "error.h"
+#include "errtext.h"
 #include "fmt.h"
 
 /*
@@ -118,7 +119,7 @@ const char *selfmon_strerror(int err)
 		return selfmon_errstr[e - SELFMON_ERRNO__START];
 	if (e > INT_MAX)
 		return "unknown error";
-	return strerror((int)e);
+	return selfmon_errtext__str((int)e);
 }
 
 static const struct {

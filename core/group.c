@@ -19,6 +19,7 @@
 
 #include <generated/autoconf.h>
 #include "error.h"
+#include "errtext.h"
 #include "group.h"
 #include "refusal.h"
 #include "set.h"
@@ -78,7 +79,7 @@ int selfmon_group__read(struct selfmon_set *set, int leader, struct selfmon_coun
 			"(too few free counters): fewer events, or no ':D'",
 			l->ev.name);
 	if (n < 0)
-		return selfmon__err(-errno, "group of '%s': read: %s", l->ev.name, strerror(errno));
+		return selfmon__err(-errno, "group of '%s': read: %s", l->ev.name, selfmon_errtext__str(errno));
 	if ((size_t)n != size || buf[0] != (uint64_t)l->nr_members)
 		return selfmon__err(-EIO,
 				    "group of '%s': read(2) gave %zd bytes for %llu events, "

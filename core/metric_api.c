@@ -14,6 +14,7 @@
 
 #include <selfmon/metric.h>
 #include "error.h"
+#include "errtext.h"
 #include "event.h"
 #include "closest.h"
 #include "metric_int.h"
@@ -299,7 +300,7 @@ static int identify(struct selfmon_metrics *m, int cpu)
 			err,
 			"metrics: CPU %d's core cannot be told (%s), and these tables have no "
 			"common set for it",
-			cpu, strerror(-err));
+			cpu, selfmon_errtext__str(-err));
 	return 0;
 }
 

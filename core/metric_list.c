@@ -11,6 +11,7 @@
 
 #include <selfmon/metric.h>
 #include "error.h"
+#include "errtext.h"
 #include "metric_int.h"
 #include "sysfs.h"
 #include "fmt.h"
@@ -33,7 +34,7 @@ const char *selfmon_pmu_events__core(int cpu, int *fallback)
 					  cpu < 0 ? 0 : cpu, &id);
 
 	if (err) {
-		errno = -selfmon__err(err, "CPU %d's core cannot be told: %s", cpu, strerror(-err));
+		errno = -selfmon__err(err, "CPU %d's core cannot be told: %s", cpu, selfmon_errtext__str(-err));
 		return NULL;
 	}
 	if (fallback)
@@ -69,7 +70,7 @@ int selfmon_pmu_events__get(int cpu, int idx, struct selfmon_pmu_event_info *inf
 					  cpu < 0 ? 0 : cpu, &id);
 
 	if (err)
-		return selfmon__err(err, "CPU %d's core cannot be told: %s", cpu, strerror(-err));
+		return selfmon__err(err, "CPU %d's core cannot be told: %s", cpu, selfmon_errtext__str(-err));
 	c = &t->cores[id.core];
 	if (idx < 0)
 		return -ENOENT;

@@ -13,6 +13,9 @@ obj-y += arch.o stats.o sysfs.o topology.o
 # The memory of a set and of libperf: the C library's, or an arena of its own.
 obj-$(call off,CONFIG_SMALL_HEAP) += heap.o
 obj-$(CONFIG_SMALL_HEAP) += heap_small.o
+# An errno's text in messages: the C library's sentence, or the error's name.
+obj-$(CONFIG_ERRNO_TEXT) += errtext.o
+obj-$(call off,CONFIG_ERRNO_TEXT) += errtext_names.o
 # Pinning to one core type; without it "none" is the only policy (pin_none.c).
 obj-$(CONFIG_PINNING) += pin.o
 obj-$(call off,CONFIG_PINNING) += pin_none.o

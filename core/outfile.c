@@ -16,6 +16,7 @@
 
 #include <selfmon/outfile.h>
 #include "error.h"
+#include "errtext.h"
 #include "fmt.h"
 
 /* "@path.part-XXXXXX", created with O_EXCL: a name nobody else holds. */
@@ -43,7 +44,7 @@ static int create_tmp(const char *what, const char *path, char **tmp)
 	}
 	if (fd < 0) {
 		free(name);
-		return selfmon__err(fd, "%s '%s': creating it: %s", what, path, strerror(-fd));
+		return selfmon__err(fd, "%s '%s': creating it: %s", what, path, selfmon_errtext__str(-fd));
 	}
 	*tmp = name;
 	return fd;
@@ -66,7 +67,7 @@ static int open_link(const char *what, const char *path)
 
 	errno = 0;
 	if (stat(path, &st) && errno != ENOENT)
-		return selfmon__err(-errno, "%s '%s': %s", what, path, strerror(errno));
+		return selfmon__err(-errno, "%s '%s': %s", what, path, selfmon_errtext__str(errno));
 	if (errno == ENOENT || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
 		return selfmon__err(
 			-ELOOP,
@@ -75,7 +76,7 @@ static int open_link(const char *what, const char *path)
 			what, path, errno == ENOENT ? "nothing" : kind(st.st_mode));
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return selfmon__err(-errno, "%s '%s': %s", what, path, strerror(errno));
+		return selfmon__err(-errno, "%s '%s': %s", what, path, selfmon_errtext__str(errno));
 	/* The link may have changed since stat(): still a device or a FIFO? */
 	if (fstat(fd, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
 		close(fd);
@@ -93,7 +94,7 @@ int selfmon_outfile__open(const char *what, const char *path, char **tmp)
 	*tmp = NULL;
 	if (lstat(path, &st)) {
 		if (errno != ENOENT)
-			return selfmon__err(-errno, "%s '%s': %s", what, path, strerror(errno));
+			return selfmon__err(-errno, "%s '%s': %s", what, path, selfmon_errtext__str(errno));
 		return create_tmp(what, path, tmp);
 	}
 	if (S_ISREG(st.st_mode))
@@ -105,7 +106,7 @@ int selfmon_outfile__open(const char *what, const char *path, char **tmp)
 				    kind(st.st_mode));
 	/* /dev/null, a pipe: nothing to replace; O_NOFOLLOW in case a link took its place. */
 	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-	return fd < 0 ? selfmon__err(-errno, "%s '%s': %s", what, path, strerror(errno)) : fd;
+	return fd < 0 ? selfmon__err(-errno, "%s '%s': %s", what, path, selfmon_errtext__str(errno)) : fd;
 }
 
 /* @path as @path.old: a hard link, so that @path never goes missing; a rename where links fail. */
@@ -128,7 +129,7 @@ static int keep_old(const char *what, const char *path, const char *tmp)
 		err = -errno;
 	if (err)
 		selfmon__err(err, "%s '%s': keeping the old file as '%s': %s; the new one is '%s'",
-			     what, path, old, strerror(-err), tmp);
+			     what, path, old, selfmon_errtext__str(-err), tmp);
 out:
 	free(old);
 	return err;
@@ -154,7 +155,7 @@ static int sync_tmp(const char *what, const char *path, const char *tmp)
 		err = 0;
 	if (err)
 		selfmon__err(err, "%s '%s': writing '%s' to the disk: %s; it stays there", what,
-			     path, tmp, strerror(-err));
+			     path, tmp, selfmon_errtext__str(-err));
 	return err;
 }
 
@@ -169,7 +170,7 @@ int selfmon_outfile__commit(const char *what, const char *path, char *tmp, bool 
 		err = keep_old(what, path, tmp);
 	if (!err && rename(tmp, path))
 		err = selfmon__err(-errno, "%s '%s': renaming '%s' over it: %s", what, path, tmp,
-				   strerror(errno));
+				   selfmon_errtext__str(errno));
 	free(tmp);
 	return err;
 }

@@ -9,6 +9,7 @@
 
 #include <selfmon/selfmon.h>
 #include "error.h"
+#include "errtext.h"
 #include "pin.h"
 #include "fmt.h"
 #include "heap.h"
@@ -164,7 +165,7 @@ static int pin_first(pid_t tid, const struct selfmon_cluster *cl, const cpu_set_
 	char a[256], b[256];
 
 	if (sched_getaffinity(0, sizeof(cur), &cur))
-		return selfmon__err(-errno, "sched_getaffinity: %s", strerror(errno));
+		return selfmon__err(-errno, "sched_getaffinity: %s", selfmon_errtext__str(errno));
 	CPU_AND(&want, &cur, cpus);
 	if (!CPU_COUNT(&want)) {
 		selfmon_cpulist__format(cpus, a, sizeof(a));
@@ -182,7 +183,7 @@ static int pin_first(pid_t tid, const struct selfmon_cluster *cl, const cpu_set_
 		return 0;
 	if (sched_setaffinity(0, sizeof(want), &want))
 		return selfmon__err(-errno, "sched_setaffinity to %s's CPUs: %s", cl->pmu->name,
-				    strerror(errno));
+				    selfmon_errtext__str(errno));
 	e->saved = cur;
 	e->restore = true;
 	return 0;

@@ -22,6 +22,7 @@
 #include <selfmon/read.h>
 #include "arch_int.h"
 #include "error.h"
+#include "errtext.h"
 #include "libperf.h"
 #include "list.h"
 #include "lock.h"
@@ -119,18 +120,18 @@ static int open_machine(const struct selfmon_opts *opts, struct open_ctx *ctx,
 		err = selfmon_machine__topology_of(m, &ctx->topo);
 		if (err)
 			return selfmon__err(err, "cannot tell which CPUs the CPU PMUs cover: %s",
-					    strerror(-err));
+					    selfmon_errtext__str(-err));
 		return 0;
 	}
 	err = selfmon_pmus__load(pmus, ctx->root);
 
 	if (err)
 		return selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s",
-				    ctx->root, strerror(-err));
+				    ctx->root, selfmon_errtext__str(-err));
 	err = selfmon_topology__load(topo, pmus);
 	if (err)
 		return selfmon__err(err, "cannot tell which CPUs the CPU PMUs cover: %s",
-				    strerror(-err));
+				    selfmon_errtext__str(-err));
 	ctx->pmus = pmus;
 	ctx->topo = topo;
 	return 0;
@@ -410,7 +411,7 @@ static int set_ioctl(struct selfmon_set *set, bool enable)
 			if (enable ? perf_evsel__enable(e) : perf_evsel__disable(e)) {
 				err = selfmon__err(-errno ? -errno : -EIO,
 						   "event '%s': %s failed: %s", c->ev.name,
-						   enable ? "enable" : "disable", strerror(errno));
+						   enable ? "enable" : "disable", selfmon_errtext__str(errno));
 				break;
 			}
 		}

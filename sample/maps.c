@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 
 #include "../core/error.h"
+#include "../core/errtext.h"
 #include "maps.h"
 
 /*
@@ -116,7 +117,7 @@ int selfmon_maps__read_file(FILE *f, struct selfmon_map **maps, int *nr)
 	}
 	if (!err && ferror(f))
 		err = selfmon__err(errno ? -errno : -EIO, "/proc/self/maps: read: %s",
-				   strerror(errno ? errno : EIO));
+				   selfmon_errtext__str(errno ? errno : EIO));
 	free(line);
 	if (err) {
 		selfmon_maps__free(v, *nr);
@@ -136,7 +137,7 @@ int selfmon_maps__read_exec(struct selfmon_map **maps, int *nr)
 	*nr = 0;
 	if (!f)
 		return selfmon__err(-errno, "/proc/self/maps: %s (is /proc mounted?)",
-				    strerror(errno));
+				    selfmon_errtext__str(errno));
 	err = selfmon_maps__read_file(f, maps, nr);
 	fclose(f);
 	return err;

@@ -26,6 +26,7 @@
 #include <selfmon/perfdata.h>
 #include <selfmon/selfmon.h>
 #include "../core/error.h"
+#include "../core/errtext.h"
 #include "maps.h"
 
 struct file_section {
@@ -57,7 +58,7 @@ static int io_err(struct selfmon_perfdata *pd, const char *what)
 
 	if (!pd->err)
 		pd->err =
-			selfmon__err(err, "perf.data '%s': %s: %s", pd->path, what, strerror(-err));
+			selfmon__err(err, "perf.data '%s': %s: %s", pd->path, what, selfmon_errtext__str(-err));
 	return pd->err;
 }
 

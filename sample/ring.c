@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../core/error.h"
+#include "../core/errtext.h"
 #include "ring.h"
 
 /*
@@ -75,7 +76,7 @@ int selfmon_ring__check_access(void *map, size_t map_len)
 	int p[2], err = 0;
 
 	if (pipe2(p, O_CLOEXEC))
-		return selfmon__err(-errno, "perf ring: pipe2: %s", strerror(errno));
+		return selfmon__err(-errno, "perf ring: pipe2: %s", selfmon_errtext__str(errno));
 	if (write(p[1], map, 8) != 8 || read(p[0], &buf, 8) != 8 ||
 	    write(p[1], (const char *)map + map_len - 8, 8) != 8 || read(p[0], &buf, 8) != 8)
 		err = selfmon__err(
@@ -83,7 +84,7 @@ int selfmon_ring__check_access(void *map, size_t map_len)
 			"perf ring: "
 			"the %zu bytes at %p are not all readable (%s): pass a live mapping "
 			"of the ring and its length",
-			map_len, map, strerror(errno));
+			map_len, map, selfmon_errtext__str(errno));
 	else if (write(p[1], &pg->data_tail, 8) != 8 || read(p[0], &pg->data_tail, 8) != 8)
 		err = selfmon__err(
 			errno == EFAULT ? -EACCES : -errno,
@@ -91,7 +92,7 @@ int selfmon_ring__check_access(void *map, size_t map_len)
 			"the ring is mapped read-only (%s): without PROT_WRITE perf "
 			"overwrites unread records and ignores data_tail (overwrite "
 			"mode), which this reader moves: mmap(2) it PROT_READ | PROT_WRITE",
-			strerror(errno));
+			selfmon_errtext__str(errno));
 	close(p[0]);
 	close(p[1]);
 	return err;

@@ -26,6 +26,7 @@
 #include <generated/autoconf.h>
 #include <selfmon/sampler.h>
 #include "../core/error.h"
+#include "../core/errtext.h"
 #include "../core/event.h"
 #include "../core/list.h"
 #include "../core/owner.h"
@@ -85,7 +86,7 @@ static int parse_events(struct selfmon_sampler *s, const char *events, const cha
 	err = nr < 0 ? nr : selfmon_pmus__load(&pmus, selfmon_root__get(root));
 	if (err && nr >= 0)
 		err = selfmon__err(err, "cannot list %s/sys/bus/event_source/devices: %s",
-				   selfmon_root__get(root), strerror(-err));
+				   selfmon_root__get(root), selfmon_errtext__str(-err));
 	if (err)
 		goto out;
 	for (int i = 0; i < nr && !err; i++) {
@@ -217,12 +218,12 @@ static int open_error(const struct sampler_event *e, int err)
 				    "event '%s': perf_event_open: %s: sampling needs "
 				    "kernel.perf_event_paranoid <= 2 for user space (':u'), <= 1 "
 				    "with the kernel, or CAP_PERFMON",
-				    e->ev.name, strerror(-err));
+				    e->ev.name, selfmon_errtext__str(-err));
 	case -ENOENT:
 	case -ENODEV:
 	case -EOPNOTSUPP:
 		return selfmon__err(
-			err, "event '%s': perf_event_open: %s: %s", e->ev.name, strerror(-err),
+			err, "event '%s': perf_event_open: %s: %s", e->ev.name, selfmon_errtext__str(-err),
 			e->ev.hardware && !e->ev.pmu ?
 				"no hardware PMU here (a VM without a virtual PMU?): sample "
 				"'cpu-clock' or 'task-clock'" :
@@ -236,7 +237,7 @@ static int open_error(const struct sampler_event *e, int err)
 				"event '%s': perf_event_open: %s with attr.sigtrap: "
 				"synchronous SIGTRAP on overflow needs Linux 5.13 or later "
 				"(this kernel: %s); use selfmon_sampler__signal() instead",
-				e->ev.name, strerror(-err), kernel_release());
+				e->ev.name, selfmon_errtext__str(-err), kernel_release());
 		/*
 		 * A frequency above /proc/sys/kernel/perf_event_max_sample_rate
 		 * (perf_event_open(2), "/proc/sys/kernel/perf_event_max_sample_rate")
@@ -250,17 +251,17 @@ static int open_error(const struct sampler_event *e, int err)
 				"second is above kernel.perf_event_max_sample_rate, %llu "
 				"here: ask for %llu or fewer, or raise the limit as root "
 				"(sysctl -w kernel.perf_event_max_sample_rate=N)",
-				e->ev.name, strerror(-err),
+				e->ev.name, selfmon_errtext__str(-err),
 				(unsigned long long)e->ev.attr.sample_freq, max, max);
 		return selfmon__err(
 			err,
 			"event '%s': perf_event_open: %s: a sample_type, "
 			"side-band or branch bit this kernel or PMU does not take, or a "
 			"frequency above kernel.perf_event_max_sample_rate",
-			e->ev.name, strerror(-err));
+			e->ev.name, selfmon_errtext__str(-err));
 	default:
 		return selfmon__err(err, "event '%s': perf_event_open: %s", e->ev.name,
-				    strerror(-err));
+				    selfmon_errtext__str(-err));
 	}
 }
 
@@ -283,7 +284,7 @@ static int open_one(struct selfmon_sampler *s, int i)
 	e->fd = (int)fd;
 	if (ioctl(e->fd, PERF_EVENT_IOC_ID, &e->id))
 		return selfmon__err(-errno, "event '%s': PERF_EVENT_IOC_ID: %s", e->ev.name,
-				    strerror(errno));
+				    selfmon_errtext__str(errno));
 	return 0;
 }
 
@@ -297,7 +298,7 @@ static int map_ring(struct selfmon_sampler *s, uint32_t pages)
 	s->map = mmap(NULL, s->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, s->ring_fd, 0);
 	if (s->map == MAP_FAILED) {
 		s->map = NULL;
-		return selfmon__err(-errno, "mmap of a %u-page ring: %s%s", pages, strerror(errno),
+		return selfmon__err(-errno, "mmap of a %u-page ring: %s%s", pages, selfmon_errtext__str(errno),
 				    errno == EPERM ? ": above kernel.perf_event_mlock_kb (ask "
 						     "for fewer ring_pages, or raise it)" :
 						     "");
@@ -307,7 +308,7 @@ static int map_ring(struct selfmon_sampler *s, uint32_t pages)
 		if (is_sampling(s, i) && s->evs[i].fd != s->ring_fd &&
 		    ioctl(s->evs[i].fd, PERF_EVENT_IOC_SET_OUTPUT, s->ring_fd))
 			err = selfmon__err(-errno, "event '%s': PERF_EVENT_IOC_SET_OUTPUT: %s",
-					   s->evs[i].ev.name, strerror(errno));
+					   s->evs[i].ev.name, selfmon_errtext__str(errno));
 	return err;
 }
 
@@ -433,7 +434,7 @@ static int ioctl_all(struct selfmon_sampler *s, unsigned long req, const char *w
 	for (int i = 0; i < s->nr; i++)
 		if (is_sampling(s, i) && ioctl(s->evs[i].fd, req, PERF_IOC_FLAG_GROUP))
 			return selfmon__err(-errno, "event '%s': %s: %s", s->evs[i].ev.name, what,
-					    strerror(errno));
+					    selfmon_errtext__str(errno));
 	return 0;
 }
 
@@ -538,7 +539,7 @@ int selfmon_sampler__signal(struct selfmon_sampler *s, int signo)
 			continue;
 		if (set_signal(fd, &owner, signo, &was[i])) {
 			err = selfmon__err(-errno, "event '%s': fcntl for overflow signal %d: %s",
-					   s->evs[i].ev.name, signo, strerror(errno));
+					   s->evs[i].ev.name, signo, selfmon_errtext__str(errno));
 			break;
 		}
 	}

@@ -17,6 +17,7 @@
 
 #include <selfmon/sampler.h>
 #include "../core/error.h"
+#include "../core/errtext.h"
 #include "../core/owner.h"
 #include "record.h"
 #include "ring.h"
@@ -288,7 +289,7 @@ int selfmon_sampler__drain(struct selfmon_sampler *s, selfmon_record_fn fn, void
 		/* A signal (an overflow signal, say) cuts the wait short: read what is there. */
 		if (poll(&p, 1, timeout_ms) < 0 && errno != EINTR)
 			return selfmon__err(-errno, "poll on the sampler's ring: %s",
-					    strerror(errno));
+					    selfmon_errtext__str(errno));
 	}
 	s->in_drain = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);

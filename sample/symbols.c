@@ -17,6 +17,7 @@
 #include <selfmon/symbols.h>
 #include "elf.h"
 #include "../core/error.h"
+#include "../core/errtext.h"
 #include "maps.h"
 #include "../util/err.h"
 
@@ -47,7 +48,7 @@ static int read_whole(const char *path, uint8_t **buf, size_t *len)
 
 	*buf = NULL;
 	if (fd < 0)
-		return selfmon__err(-errno, "'%s': %s", path, strerror(errno));
+		return selfmon__err(-errno, "'%s': %s", path, selfmon_errtext__str(errno));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_FILE) {
 		err = selfmon__err(-EINVAL, "'%s': not a regular file of at most 1 GiB", path);
 		goto out;
@@ -63,7 +64,7 @@ static int read_whole(const char *path, uint8_t **buf, size_t *len)
 
 		if (n <= 0) {
 			err = selfmon__err(n ? -errno : -EIO, "'%s': read: %s", path,
-					   n ? strerror(errno) : "the file shrank");
+					   n ? selfmon_errtext__str(errno) : "the file shrank");
 			goto out;
 		}
 		got += (size_t)n;

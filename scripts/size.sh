@@ -47,7 +47,8 @@ not_min='^(selfmon_(bench|bench_cli|bench_result|stats|calib|report|json|csv|rea
 # check can fail. (With groups, libperf's CPU map code prints with fprintf.)
 # Nor the C library's number scanner (core/number.c parses), realloc (the
 # PMU list grows by malloc and copy), its pthread mutex or pthread_once
-# (core/lock.h); with CONFIG_SMALL_HEAP, nor its malloc (core/heap_small.c).
+# (core/lock.h); with CONFIG_SMALL_HEAP, nor its malloc (core/heap_small.c);
+# without CONFIG_ERRNO_TEXT, nor strerror's sentences (core/errtext_names.c).
 printf_check() {
 	grep -q '^CONFIG_LIBC_MUSL=y' "$2/.config" 2>/dev/null &&
 		grep -q '^# CONFIG_GROUPS is not set' "$2/.config" || return 0
@@ -56,6 +57,8 @@ printf_check() {
 	libc_check "$1" "$3" "realloc" realloc '^(realloc|__libc_realloc)$'
 	libc_check "$1" "$3" "pthread mutex" __pthread_mutex_lock '^(__)?pthread_mutex_(timed)?lock$'
 	libc_check "$1" "$3" "pthread_once" pthread_once '^(__)?pthread_once(_full)?$'
+	grep -q '^# CONFIG_ERRNO_TEXT is not set' "$2/.config" &&
+		libc_check "$1" "$3" "error sentences (strerror)" strerror '^(strerror|__strerror_l|errmsgstr)$'
 	grep -q '^CONFIG_SMALL_HEAP=y' "$2/.config" || return 0
 	libc_check "$1" "$3" "malloc" __libc_malloc_impl '^(__libc_malloc_impl|alloc_slot|__malloc_alloc_meta|__libc_free)$'
 }

@@ -318,7 +318,9 @@ const char *selfmon_reason__fix(enum selfmon_reason reason);
 
 /**
  * selfmon_strerror() - text for a negative or positive errno or SELFMON_ERRNO__*;
- * "unknown error" for INT_MIN, whose negation is no int.
+ * "unknown error" for INT_MIN, whose negation is no int. An errno's text
+ * is strerror(3)'s, or in a build without CONFIG_ERRNO_TEXT (Kconfig) its
+ * name ("EACCES") or "errno N"; valid until this thread's next call.
  */
 const char *selfmon_strerror(int err);
 
