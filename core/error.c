@@ -51,7 +51,7 @@ static char *errmsg_buf(void)
 /*
  * In a program's own archive (libselfmon.a) the buffer is the thread
  * variable itself: a static program has no TLS room to keep, and the
- * smallest one (arm64_min_defconfig's, 81 KiB) no room for the thread
+ * smallest one (arm64_min_defconfig's, within 64 KiB) no room for the thread
  * keys' code either.
  */
 static _Thread_local char errmsg_own[ERRMSG_MAX];

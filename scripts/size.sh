@@ -8,7 +8,7 @@
 # each budgeted minimal program go (scripts/size-top.sh: by object, by symbol).
 # Usage: scripts/size.sh 'LABEL=BYTES...' LABEL:CROSS_COMPILE:TREE...
 #   each LABEL=BYTES: the stripped minimal program of the tree so labelled
-#   stays within BYTES (e.g. 'arm64-musl=204800 arm64-min=70656').
+#   stays within BYTES (e.g. 'arm64-musl=204800 arm64-min=65536').
 # A library archive is stripped of debug information only (-g): its symbols
 # are its interface. Programs are stripped whole.
 set -u
