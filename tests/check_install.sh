@@ -4,10 +4,12 @@
 # Buildroot stages a library: the selfmon.pc it writes must give a cross
 # pkg-config (PKG_CONFIG_SYSROOT_DIR, PKG_CONFIG_LIBDIR) the flags with which
 # the cross compiler links a program against the staged library. TAP to OUT.
-# Usage: tests/check_install.sh OUT.tap STAGING CROSS_COMPILE PROGRAM.c
-# (STAGING holds `make ARCH=... CROSS_COMPILE=... install DESTDIR=STAGING prefix=/usr`.)
+# Usage: tests/check_install.sh OUT.tap STAGING CROSS_COMPILE PROGRAM.c [CC_FLAGS]
+# (STAGING holds `make ARCH=... CROSS_COMPILE=... install DESTDIR=STAGING prefix=/usr`;
+# CC_FLAGS go to the compiler before pkg-config's, e.g. musl's -specs file.)
+# The program is left at STAGING.program, for the board to run.
 set -u
-out=$1 staging=$2 cross=$3 prog=$4
+out=$1 staging=$2 cross=$3 prog=$4 ccflags=${5:-}
 : >"$out"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*" >>"$out"; }
@@ -26,17 +28,18 @@ case " $cflags $libs " in
 *) notok "a cross pkg-config gives the staged include and library folders, not '$cflags $libs'" ;;
 esac
 
-bin="$staging/../staged-program"
+bin="$staging.program"
+rm -f "$bin"
 # shellcheck disable=SC2086
-if log=$("${cross}gcc" -static $cflags "$prog" $libs -o "$bin" 2>&1); then
+if log=$("${cross}gcc" $ccflags -static $cflags "$prog" $libs -o "$bin" 2>&1); then
 	# The program is for the staged library's machine (AArch64), not the host's.
 	want=$("${cross}readelf" -h "$staging/usr/lib/libselfmon.a" | sed -n 's/^ *Machine: *//p' | head -n 1)
 	got=$("${cross}readelf" -h "$bin" | sed -n 's/^ *Machine: *//p')
 	if [ -n "$want" ] && [ "$got" = "$want" ]; then
-		ok "${cross}gcc links a program against the staged library with pkg-config's flags ($got)"
+		ok "${cross}gcc${ccflags:+ $ccflags} links a program against the staged library with pkg-config's flags ($got)"
 	else
 		notok "the program linked against the staged library is for '$got', not '$want'"
 	fi
 else
-	notok "${cross}gcc links a program against the staged library with pkg-config's flags: $log"
+	notok "${cross}gcc${ccflags:+ $ccflags} links a program against the staged library with pkg-config's flags: $log"
 fi

@@ -78,16 +78,28 @@ check-run-musl:
 	$(Q)tests/run_suites.sh $(CHECK)/host-musl.tap $(call suites,$(MUSL_O))
 
 # A cross build installed into a sysroot's staging folder, as Buildroot does,
-# and a program linked against it with a cross pkg-config's flags.
+# and a program linked against it with a cross pkg-config's flags: the
+# board's glibc tree, and the smallest image's musl tree (its libperf calls
+# selfmon's arena, core/heap.h, which libselfmon.a must bring to a link
+# that names it first). The musl program runs on the board (min_staged_test).
 INSTALL_STAGING := $(CHECK)/staging
+INSTALL_STAGING_MIN := $(CHECK)/staging-min
+MUSL_SPECS := -specs /usr/lib/aarch64-linux-musl/musl-gcc.specs
 check-run-install:
-	$(Q)rm -rf $(INSTALL_STAGING)
+	$(Q)rm -rf $(INSTALL_STAGING) $(INSTALL_STAGING_MIN)
 	$(Q)$(ARM64_MAKE) install DESTDIR=$(INSTALL_STAGING) prefix=/usr >/dev/null
 	$(Q)tests/check_install.sh $(CHECK)/host-install.tap $(INSTALL_STAGING) aarch64-linux-gnu- tests/min/min.c
+	+$(Q)[ $(ARM64_MIN_O)/.config -nt configs/arm64_min_defconfig ] || $(ARM64_MIN_MAKE) arm64_min_defconfig >/dev/null
+	+$(Q)$(ARM64_MIN_MAKE) install DESTDIR=$(INSTALL_STAGING_MIN) prefix=/usr >/dev/null
+	$(Q)tests/check_install.sh $(CHECK)/host-install-musl.tap $(INSTALL_STAGING_MIN) aarch64-linux-gnu- \
+	  tests/min/min.c "$(MUSL_SPECS)"
 
 # The board's musl bundle: check-arm64-run builds it first and hands it to
 # scripts/vm/check.sh, which boots it once more (max-musl). It carries the
-# smallest image's minimal program too (min-small, run by min_small_test).
+# smallest image's minimal program too (min-small, run by min_small_test),
+# and the same program linked against that tree as installed, through
+# pkg-config (min-staged, run by min_staged_test; made by check-run-install
+# unless newer than the tree's library).
 .PHONY: embedded-build arm64-musl-bundle
 embedded-build: size-build
 	$(Q)$(MAKE) -s --no-print-directory O=$(MUSL_O) LIBC=musl all
@@ -99,6 +111,10 @@ arm64-musl-bundle:
 	+$(Q)$(ARM64_MIN_MAKE) lib min
 	$(Q)cp $(ARM64_MIN_O)/tests/min $(ARM64_MUSL_O)/bundle/min-small
 	$(Q)cp tests/bundle/min_test $(ARM64_MUSL_O)/bundle/bin/min_small_test
+	+$(Q)[ $(INSTALL_STAGING_MIN).program -nt $(ARM64_MIN_O)/libselfmon.a ] || \
+	  $(MAKE) --no-print-directory check-run-install
+	$(Q)cp $(INSTALL_STAGING_MIN).program $(ARM64_MUSL_O)/bundle/min-staged
+	$(Q)cp tests/bundle/min_test $(ARM64_MUSL_O)/bundle/bin/min_staged_test
 
 check-arm64-run: arm64-musl-bundle
 check-arm64-run: export SELFMON_MUSL_BUNDLE := $(ARM64_MUSL_O)/bundle
@@ -111,4 +127,5 @@ check-run-fresh:
 
 check-variants: embedded-build
 check-run-variants: check-run-musl check-run-size check-run-install check-run-fresh
-CHECK_TAPS += $(CHECK)/host-musl.tap $(CHECK)/host-size.tap $(CHECK)/host-install.tap $(CHECK)/host-fresh.tap
+CHECK_TAPS += $(CHECK)/host-musl.tap $(CHECK)/host-size.tap $(CHECK)/host-install.tap \
+	      $(CHECK)/host-install-musl.tap $(CHECK)/host-fresh.tap
