@@ -87,8 +87,11 @@ $(SHPAIR_O)/marker_so_pair_pic.so: tests/selftests/arm64/marker_so_pair.c $(PIC_
 	$(quiet) CC $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared $(SHPAIR_LDFLAGS) -Wl,--exclude-libs,ALL $< $(PIC_LIB) $(LIBS) -o $@
-# marker_near.o: sites of SELFMON_MARKER_NEAR (one PC-relative load an end).
-SHPAIR_OBJS := $(O)/obj/tests/selftests/arm64/marker_shared.o $(O)/obj/tests/selftests/arm64/marker_near.o
+# marker_near.o: sites of SELFMON_MARKER_NEAR (one PC-relative load an end);
+# marker_tiny.o: sites of the tiny code model, near without it.
+SHPAIR_OBJS := $(O)/obj/tests/selftests/arm64/marker_shared.o $(O)/obj/tests/selftests/arm64/marker_near.o \
+	       $(O)/obj/tests/selftests/arm64/marker_tiny.o
+$(O)/obj/tests/selftests/arm64/marker_tiny.o: SELFMON_CFLAGS += -mcmodel=tiny
 $(SHPAIR_O)/marker_shared: $(SHPAIR_OBJS) $(SHLIB_LINKS)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* marker_near.c's functions, for marker_shared.c. */
+/* marker_near.c's and marker_tiny.c's functions, for marker_shared.c. */
 #ifndef MARKER_NEAR_H
 #define MARKER_NEAR_H
 
@@ -9,5 +9,7 @@ void near_loop_cached(void *arg, int n);
 void near_loop_named(void *arg, int n);
 /* One call of region "near 3000", of 3000 known instructions, near sites. */
 void near_region_3000(void);
+/* @n empty cached pairs in code of the tiny code model (marker_tiny.c). */
+void tiny_loop_cached(void *arg, int n);
 
 #endif /* MARKER_NEAR_H */

@@ -291,4 +291,21 @@ TEST(markers_off_a_near_pair_costs_at_most_4_instructions_cached_and_by_name)
 	selfmon_set__close(set);
 }
 
+/* ...and so does a pair in code of the tiny code model, which is near by itself. */
+TEST(markers_off_a_pair_built_for_the_tiny_code_model_costs_at_most_4_instructions)
+{
+	struct selfmon_set *set;
+	int64_t cost;
+
+	EXACT_USER_OR_SKIP();
+	setenv("SELFMON_EVENTS", "", 1);
+	OPEN_USER(set, "instructions:u", NULL);
+	tiny_loop_cached(NULL, 1); /* markers decide off here: outside the meter */
+	cost = metered_cost(selfmon_set__page(set, 0), tiny_loop_cached, loop_empty, NULL, PAIRS);
+	TH_LOG("a cached pair of -mcmodel=tiny, markers off: %lld.%03lld user instructions (budget 4)",
+	       (long long)(cost / PAIRS), (long long)(cost % PAIRS));
+	EXPECT_TRUE(cost >= 0 && cost <= 4 * PAIRS);
+	selfmon_set__close(set);
+}
+
 TEST_HARNESS_MAIN

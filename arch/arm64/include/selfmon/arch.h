@@ -289,9 +289,11 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
  * as every other site's. The word is data ("aw") and lies past the code
  * and the read-only data: a program whose section "selfmon_sites" ends up
  * further than 1 MiB from a near site does not link ("relocation
- * truncated to fit: R_AARCH64_LD_PREL_LO19").
+ * truncated to fit: R_AARCH64_LD_PREL_LO19"). Code of the tiny code model
+ * (-mcmodel=tiny, GCC's "AArch64 Options": the program and its static
+ * data within 1 MiB of each other) is near without the define.
  */
-#ifdef SELFMON_MARKER_NEAR
+#if defined(SELFMON_MARKER_NEAR) || defined(__AARCH64_CMODEL_TINY__)
 #define SELFMON_ARM64_SITE_LOAD_TEST \
 	"\tldr\tx0, 2b\n"             \
 	"\tcbz\tx0, 1f\n"             \
