@@ -236,20 +236,27 @@ static __attribute__((noinline)) void loop_named(void *arg, int n)
  * by-name pair makes no call and costs what a cached one does, within the
  * budget of 10 (a call to the library at each end: about 98).
  */
-TEST(markers_off_through_libselfmon_so_a_by_name_pair_makes_no_call_and_costs_at_most_10)
+/* With markers off, the cost of one pair of @loop, within @budget instructions. */
+static void expect_off_cost(struct __test_metadata *_metadata, void (*loop)(void *, int),
+			    const char *what, int budget)
 {
 	struct selfmon_set *set;
 	int64_t cost;
 
-	EXACT_USER_OR_SKIP();
 	setenv("SELFMON_EVENTS", "", 1);
 	OPEN_USER(set, "instructions:u", NULL);
-	loop_named(NULL, 1); /* markers decide off here: outside the meter */
-	cost = metered_cost(selfmon_set__page(set, 0), loop_named, loop_empty, NULL, PAIRS);
-	TH_LOG("a by-name pair, markers off: %lld.%03lld user instructions (budget 10)",
-	       (long long)(cost / PAIRS), (long long)(cost % PAIRS));
-	EXPECT_TRUE(cost >= 0 && cost <= 10 * PAIRS);
+	loop(NULL, 1); /* markers decide off here: outside the meter */
+	cost = metered_cost(selfmon_set__page(set, 0), loop, loop_empty, NULL, PAIRS);
+	TH_LOG("%s, markers off: %lld.%03lld user instructions (budget %d)", what,
+	       (long long)(cost / PAIRS), (long long)(cost % PAIRS), budget);
+	EXPECT_TRUE(cost >= 0 && cost <= (int64_t)budget * PAIRS);
 	selfmon_set__close(set);
+}
+
+TEST(markers_off_through_libselfmon_so_a_by_name_pair_makes_no_call_and_costs_at_most_10)
+{
+	EXACT_USER_OR_SKIP();
+	expect_off_cost(_metadata, loop_named, "a by-name pair", 10);
 }
 
 /*
@@ -272,40 +279,16 @@ TEST(a_near_cached_pair_costs_what_any_other_does_and_counts_exactly)
 /* ...and with markers off a near pair, cached or by name, costs 4: a load and a branch an end. */
 TEST(markers_off_a_near_pair_costs_at_most_4_instructions_cached_and_by_name)
 {
-	void (*loops[])(void *, int) = { near_loop_cached, near_loop_named };
-	struct selfmon_set *set;
-
 	EXACT_USER_OR_SKIP();
-	setenv("SELFMON_EVENTS", "", 1);
-	OPEN_USER(set, "instructions:u", NULL);
-	for (int i = 0; i < 2; i++) {
-		int64_t cost;
-
-		loops[i](NULL, 1); /* markers decide off here: outside the meter */
-		cost = metered_cost(selfmon_set__page(set, 0), loops[i], loop_empty, NULL, PAIRS);
-		TH_LOG("a near %s pair, markers off: %lld.%03lld user instructions (budget 4)",
-		       i ? "by-name" : "cached", (long long)(cost / PAIRS),
-		       (long long)(cost % PAIRS));
-		EXPECT_TRUE(cost >= 0 && cost <= 4 * PAIRS);
-	}
-	selfmon_set__close(set);
+	expect_off_cost(_metadata, near_loop_cached, "a near cached pair", 4);
+	expect_off_cost(_metadata, near_loop_named, "a near by-name pair", 4);
 }
 
 /* ...and so does a pair in code of the tiny code model, which is near by itself. */
 TEST(markers_off_a_pair_built_for_the_tiny_code_model_costs_at_most_4_instructions)
 {
-	struct selfmon_set *set;
-	int64_t cost;
-
 	EXACT_USER_OR_SKIP();
-	setenv("SELFMON_EVENTS", "", 1);
-	OPEN_USER(set, "instructions:u", NULL);
-	tiny_loop_cached(NULL, 1); /* markers decide off here: outside the meter */
-	cost = metered_cost(selfmon_set__page(set, 0), tiny_loop_cached, loop_empty, NULL, PAIRS);
-	TH_LOG("a cached pair of -mcmodel=tiny, markers off: %lld.%03lld user instructions (budget 4)",
-	       (long long)(cost / PAIRS), (long long)(cost % PAIRS));
-	EXPECT_TRUE(cost >= 0 && cost <= 4 * PAIRS);
-	selfmon_set__close(set);
+	expect_off_cost(_metadata, tiny_loop_cached, "a cached pair of -mcmodel=tiny", 4);
 }
 
 TEST_HARNESS_MAIN
