@@ -9,17 +9,18 @@
  * and freed at close: a program that opens and closes sets reuses the same
  * blocks. The C library's general allocator (musl's is 6.8 KB of a static
  * program) is then linked only if the program calls it. One lock guards the
- * lists (core/lock.h); a fork while another thread allocates in selfmon
- * leaves the child's arena locked, so a child that opens sets must be made
- * while no other thread opens or closes one.
+ * lists; its word holds the pid of the process whose thread holds it, so
+ * that a child forked while a thread of its parent held it can tell.
  */
 #include <errno.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "heap.h"
-#include "lock.h"
 
 #define MIN_SHIFT 5		/* the smallest class: 32 bytes */
 #define NR_CLASSES 8		/* 32 to 4096 bytes */
@@ -31,9 +32,41 @@ struct head {
 	size_t mapped;
 };
 
-static struct selfmon_lock heap_lock = SELFMON_LOCK_INIT;
+static pid_t heap_holder; /* 0: free */
 static struct head *free_list[NR_CLASSES];
 static char *bump, *bump_end;
+
+/*
+ * Take the lock. A word that holds another process's pid was copied by a
+ * fork from a parent whose thread held it: no thread of this process will
+ * give it back, and the lists it guards may be half changed. One thread
+ * of the child takes it over (a compare-and-swap) and starts the lists
+ * afresh; the blocks the child inherited stay valid, and go to its lists
+ * when freed. getpid(2), not a cached pid: a raw fork runs no handler.
+ */
+static void heap_take(void)
+{
+	pid_t me = getpid();
+	pid_t seen = 0;
+
+	while (!__atomic_compare_exchange_n(&heap_holder, &seen, me, false, __ATOMIC_ACQUIRE,
+					    __ATOMIC_RELAXED)) {
+		if (seen != me &&
+		    __atomic_compare_exchange_n(&heap_holder, &seen, me, false, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED)) {
+			memset(free_list, 0, sizeof(free_list));
+			bump = bump_end = NULL;
+			return;
+		}
+		sched_yield();
+		seen = 0;
+	}
+}
+
+static void heap_give(void)
+{
+	__atomic_store_n(&heap_holder, 0, __ATOMIC_RELEASE);
+}
 
 static size_t class_bytes(size_t c)
 {
@@ -83,13 +116,13 @@ void *selfmon_heap__malloc(size_t size)
 		return map_block(size);
 	while (class_bytes(c) - sizeof(*h) < size)
 		c++;
-	selfmon_lock__take(&heap_lock);
+	heap_take();
 	h = free_list[c];
 	if (h)
 		free_list[c] = *(struct head **)(void *)(h + 1);
 	else
 		h = carve(class_bytes(c));
-	selfmon_lock__give(&heap_lock);
+	heap_give();
 	if (!h) {
 		errno = ENOMEM;
 		return NULL;
@@ -148,8 +181,8 @@ void selfmon_heap__free(void *ptr)
 		munmap(h, h->word);
 		return;
 	}
-	selfmon_lock__take(&heap_lock);
+	heap_take();
 	*(struct head **)ptr = free_list[h->word];
 	free_list[h->word] = h;
-	selfmon_lock__give(&heap_lock);
+	heap_give();
 }

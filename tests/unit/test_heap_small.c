@@ -3,8 +3,9 @@
  * The arena of a build with CONFIG_SMALL_HEAP (core/heap_small.c, linked
  * here in place of heap.c on any build): malloc(3)'s contracts, a freed
  * block reused by the next of its class, zeroed by calloc, a large block
- * mapped alone and unmapped when freed, and threads that allocate at once
- * never given the same block.
+ * mapped alone and unmapped when freed, threads that allocate at once
+ * never given the same block, and a child forked while another thread
+ * allocates allocates on.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -12,8 +13,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -161,6 +164,68 @@ static void threads_allocating_at_once_never_share_a_block(void **state)
 	}
 }
 
+static int stop_hammer;
+
+static void *hammer(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&stop_hammer, __ATOMIC_RELAXED)) {
+		void *p = selfmon_heap__malloc(48);
+		void *q = selfmon_heap__malloc(200);
+
+		selfmon_heap__free(p);
+		selfmon_heap__free(q);
+	}
+	return NULL;
+}
+
+/* In a child: allocate and free of each class; a locked arena hangs until the alarm. */
+static int child_allocates(void)
+{
+	alarm(5);
+	for (size_t size = 16; size <= 4096; size *= 2) {
+		void *p = selfmon_heap__malloc(size);
+
+		if (!p)
+			return 1;
+		memset(p, 1, size);
+		selfmon_heap__free(p);
+	}
+	return 0;
+}
+
+/*
+ * Forks while another thread allocates and frees without a pause: the
+ * arena's lock is often held at the fork, by a thread the child does not
+ * have. The child must allocate all the same, not wait for ever.
+ */
+static void a_child_forked_while_another_thread_allocates_allocates_on(void **state)
+{
+	pthread_t t;
+	int hung = 0;
+
+	(void)state;
+	assert_int_equal(pthread_create(&t, NULL, hammer, NULL), 0);
+	for (int i = 0; i < 200; i++) {
+		int status;
+		pid_t pid = fork();
+
+		assert_true(pid >= 0);
+		if (pid == 0)
+			_exit(child_allocates());
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		hung = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM;
+		if (hung || !WIFEXITED(status) || WEXITSTATUS(status)) {
+			__atomic_store_n(&stop_hammer, 1, __ATOMIC_RELAXED);
+			pthread_join(t, NULL);
+			fail_msg("fork %d: the child %s", i,
+				 hung ? "waited 5 s for the arena's lock" : "failed to allocate");
+		}
+	}
+	__atomic_store_n(&stop_hammer, 1, __ATOMIC_RELAXED);
+	assert_int_equal(pthread_join(t, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +237,7 @@ int main(void)
 		cmocka_unit_test(a_large_block_is_unmapped_when_freed),
 		cmocka_unit_test(free_of_null_does_nothing),
 		cmocka_unit_test(threads_allocating_at_once_never_share_a_block),
+		cmocka_unit_test(a_child_forked_while_another_thread_allocates_allocates_on),
 	};
 
 	return cmocka_run_group_tests_name("heap-small", tests, NULL, NULL);
