@@ -404,6 +404,10 @@ exit 1
 while :; do sleep 1; done
 """, 20),
     "panic": ("""echo "# selfmon-lava check: panicking on purpose"
+# The line above can still sit in the tty's buffer when the panic, which
+# writes to the console directly, takes the machine: the kernel's log
+# reaches the console first, so the job's log shows the test ran.
+echo "selfmon-lava check: panicking on purpose" >/dev/kmsg
 echo c >/proc/sysrq-trigger
 sleep 60
 """, 60),
