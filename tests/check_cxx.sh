@@ -195,8 +195,10 @@ link() { # link CXX...
 	fi
 }
 
-# arm64's pairs mark their calls variant-PCS, so that the dynamic linker
-# binds them at load (docs/markers.md, "Shared objects and plugins"), and
+# arm64's pairs mark their calls variant-PCS, a mark that reaches the
+# library's own symbols, so that the dynamic linker binds a program built
+# with an earlier header, whose pairs call through its PLT, at load
+# (docs/markers.md, "Shared objects and plugins"), and
 # SELFMON_ARM64_NO_VARIANT_PCS, for an assembler without the directive,
 # leaves them plain: each compiled to an object, its undefined calls read
 # back (readelf prints [VARIANT_PCS] beside a marked symbol).

@@ -75,7 +75,7 @@ endif
 # (-z now), and the program once more bound lazily (marker_shared_lazy,
 # -z lazy): the pairs' calls are bound at load all the same (docs/markers.md).
 # scripts/board-run runs them with the cross toolchain's libraries.
-## check-run-shared-pair  the board: a cached pair through libselfmon.so and in a user's .so, at most 130, exact
+## check-run-shared-pair  the board: a cached pair through libselfmon.so, in a user's .so, with other PLTs: at most 120, exact
 ifeq ($(SRCARCH),arm64)
 SHPAIR_O := $(O)/shared-pair
 SHPAIR_LDFLAGS = $(filter-out -static,$(ALL_LDFLAGS)) -Wl,-z,now
@@ -100,9 +100,33 @@ $(SHPAIR_O)/marker_shared_lazy: $(SHPAIR_OBJS) $(SHLIB_LINKS)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(filter-out -static,$(ALL_LDFLAGS)) -Wl,-z,lazy $(SHPAIR_OBJS) -L$(O) -lselfmon -ldl -lpthread -o $@
+# The same program where the linker makes PLT entries of another kind:
+# its objects built with -mbranch-protection=standard and linked without
+# PIE with BTI (-z force-bti: a bti c in each entry) and with PAC
+# (-z pac-plt: an autia1716 in each), 5 instructions where a PIE's have 4.
+# The pairs call through the GOT and never run an entry (arch.h). They run
+# on the cortex-a72 board, which has neither BTI nor PAC and runs both
+# instructions as hints: Debian's start files carry no BTI note and its
+# glibc does not sign a PAC PLT's slots, so neither program starts where
+# the CPU has them.
+SHPAIR_BP_OBJS := $(SHPAIR_OBJS:$(O)/obj/%=$(O)/obj-bp/%)
+$(O)/obj-bp/%.o: %.c $(AUTOCONF) $(PUBLIC_HEADERS)
+	$(quiet) CC '$< (branch protection)'
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -mbranch-protection=standard -MMD -MP -c $< -o $@
+$(O)/obj-bp/tests/selftests/arm64/marker_tiny.o: SELFMON_CFLAGS += -mcmodel=tiny
+$(O)/obj-bp/tests/selftests/%.o: SELFMON_CFLAGS += -I$(KSELFTEST) -Wno-unused-parameter -Wno-sign-compare $(NO_CLOBBERED)
+$(SHPAIR_O)/marker_shared_bti: SHPAIR_PLT := -Wl,-z,force-bti
+$(SHPAIR_O)/marker_shared_pacplt: SHPAIR_PLT := -Wl,-z,pac-plt
+$(SHPAIR_O)/marker_shared_bti $(SHPAIR_O)/marker_shared_pacplt: $(SHPAIR_BP_OBJS) $(SHLIB_LINKS)
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)mkdir -p $(dir $@) && rm -f $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter-out -static,$(ALL_LDFLAGS)) -no-pie -Wl,-z,now \
+	  $(SHPAIR_PLT) $(SHPAIR_BP_OBJS) -L$(O) -lselfmon -ldl -lpthread -o $@ 2>&1 | { grep -v 'BTI turned on by -z force-bti' >&2 || :; }; \
+	  [ -f $@ ]
 .PHONY: shared-pair-build
 shared-pair-build: $(SHPAIR_O)/marker_shared $(SHPAIR_O)/marker_shared_lazy $(SHPAIR_O)/marker_so_pair.so \
-		   $(SHPAIR_O)/marker_so_pair_pic.so
+		   $(SHPAIR_O)/marker_so_pair_pic.so $(SHPAIR_O)/marker_shared_bti $(SHPAIR_O)/marker_shared_pacplt
 endif
 
 .PHONY: check-run-shared-pair
@@ -117,7 +141,20 @@ check-run-shared-pair:
 	    --with $(ARM64_O)/$(SONAME) tests/selftests/arm64/marker_shared.sh >$(CHECK)/board-shared-pair.tap || \
 	  echo "not ok - the shared pair's board run failed (log: $(CHECK)/board-shared-pair.log)" \
 	    >>$(CHECK)/board-shared-pair.tap
-	$(Q)grep -E '^(not )?ok' $(CHECK)/board-shared-pair.tap
+	+$(Q)$(BOARD_RUN) --cpu cortex-a72 --vm $(BOARD_VM) --sysroot $(RUNNER_SYSROOT) --out $(CHECK)/shared-pair-plt \
+	    --log $(CHECK)/board-shared-pair-plt.log --with $(ARM64_O)/shared-pair/marker_shared_bti \
+	    --with $(ARM64_O)/shared-pair/marker_shared_pacplt \
+	    --with $(ARM64_O)/shared-pair/marker_so_pair.so --with $(ARM64_O)/shared-pair/marker_so_pair_pic.so \
+	    --with $(ARM64_O)/$(SONAME) tests/selftests/arm64/marker_shared_plt.sh >$(CHECK)/board-shared-pair-plt.tap || \
+	  echo "not ok - the shared pair's board run with BTI's and PAC's PLT failed (log: $(CHECK)/board-shared-pair-plt.log)" \
+	    >>$(CHECK)/board-shared-pair-plt.tap
+	$(Q)for k in 'bti:bti[[:space:]]c' 'pacplt:autia1716'; do \
+	  f=$(ARM64_O)/shared-pair/marker_shared_$${k%%:*}; \
+	  if aarch64-linux-gnu-objdump -d $$f | grep -A5 '@plt>:$$' | grep -Eq "$${k#*:}"; then \
+	    echo "ok - $${f##*/}'s PLT entries are 5 instructions: they hold '$${k#*:}'"; \
+	  else echo "not ok - $${f##*/}'s PLT entries hold no '$${k#*:}': it tests no other PLT"; fi; \
+	done >>$(CHECK)/board-shared-pair-plt.tap
+	$(Q)grep -E '^(not )?ok' $(CHECK)/board-shared-pair.tap $(CHECK)/board-shared-pair-plt.tap
 
 check-run-variants: check-run-shared-pair
-CHECK_TAPS += $(CHECK)/board-shared-pair.tap
+CHECK_TAPS += $(CHECK)/board-shared-pair.tap $(CHECK)/board-shared-pair-plt.tap

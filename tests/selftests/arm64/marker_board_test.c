@@ -289,9 +289,9 @@ out:
 /*
  * The pair's cost: at most 120 user instructions in the cached form (the
  * fixed sequence of <selfmon/arch.h>, which keeps the window exact at every
- * call site, is a call and a return at each end and an address the compiler
- * cannot hoist; the pair's words are read and written in pairs: 112 on the
- * board), by name at most 1.5 times that (a string literal of 12 or 33 bytes alike),
+ * call site, is a call through the GOT and a return at each end and an
+ * address the compiler cannot hoist; the pair's words are read and written
+ * in pairs: 116 on the board), by name at most 1.5 times that (a string literal of 12 or 33 bytes alike),
  * no read(2). Beside them, the four page reads of a pair bare, both ways:
  * selfmon_page__read_value(), and selfmon_page__read_value32(), which the
  * pair takes (docs/markers.md says where the rest goes).

@@ -285,8 +285,8 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
  * the program; or, where the program defines SELFMON_MARKER_NEAR, one
  * PC-relative ldr (a literal load, whose reach is 1 MiB: Arm's A64
  * "LDR (literal)") and a nop after the test, so that with markers off an
- * end costs 2 instructions, and with markers on the same 4 before the call
- * as every other site's. The word is data ("aw") and lies past the code
+ * end costs 2 instructions, and with markers on the same 3 before the
+ * call's as every other site's. The word is data ("aw") and lies past the code
  * and the read-only data: a program whose section "selfmon_sites" ends up
  * further than 1 MiB from a near site does not link ("relocation
  * truncated to fit: R_AARCH64_LD_PREL_LO19"). Code of the tiny code model
@@ -305,26 +305,36 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 	"\tcbz\tx0, 1f\n"
 #endif
 /*
- * The call to the library, marked variant-PCS (ELF for the Arm 64-bit
- * Architecture, "Symbol Table", "st_other Values":
- * STO_AARCH64_VARIANT_PCS; "Dynamic Section": DT_AARCH64_VARIANT_PCS). The
- * mark asks the dynamic linker to bind the call's PLT slot at load rather
- * than at its first call, as it must for functions that keep more
- * registers than the base standard: a lazily bound program (Debian's
- * default) would otherwise resolve the end's slot inside its first region,
- * about 700 instructions. The functions follow the base standard, and
- * SELFMON_ARM64_CALL_CLOBBERS holds for them either way. Static programs
- * have no PLT, and there the mark changes nothing. The library's own
- * symbols carry the mark (its empty pair uses this sequence), and the
- * linker copies it into a program linked against libselfmon.so: a toolchain
+ * The call to the library: its address loaded from the global offset table
+ * (adrp and an ldr of the :got: relocations, ELF for the Arm 64-bit
+ * Architecture, "Static Linking with a GOT"), then blr; never a bl to a
+ * PLT entry. An entry is the linker's, and its kind is the program's: 4
+ * instructions in a PIE, a bti c more in one linked without PIE and with
+ * BTI (-z force-bti), an autia1716 more with -z pac-plt, and another
+ * linker's may differ again; a region would count the program's entry and
+ * the library's empty pair its own. Through the GOT every site runs the
+ * same 3 instructions, in a program, a PIE, a shared object and the
+ * library alike, and the entry is bound at load (a GLOB_DAT relocation, or
+ * the static link's value), never at a first call. The symbol is still
+ * marked variant-PCS (ELF for the Arm 64-bit Architecture, "Symbol Table",
+ * "st_other Values": STO_AARCH64_VARIANT_PCS; "Dynamic Section":
+ * DT_AARCH64_VARIANT_PCS): the mark reaches the library's own symbols, so
+ * that a program built with an older header, whose pairs call through its
+ * PLT, is bound at load as well. The functions follow the base standard,
+ * and SELFMON_ARM64_CALL_CLOBBERS holds for them either way. A toolchain
  * too old for the directive (binutils before 2.33) can define
- * SELFMON_ARM64_NO_VARIANT_PCS and is still bound at load there.
+ * SELFMON_ARM64_NO_VARIANT_PCS.
  */
 #ifdef SELFMON_ARM64_NO_VARIANT_PCS
-#define SELFMON_ARM64_BL(fn) "\tbl\t" #fn "\n"
+#define SELFMON_ARM64_VARIANT_PCS(fn) ""
 #else
-#define SELFMON_ARM64_BL(fn) "\t.variant_pcs\t" #fn "\n\tbl\t" #fn "\n"
+#define SELFMON_ARM64_VARIANT_PCS(fn) "\t.variant_pcs\t" #fn "\n"
 #endif
+#define SELFMON_ARM64_BL(fn)                        \
+	SELFMON_ARM64_VARIANT_PCS(fn)                  \
+	"\tadrp\tx16, :got:" #fn "\n"                 \
+	"\tldr\tx16, [x16, #:got_lo12:" #fn "]\n"     \
+	"\tblr\tx16\n"
 /*
  * One site's fixed sequence: @data (the site's words, with label 2 at the
  * first) put in @section, then the first word loaded by its label and,
@@ -360,8 +370,9 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
  * region as the pair's begin does, and stores it in @var (a memory operand:
  * the store is the asm's, before the call, so none of the compiler's falls
  * inside the region) before it calls @fn. The end loads the region back
- * from @var and, unless it is 0 (markers off), calls @fn: with the nop, four
- * instructions before @fn's reads, as the pair's end (adrp, ldr, cbz, bl),
+ * from @var and, unless it is 0 (markers off), calls @fn: with the nop, six
+ * instructions before @fn's reads, as the pair's end (adrp, ldr, cbz and
+ * the call's adrp, ldr, blr),
  * so that a region counts what the pair's counts. A whole scope pair costs
  * one instruction more than a pair (the begin's store). The region is the
  * site itself before the library first resolved it (the program's first
