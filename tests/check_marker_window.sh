@@ -16,8 +16,10 @@
 # without PIE linked with the archive, and a PIE against libselfmon.so,
 # whose pairs call the library through the program's GOT and whose
 # library's empty pairs, cached and by name, through the library's own;
-# at -O2 also a PIE with IBT's PLT (-fcf-protection) and one bound lazily:
-# neither may change a region's count.
+# at -O2 also a PIE with IBT's PLT (-fcf-protection) and one bound lazily,
+# and a program optimized at link time (-flto, without PIE, with the
+# archive; clang's through lld, which reads its bitcode): none may change a
+# region's count.
 # With markers off (SELFMON_EVENTS empty) each build's pairs are counted
 # whole, beside a function without one: a cached pair costs 4 instructions
 # (a compare and a branch at each end), a by-name pair of a string literal
@@ -53,7 +55,7 @@ libs=$(printf '%s\n' "$libs" | sed "s|-lselfmon |$staging/usr/lib/libselfmon.a |
 # The checks of one build's trace ($1: its lines, FUNCTION FORM COUNT; $2: 1 at -O0).
 judge() {
 	awk -v o0="$2" '
-	{ f = $1; sub(/\(.*$/, "", f); sub(/\.(constprop|isra|part)\.[0-9]+$/, "", f); fn[NR] = f; form[NR] = $2; w[NR] = $3; nr[f]++ }
+	{ f = $1; sub(/\(.*$/, "", f); sub(/\.lto_priv\.[0-9]+$/, "", f); sub(/\.(constprop|isra|part)\.[0-9]+$/, "", f); fn[NR] = f; form[NR] = $2; w[NR] = $3; nr[f]++ }
 	f == "mk_empty_cached" || f == "mk_empty_named" {
 		if (f in k && k[f] != $3) { print "the library'\''s empty pair " f " varies: " k[f] " and " $3; bad = 1 }
 		k[f] = $3
@@ -105,16 +107,17 @@ judge_off() {
 # Build tests/window/shapes.c with $cc at -$o, linked $link, trace it and judge it.
 trace_build() {
 	bin="$work/shapes-$cc-$o-$link" what="$cc -$o ($link)"
-	if [ "$link" = static ]; then
+	if [ "$link" = static ] || [ "$link" = lto ]; then
 		# shellcheck disable=SC2086 # flags are words
-		log=$($cc -x $lang -std=$std -$o -no-pie $cflags tests/window/shapes.c -x none $libs -o "$bin" 2>&1)
+		log=$($cc -x $lang -std=$std -$o -no-pie $cflags $(link_flags) tests/window/shapes.c -x none $libs \
+			-o "$bin" 2>&1)
 	else
 		# shellcheck disable=SC2086 # flags are words
 		log=$($cc -x $lang -std=$std -$o $cflags $(link_flags) tests/window/shapes.c -x none $shared -o "$bin" 2>&1)
 	fi || { notok "$what: the shapes build: $log"; return; }
 	nm -n -C "$bin" >"$bin.nm"
 	set -- "$bin.nm" "$bin"
-	[ "$link" != static ] && set -- --so "$work/libselfmon.nm" "${so##*/}" "$@"
+	[ "$link" != static ] && [ "$link" != lto ] && set -- --so "$work/libselfmon.nm" "${so##*/}" "$@"
 	LD_LIBRARY_PATH="$staging/usr/lib" SELFMON_EVENTS=task-clock SELFMON_OUTPUT="$bin.report" \
 		"$work/tracer" "$@" >"$bin.trace" 2>"$bin.err"
 	rc=$?
@@ -144,7 +147,8 @@ trace_build() {
 # against libselfmon.so as pkg-config --libs links it: "shared" bound at
 # load (-z now); "ibt" with the PLT that toolchains defaulting to
 # -fcf-protection make (IBT's .plt.sec: an endbr64 before each stub's jump,
-# where the library's own stubs have none); "lazy", bound at first call.
+# where the library's own stubs have none); "lazy", bound at first call;
+# "lto", as "static" but optimized at link time.
 # A pair calls the library through its GOT entry, so that none of these
 # puts a stub or the dynamic linker inside a region (docs/markers.md).
 link_flags() {
@@ -152,12 +156,13 @@ link_flags() {
 	shared) echo "-Wl,-z,now" ;;
 	ibt) echo "-fcf-protection=full -Wl,-z,ibtplt -Wl,-z,now" ;;
 	lazy) echo "-Wl,-z,lazy" ;;
+	lto) case $cc in clang*) echo "-flto -fuse-ld=lld" ;; *) echo "-flto" ;; esac ;;
 	esac
 }
 so=$(readlink -f "$staging/usr/lib/libselfmon.so")
 nm -n -C "$so" >"$work/libselfmon.nm"
 shared=$(pkg-config --libs selfmon)
-for link in static shared ibt lazy; do
+for link in static shared ibt lazy lto; do
 	for cc in gcc clang g++ clang++; do
 		if ! command -v "$cc" >/dev/null 2>&1; then
 			notok "$cc is installed (scripts/deps.sh tests installs it)"

@@ -38,11 +38,15 @@ CHECK_TAPS += $(CHECK)/host-window.tap
 # -O2, -O3 and -Os, each a table of its own (SHAPES_ID) whose regions carry
 # the build's name (SHAPES_TAG), all linked into marker_exact_test. clang
 # builds where it is installed and the tree is glibc's (clang finds the
-# cross toolchain's headers and has no musl specs).
+# cross toolchain's headers and has no musl specs). gcc's -O2 and -O3 once
+# more for link-time optimization (gcclto: -flto here and at the program's
+# link, where gcc compiles them again, free to inline and clone across the
+# table that names their functions).
 ifeq ($(SRCARCH),arm64)
 SHAPE_CCS := gcc $(if $(filter glibc,$(LIBC)),$(if $(shell command -v clang 2>/dev/null),clang))
-SHAPE_OBJS := $(foreach c,$(SHAPE_CCS),$(foreach o,O0 O2 O3 Os,$(O)/obj/tests/selftests/arm64/shapes-$(c)-$(o).o))
-shape_cc = $(if $(filter clang-%,$(1)),clang --target=$(TRIPLE),$(CC))
+SHAPE_OBJS := $(foreach c,$(SHAPE_CCS),$(foreach o,O0 O2 O3 Os,$(O)/obj/tests/selftests/arm64/shapes-$(c)-$(o).o)) \
+	      $(foreach o,O2 O3,$(O)/obj/tests/selftests/arm64/shapes-gcclto-$(o).o)
+shape_cc = $(if $(filter clang-%,$(1)),clang --target=$(TRIPLE),$(CC)$(if $(filter gcclto-%,$(1)), -flto))
 $(O)/obj/tests/selftests/arm64/shapes-%.o: tests/selftests/arm64/marker_shapes.c $(AUTOCONF) $(PUBLIC_HEADERS)
 	$(quiet) CC '$< ($*)'
 	$(Q)mkdir -p $(dir $@)
@@ -63,7 +67,7 @@ $(SHAPE_CXX_OBJS): $(O)/obj/tests/selftests/arm64/shapes-%.o: tests/selftests/ar
 	  $(filter-out -Wstrict-prototypes,$(CFLAGS_WARN)) -Iinclude -Iarch/arm64/include \
 	  -DSHAPES_ID=$(subst -,_,$*) -DSHAPES_TAG='"$*"' -c $< -o $@
 $(O)/tests/selftests/arm64/marker_exact_test: $(SHAPE_OBJS) $(SHAPE_CXX_OBJS)
-$(O)/tests/selftests/arm64/marker_exact_test: SELFMON_LDFLAGS += $(SHAPE_OBJS) $(SHAPE_CXX_OBJS)
+$(O)/tests/selftests/arm64/marker_exact_test: SELFMON_LDFLAGS += $(SHAPE_OBJS) $(SHAPE_CXX_OBJS) -flto
 endif
 
 # ---- the pair through libselfmon.so and inside a user's shared object, on the board ----

@@ -5,7 +5,8 @@
  * in its function, in loops of 2 and 1000 iterations, two sites in one
  * loop, nested (on the inner site's first call and after), in 8 threads,
  * cached and by name, with 1 and 2 events; each shape built by gcc and by
- * clang at -O0, -O2, -O3 and -Os (marker_shapes.c, one table per build);
+ * clang at -O0, -O2, -O3 and -Os, and by gcc at -O2 and -O3 optimized at
+ * link time (-flto) (marker_shapes.c, one table per build);
  * and the scope forms, SELFMON_MARKER_SCOPE() in C and SELFMON_MARKER_REGION()
  * in C++ (marker_shapes_cxx.cpp, by g++ and clang++), left by a break too.
  * Whatever each compiler does around a pair (hoisting the site's address
@@ -27,6 +28,7 @@
 static const struct shapes *const builds[] = {
 	&shapes_gcc_O0,	    &shapes_gcc_O2,	&shapes_gcc_O3,	    &shapes_gcc_Os,
 	&shapes_clang_O0,   &shapes_clang_O2,	&shapes_clang_O3,   &shapes_clang_Os,
+	&shapes_gcclto_O2,  &shapes_gcclto_O3,
 	&shapes_gxx_O0,	    &shapes_gxx_O2,	&shapes_gxx_O3,	    &shapes_gxx_Os,
 	&shapes_clangxx_O0, &shapes_clangxx_O2, &shapes_clangxx_O3, &shapes_clangxx_Os,
 };

@@ -47,6 +47,9 @@ SHAPES_DECLARE(clang_O0);
 SHAPES_DECLARE(clang_O2);
 SHAPES_DECLARE(clang_O3);
 SHAPES_DECLARE(clang_Os);
+/* gcc's, optimized at link time (-flto). */
+SHAPES_DECLARE(gcclto_O2);
+SHAPES_DECLARE(gcclto_O3);
 /* marker_shapes_cxx.cpp, by g++ and clang++: its run(), nested() and alone3001() are NULL. */
 SHAPES_DECLARE(gxx_O0);
 SHAPES_DECLARE(gxx_O2);
