@@ -17,7 +17,9 @@
 
 /* Most events the markers count; most regions of one process. */
 #define MK_EVENTS 8
-#define MK_REGIONS 256
+#define MK_REGIONS 1024
+#define MK_REGIONS_TEXT "1024"
+_Static_assert(MK_REGIONS == 1024, "MK_REGIONS_TEXT names MK_REGIONS");
 
 /* How a pair was begun: its empty-pair cost differs (calls, lookups). */
 enum mk_form { MK_CACHED, MK_NAMED, MK_FORMS };

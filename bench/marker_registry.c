@@ -64,7 +64,7 @@ struct selfmon_marker *mk_lookup(const char *name)
 	if (!m && !__atomic_exchange_n(&said_full, 1, __ATOMIC_RELAXED))
 		mk_say("region '%s' not counted: %s; markers with new names are ignored",
 		       mk_quote(q, sizeof(q), name),
-		       mk.nr_regions >= MK_REGIONS ? "more than 256 regions: use fewer names" :
+		       mk.nr_regions >= MK_REGIONS ? "more than " MK_REGIONS_TEXT " regions: use fewer names" :
 						     "out of memory");
 	return m;
 }

@@ -79,11 +79,11 @@ class marker_region {
       public:
 	explicit marker_region(const char *name) noexcept : name_(name)
 	{
-		(selfmon_marker__begin)(name_);
+		selfmon_marker__begin(name_);
 	}
 	~marker_region()
 	{
-		(selfmon_marker__end)(name_);
+		selfmon_marker__end(name_);
 	}
 	marker_region(const marker_region &) = delete;
 	marker_region &operator=(const marker_region &) = delete;

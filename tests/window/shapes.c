@@ -49,6 +49,16 @@ static __attribute__((noinline)) void named_r3(void)
 	selfmon_marker__end("named 3");
 }
 
+/* A name in a buffer, in a loop: in a register the calls keep, from -O1 on across the region. */
+static __attribute__((noinline)) void buffer_r3(const char *name, int n)
+{
+	for (int i = 0; i < n; i++) {
+		selfmon_marker__begin(name);
+		R3();
+		selfmon_marker__end(name);
+	}
+}
+
 /* A loop: the compiler may hoist what it can out of it, and keep its counter in a register. */
 static __attribute__((noinline)) void loop_r3(int n)
 {
@@ -106,6 +116,9 @@ static __attribute__((noinline)) void scope_r3(int n)
 
 int main(void)
 {
+	char buf[16];
+
+	__builtin_memcpy(buf, "buffer 3", sizeof("buffer 3"));
 	nothing();
 	alone_r0();
 	alone_r3();
@@ -119,6 +132,7 @@ int main(void)
 	loop_r3(1000);
 	two_sites_r3(100);
 	named_loop_r3(100);
+	buffer_r3(buf, 10);
 	nested_outer(10);
 	scope_r3(10);
 	return 0;

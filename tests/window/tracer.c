@@ -18,7 +18,7 @@
  * program (a PIE) and, with --so, the library are mapped: the library's at
  * the program's main(), once the dynamic linker has loaded it.
  * Usage: tracer [--so LIBRARY-NM-N-OUTPUT LIBRARY-FILE-NAME] NM-N-OUTPUT PROGRAM
- * Output: one line a pair: FUNCTION FORM INSTRUCTIONS (FORM: cached or named).
+ * Output: one line a pair: FUNCTION FORM INSTRUCTIONS (FORM: cached, named or buffer).
  *
  * With --calls, each call of each FUNCTION instead, from its entry to its
  * return (what a pair costs with markers off, beside a function without):
@@ -51,8 +51,11 @@ struct sym {
 static struct sym syms[MAX_SYMS];
 static int nr_syms;
 /* The begin functions (breakpoints) and end functions: cached, then by name. */
-static unsigned long begin_fn[2], end_fn[2];
-static unsigned char begin_orig[2];
+/* The pairs' forms: cached, a string literal by name, a name in a buffer (or any pointer). */
+enum { NR_FORMS = 3 };
+static const char *const form_name[NR_FORMS] = { "cached", "named", "buffer" };
+static unsigned long begin_fn[NR_FORMS], end_fn[NR_FORMS];
+static unsigned char begin_orig[NR_FORMS];
 /* Return addresses armed with a breakpoint, and their original words. */
 static unsigned long armed[MAX_ARMED];
 static unsigned char armed_orig[MAX_ARMED];
@@ -142,7 +145,7 @@ static unsigned char set_byte(unsigned long a, unsigned char byte)
 
 static void begins_armed(int on)
 {
-	for (int f = 0; f < 2; f++)
+	for (int f = 0; f < NR_FORMS; f++)
 		set_byte(begin_fn[f], on ? INT3 : begin_orig[f]);
 }
 
@@ -184,7 +187,7 @@ static void count_window(unsigned long pc)
 	begins_armed(0);
 	for (;;) {
 		get_regs(&r);
-		for (int f = 0; f < 2; f++) {
+		for (int f = 0; f < NR_FORMS; f++) {
 			if (r.rip == begin_fn[f])
 				depth++;
 			if (r.rip == end_fn[f] && depth-- == 0)
@@ -196,7 +199,7 @@ static void count_window(unsigned long pc)
 		n++;
 	}
 	begins_armed(1);
-	printf("%s %s %lu\n", fn_of(pc), form ? "named" : "cached", n);
+	printf("%s %s %lu\n", fn_of(pc), form_name[form], n);
 }
 
 static int armed_at(unsigned long pc)
@@ -247,7 +250,7 @@ static int trap(void)
 
 	get_regs(&r);
 	at = r.rip - 1;
-	for (int f = 0; f < 2; f++) {
+	for (int f = 0; f < NR_FORMS; f++) {
 		if (at == begin_fn[f]) {
 			on_begin(f, &r);
 			return 0;
@@ -465,11 +468,13 @@ int main(int argc, char **argv)
 	end_fn[0] = addr_of("selfmon_priv_marker_end_call");
 	begin_fn[1] = addr_of("selfmon_marker__begin_const");
 	end_fn[1] = addr_of("selfmon_marker__end_const");
+	begin_fn[2] = addr_of("selfmon_marker__begin");
+	end_fn[2] = addr_of("selfmon_marker__end");
 	if (whole) {
 		arm_whole(whole);
 		return run(trap_whole);
 	}
-	for (int f = 0; f < 2; f++)
+	for (int f = 0; f < NR_FORMS; f++)
 		begin_orig[f] = set_byte(begin_fn[f], INT3);
 	return run(trap);
 }

@@ -48,6 +48,20 @@ static __attribute__((noinline)) void named3001(void)
 	selfmon_marker__end(NAME("by name 3001"));
 }
 
+/*
+ * A name in a buffer, in a loop: the name in a register the calls keep,
+ * from -O1 on across the whole region; -O0 loads it into that register
+ * inside the region.
+ */
+static __attribute__((noinline)) void buffer3001(const char *name, int n)
+{
+	for (int i = 0; i < n; i++) {
+		selfmon_marker__begin(name);
+		R3001();
+		selfmon_marker__end(name);
+	}
+}
+
 static __attribute__((noinline)) void loop3(int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -153,6 +167,11 @@ static void scoped(void)
 
 static void run(void)
 {
+	char buf[64];
+
+	__builtin_memcpy(buf, NAME("buffer 3001"), sizeof(NAME("buffer 3001")));
+	buffer3001(buf, 1);
+	buffer3001(buf, 10);
 	for (int i = 0; i < 2; i++) {
 		alone0();
 		alone3();

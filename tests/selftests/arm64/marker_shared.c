@@ -197,12 +197,12 @@ TEST(a_site_used_first_inside_another_region_through_libselfmon_so_costs_it_what
 
 /*
  * The first region a process runs: its end's call into the library is the
- * program's first through that PLT slot. Bound lazily (marker_shared_lazy,
- * the same program linked -z lazy, runs this too), the dynamic linker would
+ * program's first. Through a PLT slot bound lazily (marker_shared_lazy, the
+ * same program linked -z lazy, runs this too), the dynamic linker would
  * resolve the slot inside the region (hundreds of instructions); the fixed
- * sequence marks its calls variant-PCS, whose slots the dynamic linker
- * binds at load (<selfmon/arch.h>). The harness forks each test from a
- * parent that never ran a marker.
+ * sequence calls through the program's GOT, whose entries the dynamic
+ * linker fills at load (<selfmon/arch.h>). The harness forks each test from
+ * a parent that never ran a marker.
  */
 TEST(the_first_region_a_program_runs_counts_exactly_however_the_program_was_bound)
 {
@@ -219,6 +219,38 @@ TEST(the_first_region_a_program_runs_counts_exactly_however_the_program_was_boun
 	EXPECT_EQ(0, r.fallbacks);
 	EXPECT_EQ(3000, r.event[0].min);
 	EXPECT_EQ(3000, r.event[0].max);
+}
+
+/* A region of 3000 known instructions by a name in a buffer, @n times. */
+static __attribute__((noinline)) void buffer_3000(const char *name, int n)
+{
+	for (int i = 0; i < n; i++) {
+		selfmon_marker__begin(name);
+		__asm__ __volatile__(".rept 3000\n\tnop\n\t.endr");
+		selfmon_marker__end(name);
+	}
+}
+
+/*
+ * A name in a buffer takes a fixed sequence as a literal does, through the
+ * program's GOT: from -O1 on, with the name in a register across the
+ * region, it counts exactly, through libselfmon.so as statically linked
+ * (a plain call read 3000 here only because the program's PLT entry made
+ * up the 4 that the static program read under).
+ */
+TEST(a_region_named_by_a_buffer_through_libselfmon_so_counts_exactly)
+{
+	struct selfmon_marker_result r = { .sz = sizeof(r) };
+	char name[] = "by a buffer";
+
+	EXACT_USER_OR_SKIP();
+	unsetenv("SELFMON_EVENTS");
+	buffer_3000(name, CALLS);
+	ASSERT_EQ(0, selfmon_marker__result("by a buffer", -1, &r));
+	TH_LOG("a region of 3000 named by a buffer: %lld to %lld user instructions",
+	       (long long)r.event[0].min, (long long)r.event[0].max);
+	EXPECT_EQ(CALLS, r.calls);
+	EXPECT_EQ(3000, r.event[0].min);
 }
 
 static __attribute__((noinline)) void loop_named(void *arg, int n)

@@ -365,6 +365,38 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 	SELFMON_ARM64_SITE_CALL("selfmon_names", "2:\t.quad\t%c[n]\n\t.quad\t%c[n]\n", name, fn)
 
 /*
+ * A name that is no literal (a buffer, a pointer): in a register of the
+ * compiler's choosing, one the call keeps (the clobbers leave it none
+ * other), moved into x0 in the asm, two nops, then the call as above:
+ * the same 6 instructions up to the call as a literal's sequence, and the
+ * entry points of both kinds run the same code up to the end's reads, so
+ * that a region counts what a literal's does wherever the name stays in
+ * its register across the region. Where the compiler loads it there first
+ * (-O0 reloads it from the stack; a global array's address is two
+ * instructions), that load falls inside the region. No test of markers
+ * off: the library's entry says off before any lookup.
+ */
+/*
+ * The name as the functions take it (0 too): type-checked as a call's
+ * argument is, in sizeof, never called: at -O0 the call would pass the name
+ * through the stack inside the region. The operand is the name cast, after
+ * that check in a comma: one statement, no code of its own at -O0 (a do {}
+ * while (0) around two would be a jump there).
+ */
+static inline __attribute__((always_inline)) const char *selfmon_arm64_marker_name(const char *name)
+{
+	return name;
+}
+#define SELFMON_ARCH_MARKER_NAMED_ANY(name, fn)                                          \
+	__asm__ __volatile__("\tmov\tx0, %[n]\n"                                          \
+			     "\tnop\n"                                                      \
+			     "\tnop\n" SELFMON_ARM64_BL(fn)                                 \
+			     :                                                             \
+			     : [n] "r"(((void)sizeof(selfmon_arm64_marker_name(name)),     \
+					(const char *)(name)))                             \
+			     : SELFMON_ARM64_CALL_CLOBBERS)
+
+/*
  * The scope form's fixed sequences (SELFMON_MARKER_SCOPE(), <selfmon/marker.h>).
  * The begin makes its site as SELFMON_ARCH_MARKER_CALL() does, loads its
  * region as the pair's begin does, and stores it in @var (a memory operand:

@@ -183,7 +183,13 @@ static inline __attribute__((always_inline)) uintptr_t selfmon_arch_thread_point
 			     :                                                         \
 			     : [n] "i"(name)                                           \
 			     : SELFMON_X86_CALL_CLOBBERS)
-/* The name as the functions take it (0 too), type-checked as a call's argument is. */
+/*
+ * The name as the functions take it (0 too): type-checked as a call's
+ * argument is, in sizeof, never called: at -O0 the call would pass the name
+ * through the stack inside the region. The operand is the name cast, after
+ * that check in a comma: one statement, no code of its own at -O0 (a do {}
+ * while (0) around two would be a jump there).
+ */
 static inline __attribute__((always_inline)) const char *selfmon_x86_marker_name(const char *name)
 {
 	return name;
@@ -192,7 +198,8 @@ static inline __attribute__((always_inline)) const char *selfmon_x86_marker_name
 	__asm__ __volatile__(SELFMON_X86_NAMED_TEST "\tmovq\t%[n], %%rdi\n"            \
 			     SELFMON_X86_CALL(fn) "1:\n"                               \
 			     :                                                         \
-			     : [n] "r"(selfmon_x86_marker_name(name))                  \
+			     : [n] "r"(((void)sizeof(selfmon_x86_marker_name(name)),   \
+					(const char *)(name)))                         \
 			     : SELFMON_X86_CALL_CLOBBERS)
 #endif
 
