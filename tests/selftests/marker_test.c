@@ -479,6 +479,42 @@ TEST(a_null_or_too_long_name_is_said_once_and_other_regions_count_on)
 	run_free(&r);
 }
 
+/* 1024 regions by name, then two more, then one of the first again. */
+static int scenario_many_regions(void)
+{
+	char name[16];
+
+	for (int i = 0; i < 1026; i++) {
+		snprintf(name, sizeof(name), "r%d", i);
+		selfmon_marker__begin(name);
+		selfmon_marker__end(name);
+	}
+	selfmon_marker__begin("r0");
+	selfmon_marker__end("r0");
+	return 5;
+}
+
+TEST(a_name_past_the_1024th_region_is_said_once_and_the_first_1024_count_on)
+{
+	struct util_json root = { 0 };
+	char err[128];
+	struct run r;
+
+	run_child(scenario_many_regions, "task-clock", "-", &r);
+	ASSERT_TRUE(WIFEXITED(r.status));
+	EXPECT_EQ(5, WEXITSTATUS(r.status));
+	EXPECT_EQ(1, count_lines(r.err, "region 'r1024' not counted: more than 1024 regions: use fewer names"))
+	TH_LOG("%s", r.err);
+	EXPECT_EQ(0, count_lines(r.err, "'r1025'"));
+	ASSERT_NE(NULL, r.report);
+	ASSERT_EQ(0, json_parse(r.report, &root, err, sizeof(err)));
+	EXPECT_EQ(2, num(json_bench(&root, "r0"), "iterations"));
+	EXPECT_EQ(1, num(json_bench(&root, "r1023"), "iterations"));
+	EXPECT_EQ(NULL, json_bench(&root, "r1024"));
+	util_json_free(&root);
+	run_free(&r);
+}
+
 static int scenario_pairs(void)
 {
 	SELFMON_MARKER_BEGIN("r");
