@@ -233,10 +233,27 @@ static int utf8_len(const struct parser *ps, const unsigned char *q)
 	return len;
 }
 
+/*
+ * The bytes from the opening quote at @p to its closing quote (an escape's
+ * backslash takes the byte after it along), or to @end where none closes.
+ */
+static size_t string_span(const char *p, const char *end)
+{
+	const char *q = p + 1;
+
+	while (q < end && *q != '"')
+		q += *q == '\\' && q + 1 < end ? 2 : 1;
+	return (size_t)(q - p);
+}
+
 static int parse_string(struct parser *ps, char **out)
 {
-	/* Decoded text is never longer than its source: the span bounds the buffer. */
-	char *o = malloc((size_t)(ps->end - ps->p) + 1);
+	/*
+	 * Decoded text is never longer than its source: the string's own span
+	 * bounds the buffer (the rest of the text would make each string of a
+	 * large document as large as what follows it).
+	 */
+	char *o = malloc(string_span(ps->p, ps->end) + 1);
 	size_t n = 0;
 
 	if (!o)
