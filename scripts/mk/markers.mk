@@ -149,7 +149,7 @@ check-run-shared-pair:
 	    --log $(CHECK)/board-shared-pair-plt.log --with $(ARM64_O)/shared-pair/marker_shared_bti \
 	    --with $(ARM64_O)/shared-pair/marker_shared_pacplt \
 	    --with $(ARM64_O)/shared-pair/marker_so_pair.so --with $(ARM64_O)/shared-pair/marker_so_pair_pic.so \
-	    --with $(ARM64_O)/$(SONAME) tests/selftests/arm64/marker_shared_plt.sh >$(CHECK)/board-shared-pair-plt.tap || \
+	    --with $(ARM64_O)/$(SONAME) tests/selftests/arm64/marker_shared.sh >$(CHECK)/board-shared-pair-plt.tap || \
 	  echo "not ok - the shared pair's board run with BTI's and PAC's PLT failed (log: $(CHECK)/board-shared-pair-plt.log)" \
 	    >>$(CHECK)/board-shared-pair-plt.tap
 	$(Q)for k in 'bti:bti[[:space:]]c' 'pacplt:autia1716'; do \
