@@ -306,9 +306,9 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
 #endif
 /*
  * The call to the library: its address loaded from the global offset table
- * (adrp and an ldr of the :got: relocations, ELF for the Arm 64-bit
- * Architecture, "Static Linking with a GOT"), then blr; never a bl to a
- * PLT entry. An entry is the linker's, and its kind is the program's: 4
+ * (adrp and an ldr of the :got: relocations, R_AARCH64_ADR_GOT_PAGE and
+ * R_AARCH64_LD64_GOT_LO12_NC of ELF for the Arm 64-bit Architecture), then
+ * blr; never a bl to a PLT entry. An entry is the linker's, and its kind is the program's: 4
  * instructions in a PIE, a bti c more in one linked without PIE and with
  * BTI (-z force-bti), an autia1716 more with -z pac-plt, and another
  * linker's may differ again; a region would count the program's entry and
@@ -374,13 +374,11 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
  * its register across the region. Where the compiler loads it there first
  * (-O0 reloads it from the stack; a global array's address is two
  * instructions), that load falls inside the region. No test of markers
- * off: the library's entry says off before any lookup.
- */
-/*
- * The name as the functions take it (0 too): type-checked as a call's
- * argument is, in sizeof, never called: at -O0 the call would pass the name
- * through the stack inside the region. The operand is the name cast, after
- * that check in a comma: one statement, no code of its own at -O0 (a do {}
+ * off: the library's entry says off before any lookup. The name is
+ * type-checked as a call's argument is, by selfmon_arm64_marker_name() in
+ * sizeof, never called (at -O0 the call would pass the name through the
+ * stack inside the region); the operand is the name cast, after that
+ * check in a comma: one statement, no code of its own at -O0 (a do {}
  * while (0) around two would be a jump there).
  */
 static inline __attribute__((always_inline)) const char *selfmon_arm64_marker_name(const char *name)
