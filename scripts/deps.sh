@@ -37,7 +37,10 @@ for what in "${@:-build}"; do
 	# script and report read selfmon record's perf.data; man-db and groff-base
 	# render the man pages (tests/check_man.sh).
 	# g++: the public headers compile as C++ (tests/check_cxx.sh; clang++ is clang's).
-	tests) add clang libclang-rt-14-dev libcmocka-dev musl-tools cmake pkg-config linux-perf man-db groff-base g++
+	# lld: clang's link-time optimized programs (clang -flto writes LLVM
+	# bitcode, which GNU ld does not read): the x86_64 window check's and
+	# the board's marker_exact_lto_test.
+	tests) add clang libclang-rt-14-dev libcmocka-dev musl-tools cmake pkg-config linux-perf man-db groff-base g++ lld
 	       # Google Benchmark's compare.py, which must read selfmon bench's JSON.
 	       add libbenchmark-tools python3-scipy
 	       # busybox ash, the board's shell, runs run_tests.sh's signal test here.

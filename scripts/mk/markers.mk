@@ -46,7 +46,7 @@ ifeq ($(SRCARCH),arm64)
 SHAPE_CCS := gcc $(if $(filter glibc,$(LIBC)),$(if $(shell command -v clang 2>/dev/null),clang))
 SHAPE_OBJS := $(foreach c,$(SHAPE_CCS),$(foreach o,O0 O2 O3 Os,$(O)/obj/tests/selftests/arm64/shapes-$(c)-$(o).o)) \
 	      $(foreach o,O2 O3,$(O)/obj/tests/selftests/arm64/shapes-gcclto-$(o).o)
-shape_cc = $(if $(filter clang-%,$(1)),clang --target=$(TRIPLE),$(CC)$(if $(filter gcclto-%,$(1)), -flto))
+shape_cc = $(if $(filter clang-% clanglto-%,$(1)),clang --target=$(TRIPLE)$(if $(filter clanglto-%,$(1)), -flto),$(CC)$(if $(filter gcclto-%,$(1)), -flto))
 $(O)/obj/tests/selftests/arm64/shapes-%.o: tests/selftests/arm64/marker_shapes.c $(AUTOCONF) $(PUBLIC_HEADERS)
 	$(quiet) CC '$< ($*)'
 	$(Q)mkdir -p $(dir $@)
@@ -68,6 +68,28 @@ $(SHAPE_CXX_OBJS): $(O)/obj/tests/selftests/arm64/shapes-%.o: tests/selftests/ar
 	  -DSHAPES_ID=$(subst -,_,$*) -DSHAPES_TAG='"$*"' -c $< -o $@
 $(O)/tests/selftests/arm64/marker_exact_test: $(SHAPE_OBJS) $(SHAPE_CXX_OBJS)
 $(O)/tests/selftests/arm64/marker_exact_test: SELFMON_LDFLAGS += $(SHAPE_OBJS) $(SHAPE_CXX_OBJS) -flto
+# The same test over clang's shapes optimized at link time: clang -flto
+# writes LLVM bitcode, which GNU ld cannot read, so they make a program of
+# their own, marker_exact_lto_test, linked by clang with lld (-fuse-ld=lld),
+# which compiles them at the link, free to inline and clone across the
+# table as gcc's LTO is. Where clang and ld.lld are installed, in a glibc
+# tree; the library and the test's own object are gcc's, as a user's are.
+ifneq ($(and $(filter glibc,$(LIBC)),$(shell command -v clang 2>/dev/null),$(shell command -v ld.lld 2>/dev/null)),)
+EXACT_LTO := $(O)/tests/selftests/arm64/marker_exact_lto_test
+EXACT_LTO_OBJS := $(O)/obj/tests/selftests/arm64/marker_exact_lto_test.o \
+		  $(foreach o,O2 O3,$(O)/obj/tests/selftests/arm64/shapes-clanglto-$(o).o)
+tests: $(EXACT_LTO)
+$(O)/obj/tests/selftests/arm64/marker_exact_lto_test.o: tests/selftests/arm64/marker_exact_test.c \
+		$(AUTOCONF) $(PUBLIC_HEADERS)
+	$(quiet) CC '$< (lto)'
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -DEXACT_MIN_BUILDS=2 -c $< -o $@
+$(EXACT_LTO): $(EXACT_LTO_OBJS) $(CLI_LIB) $(O)/libselfmon.a $(UTIL_LIB)
+	$(quiet) LD $(@:$(srctree)/%=%)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)clang --target=$(TRIPLE) -fuse-ld=lld -flto $(ALL_CFLAGS) $(ALL_LDFLAGS) $(EXACT_LTO_OBJS) \
+	  $(CLI_LIB) $(O)/libselfmon.a $(UTIL_LIB) $(LIBS) -o $@
+endif
 endif
 
 # ---- the pair through libselfmon.so and inside a user's shared object, on the board ----

@@ -50,6 +50,9 @@ SHAPES_DECLARE(clang_Os);
 /* gcc's, optimized at link time (-flto). */
 SHAPES_DECLARE(gcclto_O2);
 SHAPES_DECLARE(gcclto_O3);
+/* clang's, optimized at link time by lld (-flto): marker_exact_lto_test alone. */
+SHAPES_DECLARE(clanglto_O2);
+SHAPES_DECLARE(clanglto_O3);
 /* marker_shapes_cxx.cpp, by g++ and clang++: its run(), nested() and alone3001() are NULL. */
 SHAPES_DECLARE(gxx_O0);
 SHAPES_DECLARE(gxx_O2);
