@@ -9,6 +9,7 @@
  */
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -355,6 +356,34 @@ __attribute__((noinline)) void selfmon_priv_marker_end_call(struct selfmon_marke
 	selfmon_priv_marker_end_inline(marker);
 }
 
+#ifdef SELFMON_ARCH_MARKER_SCOPE
+/*
+ * The scope form's end, from the arch's stub: the end's reads, less what
+ * the stub's path adds over a pair's end (mk_calibrate()), so that the
+ * region's figures are a pair's. The reads come first, as in
+ * selfmon_priv_marker_end_call(); the thread behind a page that reads
+ * inline is one of the library's (mk_self_publish()).
+ */
+__attribute__((noinline)) void selfmon_priv_marker_scope_end_call(struct selfmon_marker *marker)
+{
+	struct selfmon_priv_marker_thread *h = selfmon_priv_marker_self;
+	const struct perf_event_mmap_page *pg0 = h->pg[0], *pg1 = h->pg[1];
+	const struct mk_thread *t;
+	uint64_t v0, v1;
+
+	/* As selfmon_priv_marker_end_inline(): both pages first, in one ldp. */
+	if (__builtin_expect(selfmon_page__read_value32(pg0, &v0) ||
+				     selfmon_page__read_value32(pg1, &v1),
+			     0)) {
+		selfmon_priv_marker_finish(marker, 0, 0, 0, 0);
+		return;
+	}
+	t = (const struct mk_thread *)((const char *)h - offsetof(struct mk_thread, h));
+	selfmon_priv_marker_add_pg(h, pg0, marker, v0 - t->scope_extra[0], v1 - t->scope_extra[1],
+				   MK_CACHED);
+}
+#endif
+
 /* A by-name end that its pointer alone does not resolve, or that could not read inline. */
 static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint64_t v0,
 							  uint64_t v1, int read, int verify)
@@ -449,6 +478,51 @@ static __attribute__((noinline)) void mk_empty_named(void)
 /* The empty pair of each form, as a program writes it. */
 static void (*const mk_pairs[MK_FORMS])(void) = { mk_empty_cached, mk_empty_named };
 
+/* Forget what the empty pairs counted in @s, as if none had run. */
+static void mk_slot_clear(struct selfmon_priv_marker_slot *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < MK_EVENTS; i++)
+		s->min[i] = UINT64_MAX;
+}
+
+#ifdef SELFMON_ARCH_MARKER_SCOPE
+/* The library's own copy of the stub (<selfmon/priv/marker.h>). */
+__asm__(SELFMON_ARCH_MARKER_SCOPE_LEAVE(SELFMON_PRIV_MARKER_LEAVE, selfmon_priv_marker_scope_end_call));
+
+/* The empty scope pair whose end is the stub, as a program built at -O0 writes it. */
+static __attribute__((noinline)) MK_UNPADDED void mk_empty_scope(void)
+{
+	SELFMON_PRIV_MARKER_SCOPE_STUB(MK_EMPTY, mk_scope);
+}
+
+/*
+ * What the stub's end (-O0) adds over a pair's end (its call of the stub;
+ * on x86_64 it takes away, as the stub does not move the stack): the least
+ * an empty scope pair of the stub counts, less the empty pair (cached),
+ * each event, modulo 2^64 as the reads are. Measured with nothing taken
+ * off yet.
+ */
+static void mk_calibrate_scope(struct mk_thread *t, struct selfmon_priv_marker_slot *s)
+{
+	t->scope_extra[0] = t->scope_extra[1] = 0;
+	for (int k = 0; k < 16; k++)
+		mk_empty_scope();
+	pthread_mutex_lock(&mk.lock);
+	for (int i = 0; i < t->h.nr && i < 2; i++)
+		t->scope_extra[i] = s->calls[MK_CACHED] ? s->min[i] - t->overhead[MK_CACHED][i] : 0;
+	mk_slot_clear(s);
+	pthread_mutex_unlock(&mk.lock);
+}
+#else
+static void mk_calibrate_scope(struct mk_thread *t, struct selfmon_priv_marker_slot *s)
+{
+	(void)t;
+	(void)s;
+}
+#endif
+
+
 /* The least each event counts over empty pairs of each form: what a pair adds to a region. */
 void mk_calibrate(struct mk_thread *t)
 {
@@ -464,11 +538,10 @@ void mk_calibrate(struct mk_thread *t)
 		pthread_mutex_lock(&mk.lock);
 		for (int i = 0; i < t->h.nr; i++)
 			t->overhead[f][i] = s->calls[f] ? s->min[i] : 0;
-		memset(s, 0, sizeof(*s));
-		for (int i = 0; i < MK_EVENTS; i++)
-			s->min[i] = UINT64_MAX;
+		mk_slot_clear(s);
 		pthread_mutex_unlock(&mk.lock);
 	}
+	mk_calibrate_scope(t, &t->h.slot[m->id]);
 }
 
 int selfmon_marker__report(void)

@@ -57,6 +57,7 @@ struct mk_thread {
 	pid_t tid;
 	int exited;
 	uint64_t overhead[MK_FORMS][MK_EVENTS]; /* empty pair, subtracted */
+	uint64_t scope_extra[2]; /* an empty scope pair over the empty pair: off each scope end */
 	struct {
 		const char *ptr;
 		struct selfmon_marker *m;

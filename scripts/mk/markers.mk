@@ -114,10 +114,12 @@ $(SHPAIR_O)/marker_so_pair_pic.so: tests/selftests/arm64/marker_so_pair.c $(PIC_
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared $(SHPAIR_LDFLAGS) -Wl,--exclude-libs,ALL $< $(PIC_LIB) $(LIBS) -o $@
 # marker_near.o: sites of SELFMON_MARKER_NEAR (one PC-relative load an end);
-# marker_tiny.o: sites of the tiny code model, near without it.
+# marker_tiny.o: sites of the tiny code model, near without it;
+# marker_o0.o: a scope region at -O0 (its end: the stub).
 SHPAIR_OBJS := $(O)/obj/tests/selftests/arm64/marker_shared.o $(O)/obj/tests/selftests/arm64/marker_near.o \
-	       $(O)/obj/tests/selftests/arm64/marker_tiny.o
+	       $(O)/obj/tests/selftests/arm64/marker_tiny.o $(O)/obj/tests/selftests/arm64/marker_o0.o
 $(O)/obj/tests/selftests/arm64/marker_tiny.o: SELFMON_CFLAGS += -mcmodel=tiny
+$(O)/obj/tests/selftests/arm64/marker_o0.o $(O)/obj-bp/tests/selftests/arm64/marker_o0.o: SELFMON_CFLAGS += -O0
 $(SHPAIR_O)/marker_shared: $(SHPAIR_OBJS) $(SHLIB_LINKS)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)

@@ -7,8 +7,8 @@
  * window (what its begin runs after its counter read, and its end before
  * its read) is one function's, the same at every site; so a site's share
  * is what makes regions exact or not, and the library's own empty pairs
- * (mk_empty_cached and mk_empty_named, run when a thread opens its
- * counters) are in the output to compare with.
+ * (mk_empty_cached, mk_empty_named and mk_empty_scope, run when a thread
+ * opens its counters) are in the output to compare with.
  *
  * A breakpoint (int3) at each begin function's entry gives the return
  * address; a breakpoint there, when reached, starts the count: one
@@ -18,7 +18,8 @@
  * program (a PIE) and, with --so, the library are mapped: the library's at
  * the program's main(), once the dynamic linker has loaded it.
  * Usage: tracer [--so LIBRARY-NM-N-OUTPUT LIBRARY-FILE-NAME] NM-N-OUTPUT PROGRAM
- * Output: one line a pair: FUNCTION FORM INSTRUCTIONS (FORM: cached, named or buffer).
+ * Output: one line a pair: FUNCTION FORM INSTRUCTIONS (FORM: cached, named,
+ * buffer or scope).
  *
  * With --calls, each call of each FUNCTION instead, from its entry to its
  * return (what a pair costs with markers off, beside a function without):
@@ -51,9 +52,13 @@ struct sym {
 static struct sym syms[MAX_SYMS];
 static int nr_syms;
 /* The begin functions (breakpoints) and end functions: cached, then by name. */
-/* The pairs' forms: cached, a string literal by name, a name in a buffer (or any pointer). */
-enum { NR_FORMS = 3 };
-static const char *const form_name[NR_FORMS] = { "cached", "named", "buffer" };
+/*
+ * The pairs' forms: cached, a string literal by name, a name in a buffer
+ * (or any pointer), and the scope form, whose begin is the cached one's
+ * and whose end the library's scope end (no begin of its own: 0).
+ */
+enum { NR_FORMS = 4 };
+static const char *const form_name[NR_FORMS] = { "cached", "named", "buffer", "scope" };
 static unsigned long begin_fn[NR_FORMS], end_fn[NR_FORMS];
 static unsigned char begin_orig[NR_FORMS];
 /* Return addresses armed with a breakpoint, and their original words. */
@@ -146,7 +151,8 @@ static unsigned char set_byte(unsigned long a, unsigned char byte)
 static void begins_armed(int on)
 {
 	for (int f = 0; f < NR_FORMS; f++)
-		set_byte(begin_fn[f], on ? INT3 : begin_orig[f]);
+		if (begin_fn[f])
+			set_byte(begin_fn[f], on ? INT3 : begin_orig[f]);
 }
 
 static void get_regs(struct user_regs_struct *r)
@@ -188,7 +194,7 @@ static void count_window(unsigned long pc)
 	for (;;) {
 		get_regs(&r);
 		for (int f = 0; f < NR_FORMS; f++) {
-			if (r.rip == begin_fn[f])
+			if (begin_fn[f] && r.rip == begin_fn[f])
 				depth++;
 			if (r.rip == end_fn[f] && depth-- == 0)
 				form = f;
@@ -251,7 +257,7 @@ static int trap(void)
 	get_regs(&r);
 	at = r.rip - 1;
 	for (int f = 0; f < NR_FORMS; f++) {
-		if (at == begin_fn[f]) {
+		if (begin_fn[f] && at == begin_fn[f]) {
 			on_begin(f, &r);
 			return 0;
 		}
@@ -470,11 +476,13 @@ int main(int argc, char **argv)
 	end_fn[1] = addr_of("selfmon_marker__end_const");
 	begin_fn[2] = addr_of("selfmon_marker__begin");
 	end_fn[2] = addr_of("selfmon_marker__end");
+	end_fn[3] = addr_of("selfmon_priv_marker_scope_end_call");
 	if (whole) {
 		arm_whole(whole);
 		return run(trap_whole);
 	}
 	for (int f = 0; f < NR_FORMS; f++)
-		begin_orig[f] = set_byte(begin_fn[f], INT3);
+		if (begin_fn[f])
+			begin_orig[f] = set_byte(begin_fn[f], INT3);
 	return run(trap);
 }

@@ -429,14 +429,51 @@ static __attribute__((destructor, used)) void selfmon_priv_marker_module_out(voi
  * the arch gives a fixed sequence (SELFMON_ARCH_MARKER_SCOPE: arm64,
  * x86_64), the begin is one asm statement that makes the site, loads its
  * region, stores it in the variable and calls the library (the store before
- * the call), and the end loads the region from the variable and calls: as
- * many instructions before the end's reads as the pair's end has. Else both
- * are the inline pair's C.
+ * the call). From -O1 on the end loads the region from the variable and
+ * calls: as many instructions before the end's reads as the pair's end
+ * has. At -O0, where an inline cleanup's argument goes through the stack
+ * inside the region, the cleanup is the arch's stub
+ * (SELFMON_ARCH_MARKER_SCOPE_LEAVE), which the compiler calls with the
+ * variable's address as it calls any function: it loads the region and
+ * branches to the library's scope end, which takes off what that path
+ * adds over a pair's end (the library measures it). Else both are the
+ * inline pair's C.
  */
 #define SELFMON_PRIV_MARKER_CAT2(a, b) a##b
 #define SELFMON_PRIV_MARKER_CAT(a, b) SELFMON_PRIV_MARKER_CAT2(a, b)
 #ifdef SELFMON_ARCH_MARKER_SCOPE
-/* The cleanup of SELFMON_MARKER_SCOPE()'s variable: the region's end, not for programs. */
+/**
+ * selfmon_priv_marker_scope_end_call() - the scope form's end, reached from
+ * the arch's stub (SELFMON_ARCH_MARKER_SCOPE_LEAVE()); not for programs
+ * @marker: the region the begin stored
+ *
+ * selfmon_priv_marker_end_call() less what the stub adds to a region over
+ * a pair's end, as the library measured it.
+ */
+void selfmon_priv_marker_scope_end_call(struct selfmon_marker *marker);
+/*
+ * The cleanup of SELFMON_MARKER_SCOPE()'s variable at -O0, in assembly:
+ * one copy a program or shared object (a COMDAT group). The library's own
+ * copy is named apart and written by its bench/marker.c alone: its archive
+ * keeps the symbol local, and a group of the same name in the program
+ * would replace the archive's, leaving the library's references to a
+ * symbol of a discarded section.
+ */
+#ifdef SELFMON_PRIV_MARKER_NO_MODULE
+#define SELFMON_PRIV_MARKER_LEAVE selfmon_priv_marker_scope_leave_lib
+#else
+#define SELFMON_PRIV_MARKER_LEAVE selfmon_priv_marker_scope_leave
+#endif
+void SELFMON_PRIV_MARKER_LEAVE(struct selfmon_marker *const *region)
+	__attribute__((visibility("hidden")));
+#ifndef SELFMON_PRIV_MARKER_NO_MODULE
+__asm__(SELFMON_ARCH_MARKER_SCOPE_LEAVE(SELFMON_PRIV_MARKER_LEAVE, selfmon_priv_marker_scope_end_call));
+#endif
+#define SELFMON_PRIV_MARKER_SCOPE_STUB(name, var)                                             \
+	struct selfmon_marker *var __attribute__((cleanup(SELFMON_PRIV_MARKER_LEAVE)));       \
+	SELFMON_ARCH_MARKER_SCOPE(name, var, selfmon_priv_marker_begin_call)
+#ifdef __OPTIMIZE__
+/* The cleanup of SELFMON_MARKER_SCOPE()'s variable from -O1 on: the region's end, inline. */
 static inline __attribute__((always_inline)) void
 selfmon_priv_marker_scope_end(struct selfmon_marker *const *region)
 {
@@ -445,6 +482,9 @@ selfmon_priv_marker_scope_end(struct selfmon_marker *const *region)
 #define SELFMON_PRIV_MARKER_SCOPE(name, var)                                                \
 	struct selfmon_marker *var __attribute__((cleanup(selfmon_priv_marker_scope_end))); \
 	SELFMON_ARCH_MARKER_SCOPE(name, var, selfmon_priv_marker_begin_call)
+#else
+#define SELFMON_PRIV_MARKER_SCOPE(name, var) SELFMON_PRIV_MARKER_SCOPE_STUB(name, var)
+#endif
 #else
 static inline __attribute__((always_inline)) void
 selfmon_priv_marker_scope_end(struct selfmon_marker_site *const *site)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* marker_near.c's and marker_tiny.c's functions, for marker_shared.c. */
+/* marker_near.c's, marker_tiny.c's and marker_o0.c's functions, for marker_shared.c. */
 #ifndef MARKER_NEAR_H
 #define MARKER_NEAR_H
 
@@ -11,5 +11,7 @@ void near_loop_named(void *arg, int n);
 void near_region_3000(void);
 /* @n empty cached pairs in code of the tiny code model (marker_tiny.c). */
 void tiny_loop_cached(void *arg, int n);
+/* @n calls of scope region "scope 3000 at -O0", of 3000 known instructions, built at -O0. */
+void o0_scope_3000(int n);
 
 #endif /* MARKER_NEAR_H */

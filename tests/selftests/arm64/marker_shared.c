@@ -253,6 +253,43 @@ TEST(a_region_named_by_a_buffer_through_libselfmon_so_counts_exactly)
 	EXPECT_EQ(3000, r.event[0].min);
 }
 
+/* A scope region of 3000 known instructions, @n times. */
+static __attribute__((noinline)) void scope_3000(int n)
+{
+	for (int i = 0; i < n; i++) {
+		SELFMON_MARKER_SCOPE("scope 3000");
+		__asm__ __volatile__(".rept 3000\n\tnop\n\t.endr");
+	}
+}
+
+static void expect_scope_3000(struct __test_metadata *_metadata, const char *name)
+{
+	struct selfmon_marker_result r = { .sz = sizeof(r) };
+
+	ASSERT_EQ(0, selfmon_marker__result(name, -1, &r));
+	TH_LOG("%s: %lld to %lld user instructions", name, (long long)r.event[0].min,
+	       (long long)r.event[0].max);
+	EXPECT_EQ(CALLS, r.calls);
+	EXPECT_EQ(3000, r.event[0].min);
+}
+
+/*
+ * A scope region's end through libselfmon.so: inline from -O1 on, as a
+ * pair's end; at -O0 a call of the program's own copy of the stub, which
+ * branches to libselfmon.so through the program's GOT, and the library
+ * takes off what that path adds over a pair's end, as it measured it in
+ * its own copy: the same 3000 through the .so as statically linked.
+ */
+TEST(a_scope_region_through_libselfmon_so_counts_exactly_at_O2_and_at_O0)
+{
+	EXACT_USER_OR_SKIP();
+	unsetenv("SELFMON_EVENTS");
+	scope_3000(CALLS);
+	o0_scope_3000(CALLS);
+	expect_scope_3000(_metadata, "scope 3000");
+	expect_scope_3000(_metadata, "scope 3000 at -O0");
+}
+
 static __attribute__((noinline)) void loop_named(void *arg, int n)
 {
 	(void)arg;

@@ -399,17 +399,26 @@ static inline __attribute__((always_inline)) const char *selfmon_arm64_marker_na
  * The begin makes its site as SELFMON_ARCH_MARKER_CALL() does, loads its
  * region as the pair's begin does, and stores it in @var (a memory operand:
  * the store is the asm's, before the call, so none of the compiler's falls
- * inside the region) before it calls @fn. The end loads the region back
- * from @var and, unless it is 0 (markers off), calls @fn: with the nop, six
- * instructions before @fn's reads, as the pair's end (adrp, ldr, cbz and
- * the call's adrp, ldr, blr),
- * so that a region counts what the pair's counts. A whole scope pair costs
- * one instruction more than a pair (the begin's store). The region is the
- * site itself before the library first resolved it (the program's first
- * begin), which @fn takes too. The variable's load is the one instruction
- * whose address the compiler picks: gcc addresses the variable on the
- * stack directly from -O1 on, clang keeps its address in a register; at -O0
- * both pass it through a pointer first (docs/markers.md, "The scope forms, and C++").
+ * inside the region) before it calls @fn. The region is the site itself
+ * before the library first resolved it (the program's first begin), which
+ * @fn takes too.
+ *
+ * From -O1 on the end is inline (SELFMON_ARCH_MARKER_SCOPE_END()): it
+ * loads the region back from @var and, unless it is 0 (markers off), calls
+ * @fn: with the nop, six instructions before @fn's reads, as the pair's end
+ * (adrp, ldr, cbz and the call's adrp, ldr, blr), so that a region counts
+ * what the pair's counts; the compilers address the variable in that ldr.
+ * At -O0 an inline cleanup passes the variable's address through the
+ * stack first, inside the region; there the cleanup is a call instead
+ * (the compiler puts the address in x0, one instruction, and branches) to
+ * the stub SELFMON_ARCH_MARKER_SCOPE_LEAVE() writes: it loads the region
+ * and, unless it is 0, branches to @fn through the GOT as SELFMON_ARM64_BL()
+ * calls, so that @fn returns to the block's exit itself. Seven instructions
+ * before @fn's reads where the pair's end has six; the library measures an
+ * empty scope pair of the stub once beside the empty pair and takes the
+ * difference off each such end (selfmon_priv_marker_scope_end_call()). One
+ * copy of the stub in each program and shared object: a COMDAT group,
+ * hidden, reached by a direct bl (no PLT; no veneer within a bl's 128 MiB).
  */
 #define SELFMON_ARCH_MARKER_SCOPE(name, var, fn)                            \
 	__asm__ __volatile__("\t.pushsection\tselfmon_sites, \"aw\"\n"      \
@@ -434,5 +443,35 @@ static inline __attribute__((always_inline)) const char *selfmon_arm64_marker_na
 			     :                    \
 			     : [v] "m"(region)    \
 			     : SELFMON_ARM64_CALL_CLOBBERS)
+#define SELFMON_ARM64_STR2(x) #x
+#define SELFMON_ARM64_STR(x) SELFMON_ARM64_STR2(x)
+/*
+ * The stub @leave (a name, expanded), in a COMDAT group of its name,
+ * hidden, branching to @fn; once an assembly file, which link-time
+ * optimization makes of many of them (.ifndef of a symbol of its own: a
+ * reference to @leave, or its .hidden, would count as defined for one
+ * assembler and not another).
+ */
+#define SELFMON_ARCH_MARKER_SCOPE_LEAVE(leave, fn)                                             \
+	"\t.ifndef\t" SELFMON_ARM64_STR(leave) ".once\n"                                      \
+	"\t.set\t" SELFMON_ARM64_STR(leave) ".once, 1\n"                                      \
+	"\t.pushsection\t.text." SELFMON_ARM64_STR(leave) ", \"axG\", %progbits, "            \
+	SELFMON_ARM64_STR(leave) ", comdat\n"                                                 \
+	"\t.balign\t4\n"                                                                       \
+	"\t.weak\t" SELFMON_ARM64_STR(leave) "\n"                                             \
+	"\t.hidden\t" SELFMON_ARM64_STR(leave) "\n"                                           \
+	"\t.type\t" SELFMON_ARM64_STR(leave) ", %function\n"                                  \
+	SELFMON_ARM64_STR(leave) ":\n"                                                         \
+	"\t.cfi_startproc\n"                                                                  \
+	"\tldr\tx0, [x0]\n"                                                                    \
+	"\tcbz\tx0, 1f\n"                                                                      \
+	SELFMON_ARM64_VARIANT_PCS(fn)                                                          \
+	"\tadrp\tx16, :got:" #fn "\n"                                                          \
+	"\tldr\tx16, [x16, #:got_lo12:" #fn "]\n"                                              \
+	"\tbr\tx16\n"                                                                          \
+	"1:\tret\n"                                                                            \
+	"\t.cfi_endproc\n"                                                                    \
+	"\t.popsection\n"                                                                     \
+	"\t.endif\n"
 
 #endif /* SELFMON_ARCH_H */

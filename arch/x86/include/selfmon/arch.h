@@ -134,9 +134,19 @@ static inline __attribute__((always_inline)) uintptr_t selfmon_arch_thread_point
 /*
  * The scope form's fixed sequences, as arm64's: the begin makes its site,
  * loads its region, stores it in @var (a memory operand, used before %rsp
- * moves) and calls @fn unless it is 0; the end compares @var with 0 and
- * loads it as the pair's end does its site's word: the same instructions
- * before @fn's reads.
+ * moves) and calls @fn unless it is 0; from -O1 on the end compares @var
+ * with 0 and loads it as the pair's end does its site's word: the same
+ * instructions before @fn's reads. At -O0 the end is the compiler's call
+ * (the variable's address in %rdi) of the stub
+ * SELFMON_ARCH_MARKER_SCOPE_LEAVE() writes: it loads the region and, unless
+ * it is 0, jumps to @fn through the GOT (a static link relaxes that to a
+ * direct jmp), so that @fn returns to the block's exit itself. The
+ * compiler's call keeps the stack as the ABI wants it, so the stub does
+ * not move %rsp: its path is shorter than a pair's end, and the library
+ * measures the difference once (an empty scope pair of the stub beside the
+ * empty pair) and takes it off each such end. gcc makes the address in
+ * %rax and moves it (one instruction more than clang, which makes it in
+ * %rdi).
  */
 #define SELFMON_ARCH_MARKER_SCOPE(name, var, fn)                                       \
 	__asm__ __volatile__("\t.pushsection\tselfmon_sites, \"aw\"\n"                 \
@@ -157,6 +167,31 @@ static inline __attribute__((always_inline)) uintptr_t selfmon_arch_thread_point
 			     :                                                 \
 			     : [v] "m"(region)                                 \
 			     : SELFMON_X86_CALL_CLOBBERS)
+#define SELFMON_X86_STR2(x) #x
+#define SELFMON_X86_STR(x) SELFMON_X86_STR2(x)
+/*
+ * The stub @leave (a name, expanded), in a COMDAT group of its name,
+ * hidden, jumping to @fn; once an assembly file, which link-time
+ * optimization makes of many of them (.ifndef of a symbol of its own).
+ */
+#define SELFMON_ARCH_MARKER_SCOPE_LEAVE(leave, fn)                                  \
+	"\t.ifndef\t" SELFMON_X86_STR(leave) ".once\n"                              \
+	"\t.set\t" SELFMON_X86_STR(leave) ".once, 1\n"                              \
+	"\t.pushsection\t.text." SELFMON_X86_STR(leave) ", \"axG\", @progbits, "    \
+	SELFMON_X86_STR(leave) ", comdat\n"                                          \
+	"\t.weak\t" SELFMON_X86_STR(leave) "\n"                                     \
+	"\t.hidden\t" SELFMON_X86_STR(leave) "\n"                                   \
+	"\t.type\t" SELFMON_X86_STR(leave) ", @function\n"                          \
+	SELFMON_X86_STR(leave) ":\n"                                                 \
+	"\t.cfi_startproc\n"                                                        \
+	"\tmovq\t(%rdi), %rdi\n"                                                    \
+	"\ttestq\t%rdi, %rdi\n"                                                     \
+	"\tje\t1f\n"                                                                \
+	"\tjmp\t*" #fn "@GOTPCREL(%rip)\n"                                          \
+	"1:\tret\n"                                                                  \
+	"\t.cfi_endproc\n"                                                          \
+	"\t.popsection\n"                                                           \
+	"\t.endif\n"
 
 /*
  * The by-name forms' fixed sequences: the library's word
