@@ -229,11 +229,23 @@ static inline __attribute__((always_inline)) const char *selfmon_x86_marker_name
 {
 	return name;
 }
+/*
+ * The name's operand: a register or, with gcc, memory as well, so that at
+ * -O0, where gcc keeps a pointer in its stack slot, the movq reads it
+ * there instead of the compiler loading it into a register inside the
+ * region (exact where it read 1 over). clang takes "rm" as memory always,
+ * storing a value held in a register to the stack first: a register alone.
+ */
+#ifdef __clang__
+#define SELFMON_X86_NAME_IN(name) "r"(name)
+#else
+#define SELFMON_X86_NAME_IN(name) "rm"(name)
+#endif
 #define SELFMON_ARCH_MARKER_NAMED_ANY(name, fn)                                       \
 	__asm__ __volatile__(SELFMON_X86_NAMED_TEST "\tmovq\t%[n], %%rdi\n"            \
 			     SELFMON_X86_CALL(fn) "1:\n"                               \
 			     :                                                         \
-			     : [n] "r"(((void)sizeof(selfmon_x86_marker_name(name)),   \
+			     : [n] SELFMON_X86_NAME_IN(((void)sizeof(selfmon_x86_marker_name(name)), \
 					(const char *)(name)))                         \
 			     : SELFMON_X86_CALL_CLOBBERS)
 #endif
