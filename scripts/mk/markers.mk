@@ -80,10 +80,10 @@ EXACT_LTO_OBJS := $(O)/obj/tests/selftests/arm64/marker_exact_lto_test.o \
 		  $(foreach o,O2 O3,$(O)/obj/tests/selftests/arm64/shapes-clanglto-$(o).o)
 tests: $(EXACT_LTO)
 $(O)/obj/tests/selftests/arm64/marker_exact_lto_test.o: tests/selftests/arm64/marker_exact_test.c \
-		$(AUTOCONF) $(PUBLIC_HEADERS)
+		$(AUTOCONF) $(LIBPERF_H) $(PUBLIC_HEADERS)
 	$(quiet) CC '$< (lto)'
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -DEXACT_MIN_BUILDS=2 -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -DEXACT_MIN_BUILDS=2 -MMD -MP -c $< -o $@
 $(EXACT_LTO): $(EXACT_LTO_OBJS) $(CLI_LIB) $(O)/libselfmon.a $(UTIL_LIB)
 	$(quiet) LD $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
