@@ -4,60 +4,22 @@
  * inline begin and end leave to the library (a site to resolve, a thread to
  * open, a thread that reads the long way, nesting, a refused read, an
  * unbalanced end), the by-name forms, which run the inline pair after their
- * lookup, and the empty pair measured at a thread's first begin. The life
- * cycle is in marker_thread.c, below this file.
+ * lookup, and the empty pair measured at a thread's first begin. The reads
+ * the long way and the accounting are in marker_slow.c, the life cycle in
+ * marker_thread.c, both below this file.
  */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/syscall.h>
 
 #include <selfmon/marker.h>
 #include <selfmon/read.h>
 #include <selfmon/selfmon.h>
 #include "marker_int.h"
 
-/* ---- reads ---- */
-
-/* A begin that could not read: the depth says so, and the end drops the pair. */
-#define MK_BAD (1 << 20)
-
-/* Both ends by the set's own reads: the fallback, and every read of a multiplexed set. */
-static __attribute__((noinline)) int mk_read_slow(struct mk_thread *t, uint64_t *v, uint64_t *times)
-{
-	struct selfmon_count c[MK_EVENTS];
-	int slow = 0;
-
-	if (!t->set || selfmon_set__read_raw_all(t->set, c))
-		return -1;
-	for (int i = 0; i < t->h.nr; i++) {
-		v[i] = c[i].value;
-		if (t->h.pg[i] && !(c[i].flags & SELFMON_COUNT_USER))
-			slow = 1;
-	}
-	times[0] = c[0].enabled;
-	times[1] = c[0].running;
-	return slow;
-}
-
 /* ---- begin: the plain one is inline in <selfmon/marker.h> ---- */
-
-/* The begin's read the long way: a refused page, or a multiplexed set (with times). */
-static __attribute__((noinline, cold)) void mk_begin_read(struct mk_thread *t,
-							  struct selfmon_priv_marker_slot *s)
-{
-	uint64_t v[MK_EVENTS], times[2] = { 0, 0 };
-
-	if (mk_read_slow(t, v, times) < 0)
-		s->depth += MK_BAD;
-	for (int i = 0; i < t->h.nr; i++)
-		s->begin[i] = v[i];
-	s->begin_enabled = times[0];
-	s->begin_running = times[1];
-}
 
 /* Every counter into the slot through its page. Return: 0, or 1 when a page refuses. */
 static int mk_read_pages(const struct mk_thread *t, struct selfmon_priv_marker_slot *s)
@@ -74,7 +36,7 @@ static int mk_read_pages(const struct mk_thread *t, struct selfmon_priv_marker_s
  * (marker_thread.c, below this file) and, back here, measures its empty
  * pairs with the paths of this file: the life cycle calls nothing above it.
  */
-static struct mk_thread *mk_ready(struct selfmon_marker **mp)
+struct mk_thread *mk_ready(struct selfmon_marker **mp)
 {
 	struct selfmon_marker *m;
 	struct mk_thread *t;
@@ -244,78 +206,6 @@ __attribute__((noinline)) void selfmon_marker__begin_const(const char *name)
 
 /* ---- end: the plain one is inline in <selfmon/marker.h> ---- */
 
-static __attribute__((noinline, cold)) void mk_unbalanced(struct mk_thread *t,
-							  struct selfmon_marker *m)
-{
-	char q[96];
-
-	if (!__atomic_exchange_n(&m->said_unbalanced, 1, __ATOMIC_RELAXED))
-		mk_say("end of region '%s' without a begin in thread %d: pair every end with a begin "
-		       "(this end, and later ones like it, are ignored)",
-		       mk_quote(q, sizeof(q), m->name), t ? (int)t->tid : (int)syscall(SYS_gettid));
-}
-
-/* Add one pair to its slot, as the inline end does; @slow: 1 when an end read by read(2). */
-static void mk_account(struct mk_thread *t, struct selfmon_priv_marker_slot *s, const uint64_t *now,
-		       int form, int slow)
-{
-	for (int i = 0; i < t->h.nr; i++) {
-		uint64_t d = now[i] - s->begin[i];
-
-		s->sum[i] += d;
-		s->min[i] = d < s->min[i] ? d : s->min[i];
-		s->max[i] = d > s->max[i] ? d : s->max[i];
-	}
-	s->calls[form]++;
-	s->fallbacks += slow != 0;
-}
-
-/*
- * Any end but the plain one: no counters here, a read the long way (a
- * refused page, a multiplexed set), a site to resolve, an end of a nested
- * begin, an unbalanced end, or a pair whose begin could not read. @now was
- * read inline when @read is 1 (and the thread reads inline).
- */
-void selfmon_priv_marker_finish(struct selfmon_marker *m, uint64_t v0, uint64_t v1, int read, int form)
-{
-	struct mk_thread *t = mk_self;
-	uint64_t times[2] = { 0, 0 };
-	struct selfmon_priv_marker_slot *s;
-	uint64_t v[MK_EVENTS];
-	int slow = 0;
-
-	if (read && t && t != &mk_dead && t->inline_ok) {
-		v[0] = v0;
-		v[1] = v1;
-	} else if (t && t != &mk_dead) {
-		slow = mk_read_slow(t, v, times);
-	}
-	m = mk_resolve(m);
-	if (!m || t == &mk_dead || (!t && mk.state != MK_STATE_ON))
-		return;
-	if (!t || (unsigned long)m->id >= t->h.nr_slots || t->h.slot[m->id].depth == 0) {
-		mk_unbalanced(t, m);
-		return;
-	}
-	s = &t->h.slot[m->id];
-	if (--s->depth != 0 && s->depth != MK_BAD)
-		return;
-	if (s->depth == MK_BAD || slow < 0) {
-		s->depth = 0;
-		return;
-	}
-	mk_account(t, s, v, form, slow);
-	if (t->timed) {
-		s->enabled += times[0] - s->begin_enabled;
-		s->running += times[1] - s->begin_running;
-	} else if (t->fast && t->h.pg[0]->time_enabled != t->h.pg[0]->time_running) {
-		/* The leader was multiplexed: from now on both ends read with their times. */
-		t->timed = 1;
-		t->fast = 0;
-		mk_self_publish(t);
-	}
-}
-
 void selfmon_marker__end_at(struct selfmon_marker *marker)
 {
 	selfmon_priv_marker_end_inline(marker);
@@ -358,6 +248,22 @@ __attribute__((noinline)) void selfmon_priv_marker_end_call(struct selfmon_marke
 
 #ifdef SELFMON_ARCH_MARKER_SCOPE
 /*
+ * The scope form's end the long way (more events than the inline pair
+ * reads, the read(2) fallback): as the pair's, less the stub's difference
+ * measured on this same path.
+ */
+static __attribute__((noinline, cold)) void mk_end_scope_slow(struct selfmon_marker *marker)
+{
+	struct mk_thread *t = mk_self;
+	struct mk_end e = { .slow = 0 };
+
+	mk_end_read(t, &e);
+	for (int i = 0; t && t != &mk_dead && e.slow >= 0 && i < t->h.nr; i++)
+		e.v[i] -= t->scope_extra[i];
+	mk_end_account(marker, t, &e, MK_CACHED);
+}
+
+/*
  * The scope form's end, from the arch's stub: the end's reads, less what
  * the stub's path adds over a pair's end (mk_calibrate()), so that the
  * region's figures are a pair's. The reads come first, as in
@@ -375,7 +281,7 @@ __attribute__((noinline)) void selfmon_priv_marker_scope_end_call(struct selfmon
 	if (__builtin_expect(selfmon_page__read_value32(pg0, &v0) ||
 				     selfmon_page__read_value32(pg1, &v1),
 			     0)) {
-		selfmon_priv_marker_finish(marker, 0, 0, 0, 0);
+		mk_end_scope_slow(marker);
 		return;
 	}
 	t = (const struct mk_thread *)((const char *)h - offsetof(struct mk_thread, h));
@@ -384,9 +290,9 @@ __attribute__((noinline)) void selfmon_priv_marker_scope_end_call(struct selfmon
 }
 #endif
 
-/* A by-name end that its pointer alone does not resolve, or that could not read inline. */
+/* A by-name end read inline whose region its pointer alone does not give. */
 static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint64_t v0,
-							  uint64_t v1, int read, int verify)
+							  uint64_t v1, int verify)
 {
 	struct mk_thread *t = mk_self;
 	struct selfmon_marker *m;
@@ -394,7 +300,7 @@ static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint
 	if (__atomic_load_n(&mk.state, __ATOMIC_RELAXED) == MK_STATE_OFF)
 		return;
 	m = t ? mk_cached_name(t, name, verify) : NULL;
-	if (m && read && t->inline_ok) {
+	if (m && t->inline_ok) {
 		selfmon_priv_marker_add(selfmon_priv_marker_self, m, v0, v1, MK_NAMED);
 		return;
 	}
@@ -403,7 +309,31 @@ static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint
 		return;
 	m = m ? m : mk_lookup(name);
 	if (m)
-		selfmon_priv_marker_finish(m, v0, v1, read, MK_NAMED);
+		selfmon_priv_marker_finish(m, v0, v1, 1, MK_NAMED);
+}
+
+/*
+ * A by-name end that could not read inline: the long way's reads come
+ * first, before the name is compared or looked up, so that a name in a
+ * buffer (compared in full) counts what a literal's pair does on this path
+ * too.
+ */
+static __attribute__((noinline, cold)) void mk_end_named_slow(const char *name, int verify)
+{
+	struct mk_thread *t = mk_self;
+	struct mk_end e = { .slow = 0 };
+	struct selfmon_marker *m;
+
+	if (__atomic_load_n(&mk.state, __ATOMIC_RELAXED) == MK_STATE_OFF)
+		return;
+	mk_end_read(t, &e);
+	m = t ? mk_cached_name(t, name, verify) : NULL;
+	mk_init();
+	if (mk.state != MK_STATE_ON || t == &mk_dead)
+		return;
+	m = m ? m : mk_lookup(name);
+	if (m)
+		mk_end_account(m, t, &e, MK_NAMED);
 }
 
 /*
@@ -417,15 +347,17 @@ static __attribute__((noinline)) void mk_end_named(const char *name, int verify)
 	struct selfmon_marker *m = NULL;
 	struct mk_thread *t;
 	uint64_t v0 = 0, v1 = 0;
-	int read;
 
 	/* The reads first: nothing after them counts in the region. */
-	read = selfmon_priv_marker_read(h, &v0, &v1);
+	if (__builtin_expect(!selfmon_priv_marker_read(h, &v0, &v1), 0)) {
+		mk_end_named_slow(name, verify);
+		return;
+	}
 	t = mk_self;
 	if (t && !verify)
 		m = mk_cached_name(t, name, 0);
-	if (__builtin_expect(!m || !read, 0)) {
-		mk_end_lookup(name, v0, v1, read, verify);
+	if (__builtin_expect(!m, 0)) {
+		mk_end_lookup(name, v0, v1, verify);
 		return;
 	}
 	selfmon_priv_marker_add(h, m, v0, v1, MK_NAMED);
@@ -505,11 +437,11 @@ static __attribute__((noinline)) MK_UNPADDED void mk_empty_scope(void)
  */
 static void mk_calibrate_scope(struct mk_thread *t, struct selfmon_priv_marker_slot *s)
 {
-	t->scope_extra[0] = t->scope_extra[1] = 0;
+	memset(t->scope_extra, 0, sizeof(t->scope_extra));
 	for (int k = 0; k < 16; k++)
 		mk_empty_scope();
 	pthread_mutex_lock(&mk.lock);
-	for (int i = 0; i < t->h.nr && i < 2; i++)
+	for (int i = 0; i < t->h.nr; i++)
 		t->scope_extra[i] = s->calls[MK_CACHED] ? s->min[i] - t->overhead[MK_CACHED][i] : 0;
 	mk_slot_clear(s);
 	pthread_mutex_unlock(&mk.lock);

@@ -57,7 +57,7 @@ struct mk_thread {
 	pid_t tid;
 	int exited;
 	uint64_t overhead[MK_FORMS][MK_EVENTS]; /* empty pair, subtracted */
-	uint64_t scope_extra[2]; /* an empty scope pair over the empty pair: off each scope end */
+	uint64_t scope_extra[MK_EVENTS]; /* an empty scope pair over the empty pair: off each scope end */
 	struct {
 		const char *ptr;
 		struct selfmon_marker *m;
@@ -128,9 +128,27 @@ int mk_is_internal(const struct selfmon_marker *m);
 /* Forget every region and thread (mk__reset()'s part below the hot paths). */
 void mk_forget(void);
 
+/* A begin that could not read: the depth says so, and the end drops the pair. */
+#define MK_BAD (1 << 20)
+
 /* marker.c: the hot paths, and the empty pair. */
 /* Measure @t's empty pairs of each form into @t->overhead: after mk_thread_get() opened it. */
 void mk_calibrate(struct mk_thread *t);
+/* The region @*mp names (resolved in place), this thread's counters open, and room for it; NULL when off. */
+struct mk_thread *mk_ready(struct selfmon_marker **mp);
+/* marker_slow.c: the long way's reads, and the accounting. */
+/* An end's figures, read inline or the long way, as mk_account() takes them. */
+struct mk_end {
+	uint64_t v[MK_EVENTS];
+	uint64_t times[2];
+	int slow; /* 1: read by read(2); -1: could not read */
+};
+/* The begin's read the long way into @s: a refused page, or a multiplexed set (with times). */
+void mk_begin_read(struct mk_thread *t, struct selfmon_priv_marker_slot *s) __attribute__((cold));
+/* An end's reads the long way into @e, first thing on that path; none where @t does not count. */
+void mk_end_read(struct mk_thread *t, struct mk_end *e);
+/* An end read into @e: resolve @m, check the nesting, account (after the reads: outside the region). */
+void mk_end_account(struct selfmon_marker *m, struct mk_thread *t, const struct mk_end *e, int form);
 
 /* marker_say.c: the messages. */
 /* One message on stderr: "selfmon: markers: ...". */
