@@ -105,14 +105,23 @@ endif
 ifeq ($(SRCARCH),arm64)
 SHPAIR_O := $(O)/shared-pair
 SHPAIR_LDFLAGS = $(filter-out -static,$(ALL_LDFLAGS)) -Wl,-z,now
-$(SHPAIR_O)/marker_so_pair.so: tests/selftests/arm64/marker_so_pair.c $(SHLIB_LINKS) $(PUBLIC_HEADERS)
+# Both objects hold a scope region built -O0 too (marker_so_o0.c), whose end
+# calls the object's own copy of the arch's stub.
+$(SHPAIR_O)/marker_so_o0.o: tests/selftests/arm64/marker_so_o0.c $(AUTOCONF) $(PUBLIC_HEADERS)
 	$(quiet) CC $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared $(SHPAIR_LDFLAGS) $< -L$(O) -lselfmon -o $@
-$(SHPAIR_O)/marker_so_pair_pic.so: tests/selftests/arm64/marker_so_pair.c $(PIC_LIB) $(PUBLIC_HEADERS)
+	$(Q)$(CC) $(ALL_CFLAGS) -O0 -fPIC -c $< -o $@
+$(SHPAIR_O)/marker_so_pair.so: tests/selftests/arm64/marker_so_pair.c $(SHPAIR_O)/marker_so_o0.o $(SHLIB_LINKS) \
+			       $(PUBLIC_HEADERS)
 	$(quiet) CC $(@:$(srctree)/%=%)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared $(SHPAIR_LDFLAGS) -Wl,--exclude-libs,ALL $< $(PIC_LIB) $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared $(SHPAIR_LDFLAGS) $< $(SHPAIR_O)/marker_so_o0.o -L$(O) -lselfmon -o $@
+$(SHPAIR_O)/marker_so_pair_pic.so: tests/selftests/arm64/marker_so_pair.c $(SHPAIR_O)/marker_so_o0.o $(PIC_LIB) \
+				   $(PUBLIC_HEADERS)
+	$(quiet) CC $(@:$(srctree)/%=%)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared $(SHPAIR_LDFLAGS) -Wl,--exclude-libs,ALL $< $(SHPAIR_O)/marker_so_o0.o \
+	  $(PIC_LIB) $(LIBS) -o $@
 # marker_near.o: sites of SELFMON_MARKER_NEAR (one PC-relative load an end);
 # marker_tiny.o: sites of the tiny code model, near without it;
 # marker_o0.o: a scope region at -O0 (its end: the stub).

@@ -290,6 +290,39 @@ TEST(a_scope_region_through_libselfmon_so_counts_exactly_at_O2_and_at_O0)
 	expect_scope_3000(_metadata, "scope 3000 at -O0");
 }
 
+/*
+ * A scope region built -O0 inside a user's shared object: its end calls
+ * the object's own hidden copy of the stub, which branches through the
+ * object's GOT to the library it needs (a plugin against libselfmon.so) or
+ * carries (libselfmon_pic.a inside, bound to that copy); either library
+ * takes off what the stub's path adds, as it measured it in its own copy.
+ */
+TEST(a_scope_region_built_O0_in_a_shared_object_counts_exactly_as_a_plugin_and_with_libselfmon_pic_a)
+{
+	static const char *const objects[] = { "marker_so_pair.so", "marker_so_pair_pic.so" };
+
+	EXACT_USER_OR_SKIP();
+	unsetenv("SELFMON_EVENTS");
+	for (int k = 0; k < 2; k++) {
+		struct pair_code c = { 0 };
+		uint64_t calls = 0, fallbacks = ~0ull;
+		int64_t min = -1;
+		void (*scope)(int);
+		void *h = so_open(objects[k], &c);
+
+		ASSERT_NE(NULL, h);
+		scope = (void (*)(int))dlsym(h, "so_o0_scope_3000");
+		ASSERT_NE(NULL, scope) TH_LOG("%s: no so_o0_scope_3000", objects[k]);
+		scope(CALLS);
+		ASSERT_EQ(0, c.min("so scope 3000 at -O0", &min, &calls, &fallbacks)) TH_LOG("%s", objects[k]);
+		TH_LOG("%s: a scope region of 3000 built -O0: %lld at least, %llu calls", objects[k],
+		       (long long)min, (unsigned long long)calls);
+		EXPECT_EQ(3000, min) TH_LOG("%s", objects[k]);
+		EXPECT_EQ(CALLS, calls) TH_LOG("%s", objects[k]);
+		EXPECT_EQ(0, fallbacks) TH_LOG("%s", objects[k]);
+	}
+}
+
 static __attribute__((noinline)) void loop_named(void *arg, int n)
 {
 	(void)arg;
