@@ -459,15 +459,26 @@ void selfmon_priv_marker_scope_end_call(struct selfmon_marker *marker);
  * would replace the archive's, leaving the library's references to a
  * symbol of a discarded section.
  */
-#ifdef SELFMON_PRIV_MARKER_NO_MODULE
+/*
+ * Where the arch has a stub for a compiler that moves the address into the
+ * argument's register (SELFMON_ARCH_MARKER_SCOPE_LEAVE_MOVED: x86_64's gcc
+ * at -O0), that compiler's code calls it, so that every caller's path to
+ * the library is as long as the library's own empty scope pair's.
+ */
+#if defined(SELFMON_PRIV_MARKER_NO_MODULE)
 #define SELFMON_PRIV_MARKER_LEAVE selfmon_priv_marker_scope_leave_lib
+#elif defined(SELFMON_ARCH_MARKER_SCOPE_LEAVE_MOVED) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__OPTIMIZE__)
+#define SELFMON_PRIV_MARKER_LEAVE selfmon_priv_marker_scope_leave_moved
+#define SELFMON_PRIV_MARKER_LEAVE_ASM SELFMON_ARCH_MARKER_SCOPE_LEAVE_MOVED
 #else
 #define SELFMON_PRIV_MARKER_LEAVE selfmon_priv_marker_scope_leave
+#define SELFMON_PRIV_MARKER_LEAVE_ASM SELFMON_ARCH_MARKER_SCOPE_LEAVE
 #endif
 void SELFMON_PRIV_MARKER_LEAVE(struct selfmon_marker *const *region)
 	__attribute__((visibility("hidden")));
 #ifndef SELFMON_PRIV_MARKER_NO_MODULE
-__asm__(SELFMON_ARCH_MARKER_SCOPE_LEAVE(SELFMON_PRIV_MARKER_LEAVE, selfmon_priv_marker_scope_end_call));
+__asm__(SELFMON_PRIV_MARKER_LEAVE_ASM(SELFMON_PRIV_MARKER_LEAVE, selfmon_priv_marker_scope_end_call));
 #endif
 #define SELFMON_PRIV_MARKER_SCOPE_STUB(name, var)                                             \
 	struct selfmon_marker *var __attribute__((cleanup(SELFMON_PRIV_MARKER_LEAVE)));       \

@@ -144,9 +144,11 @@ static inline __attribute__((always_inline)) uintptr_t selfmon_arch_thread_point
  * compiler's call keeps the stack as the ABI wants it, so the stub does
  * not move %rsp: its path is shorter than a pair's end, and the library
  * measures the difference once (an empty scope pair of the stub beside the
- * empty pair) and takes it off each such end. gcc makes the address in
- * %rax and moves it (one instruction more than clang, which makes it in
- * %rdi).
+ * empty pair) and takes it off each such end. clang makes the address in
+ * %rdi, as the library's own empty scope pair does; gcc makes it in %rax
+ * and moves it, one instruction more, so gcc's -O0 code calls a stub of
+ * its own (SELFMON_ARCH_MARKER_SCOPE_LEAVE_MOVED()) whose path is one
+ * instruction shorter: the other's holds a nop.
  */
 #define SELFMON_ARCH_MARKER_SCOPE(name, var, fn)                                       \
 	__asm__ __volatile__("\t.pushsection\tselfmon_sites, \"aw\"\n"                 \
@@ -173,8 +175,12 @@ static inline __attribute__((always_inline)) uintptr_t selfmon_arch_thread_point
  * The stub @leave (a name, expanded), in a COMDAT group of its name,
  * hidden, jumping to @fn; once an assembly file, which link-time
  * optimization makes of many of them (.ifndef of a symbol of its own).
+ * @pad: the instructions that make its path as long as its callers'
+ * address moves require (above).
  */
-#define SELFMON_ARCH_MARKER_SCOPE_LEAVE(leave, fn)                                  \
+#define SELFMON_ARCH_MARKER_SCOPE_LEAVE(leave, fn) SELFMON_X86_SCOPE_LEAVE(leave, fn, "\tnop\n")
+#define SELFMON_ARCH_MARKER_SCOPE_LEAVE_MOVED(leave, fn) SELFMON_X86_SCOPE_LEAVE(leave, fn, "")
+#define SELFMON_X86_SCOPE_LEAVE(leave, fn, pad)                                     \
 	"\t.ifndef\t" SELFMON_X86_STR(leave) ".once\n"                              \
 	"\t.set\t" SELFMON_X86_STR(leave) ".once, 1\n"                              \
 	"\t.pushsection\t.text." SELFMON_X86_STR(leave) ", \"axG\", @progbits, "    \
@@ -184,6 +190,7 @@ static inline __attribute__((always_inline)) uintptr_t selfmon_arch_thread_point
 	"\t.type\t" SELFMON_X86_STR(leave) ", @function\n"                          \
 	SELFMON_X86_STR(leave) ":\n"                                                 \
 	"\t.cfi_startproc\n"                                                        \
+	pad                                                                         \
 	"\tmovq\t(%rdi), %rdi\n"                                                    \
 	"\ttestq\t%rdi, %rdi\n"                                                     \
 	"\tje\t1f\n"                                                                \
