@@ -318,14 +318,12 @@ static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint
  * buffer (compared in full) counts what a literal's pair does on this path
  * too.
  */
-static __attribute__((noinline, cold)) void mk_end_named_slow(const char *name, int verify)
+static __attribute__((noinline, cold)) void mk_end_named_read(const char *name, int verify)
 {
 	struct mk_thread *t = mk_self;
 	struct mk_end e = { .slow = 0 };
 	struct selfmon_marker *m;
 
-	if (__atomic_load_n(&mk.state, __ATOMIC_RELAXED) == MK_STATE_OFF)
-		return;
 	mk_end_read(t, &e);
 	m = t ? mk_cached_name(t, name, verify) : NULL;
 	mk_init();
@@ -334,6 +332,17 @@ static __attribute__((noinline, cold)) void mk_end_named_slow(const char *name, 
 	m = m ? m : mk_lookup(name);
 	if (m)
 		mk_end_account(m, t, &e, MK_NAMED);
+}
+
+/*
+ * Markers off, decided first, before the frame the reads need: an end of
+ * a name in a buffer with markers off stays short.
+ */
+static __attribute__((noinline, cold)) void mk_end_named_slow(const char *name, int verify)
+{
+	if (__atomic_load_n(&mk.state, __ATOMIC_RELAXED) == MK_STATE_OFF)
+		return;
+	mk_end_named_read(name, verify);
 }
 
 /*
