@@ -290,6 +290,20 @@ __attribute__((noinline)) void selfmon_priv_marker_scope_end_call(struct selfmon
 }
 #endif
 
+/*
+ * A by-name end's region once its reads are taken: the one found in the
+ * thread's cache, else looked up; NULL when markers are off or the thread
+ * is past its exit.
+ */
+static struct selfmon_marker *mk_end_resolve(struct mk_thread *t, struct selfmon_marker *m,
+					     const char *name)
+{
+	mk_init();
+	if (mk.state != MK_STATE_ON || t == &mk_dead)
+		return NULL;
+	return m ? m : mk_lookup(name);
+}
+
 /* A by-name end read inline whose region its pointer alone does not give. */
 static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint64_t v0,
 							  uint64_t v1, int verify)
@@ -304,10 +318,7 @@ static __attribute__((noinline, cold)) void mk_end_lookup(const char *name, uint
 		selfmon_priv_marker_add(selfmon_priv_marker_self, m, v0, v1, MK_NAMED);
 		return;
 	}
-	mk_init();
-	if (mk.state != MK_STATE_ON || t == &mk_dead)
-		return;
-	m = m ? m : mk_lookup(name);
+	m = mk_end_resolve(t, m, name);
 	if (m)
 		selfmon_priv_marker_finish(m, v0, v1, 1, MK_NAMED);
 }
@@ -326,10 +337,7 @@ static __attribute__((noinline, cold)) void mk_end_named_read(const char *name, 
 
 	mk_end_read(t, &e);
 	m = t ? mk_cached_name(t, name, verify) : NULL;
-	mk_init();
-	if (mk.state != MK_STATE_ON || t == &mk_dead)
-		return;
-	m = m ? m : mk_lookup(name);
+	m = mk_end_resolve(t, m, name);
 	if (m)
 		mk_end_account(m, t, &e, MK_NAMED);
 }

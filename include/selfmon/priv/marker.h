@@ -457,13 +457,11 @@ void selfmon_priv_marker_scope_end_call(struct selfmon_marker *marker);
  * copy is named apart and written by its bench/marker.c alone: its archive
  * keeps the symbol local, and a group of the same name in the program
  * would replace the archive's, leaving the library's references to a
- * symbol of a discarded section.
- */
-/*
- * Where the arch has a stub for a compiler that moves the address into the
- * argument's register (SELFMON_ARCH_MARKER_SCOPE_LEAVE_MOVED: x86_64's gcc
- * at -O0), that compiler's code calls it, so that every caller's path to
- * the library is as long as the library's own empty scope pair's.
+ * symbol of a discarded section. Where the arch has a stub for a compiler
+ * that moves the address into the argument's register
+ * (SELFMON_ARCH_MARKER_SCOPE_LEAVE_MOVED: x86_64's gcc at -O0), that
+ * compiler's code calls it, so that every caller's path to the library is
+ * as long as the library's own empty scope pair's.
  */
 #if defined(SELFMON_PRIV_MARKER_NO_MODULE)
 #define SELFMON_PRIV_MARKER_LEAVE selfmon_priv_marker_scope_leave_lib
