@@ -50,8 +50,8 @@ static __attribute__((noinline)) void named3001(void)
 
 /*
  * A name in a buffer, in a loop: the name in a register the calls keep,
- * from -O1 on across the whole region; -O0 loads it into that register
- * inside the region.
+ * from -O1 on across the whole region; at -O0 gcc's asm reads it from its
+ * stack slot, and clang loads it into that register inside the region.
  */
 static __attribute__((noinline)) void buffer3001(const char *name, int n)
 {

@@ -371,9 +371,13 @@ static inline __attribute__((always_inline)) uint64_t selfmon_arch_read_timestam
  * the same 6 instructions up to the call as a literal's sequence, and the
  * entry points of both kinds run the same code up to the end's reads, so
  * that a region counts what a literal's does wherever the name stays in
- * its register across the region. Where the compiler loads it there first
- * (-O0 reloads it from the stack; a global array's address is two
- * instructions), that load falls inside the region. No test of markers
+ * its register across the region. With gcc the operand may be memory as
+ * well (SELFMON_ARM64_NAME_IN), which the asm loads into x0 in the mov's
+ * place: at -O0, where gcc keeps a pointer in its stack slot, the name is
+ * read there, not loaded into a register inside the region. Where the
+ * compiler makes it first (clang at -O0 reloads it from the stack; a
+ * global array's address is two instructions), that falls inside the
+ * region. No test of markers
  * off: the library's entry says off before any lookup. The name is
  * type-checked as a call's argument is, by selfmon_arm64_marker_name() in
  * sizeof, never called (at -O0 the call would pass the name through the
@@ -385,12 +389,43 @@ static inline __attribute__((always_inline)) const char *selfmon_arm64_marker_na
 {
 	return name;
 }
+/*
+ * The name's operand and the instruction that puts it in x0. gcc's may be
+ * a register or memory: an assembler macro, defined for the statement and
+ * purged after it, takes a register name as mov's operand and anything
+ * else (an address, "[sp, 8]") as ldr's, so that the window has one
+ * instruction either way. clang takes "rm" as memory always, storing a
+ * value held in a register to the stack first: a register alone, and mov.
+ */
+#ifdef __clang__
+#define SELFMON_ARM64_NAME_IN(name) "r"(name)
+#define SELFMON_ARM64_NAME_X0 "\tmov\tx0, %[n]\n"
+#else
+#define SELFMON_ARM64_NAME_IN(name) "rm"(name)
+#define SELFMON_ARM64_NAME_X0                                                              \
+	".macro\tselfmon_arm64_name_x0 name:vararg\n"                                       \
+	"\t.set\t.Lselfmon_name_reg, 0\n"                                                   \
+	"\t.irp\treg, x0,x1,x2,x3,x4,x5,x6,x7,x8,x9,x10,x11,x12,x13,x14,x15,x16,x17,x18,"   \
+	"x19,x20,x21,x22,x23,x24,x25,x26,x27,x28,x29,x30\n"                                  \
+	"\t.ifc\t\\name,\\reg\n"                                                            \
+	"\t.set\t.Lselfmon_name_reg, 1\n"                                                   \
+	"\t.endif\n"                                                                        \
+	"\t.endr\n"                                                                         \
+	"\t.if\t.Lselfmon_name_reg\n"                                                       \
+	"\tmov\tx0, \\name\n"                                                                \
+	"\t.else\n"                                                                         \
+	"\tldr\tx0, \\name\n"                                                                \
+	"\t.endif\n"                                                                        \
+	".endm\n"                                                                           \
+	"\tselfmon_arm64_name_x0 %[n]\n"                                                     \
+	".purgem\tselfmon_arm64_name_x0\n"
+#endif
 #define SELFMON_ARCH_MARKER_NAMED_ANY(name, fn)                                          \
-	__asm__ __volatile__("\tmov\tx0, %[n]\n"                                          \
+	__asm__ __volatile__(SELFMON_ARM64_NAME_X0                                         \
 			     "\tnop\n"                                                      \
 			     "\tnop\n" SELFMON_ARM64_BL(fn)                                 \
 			     :                                                             \
-			     : [n] "r"(((void)sizeof(selfmon_arm64_marker_name(name)),     \
+			     : [n] SELFMON_ARM64_NAME_IN(((void)sizeof(selfmon_arm64_marker_name(name)), \
 					(const char *)(name)))                             \
 			     : SELFMON_ARM64_CALL_CLOBBERS)
 
