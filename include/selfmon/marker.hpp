@@ -73,15 +73,17 @@ namespace selfmon {
  * destruction, by name: selfmon_marker__begin() and selfmon_marker__end()
  * (a lookup at each call; a name in a buffer is compared in full). For a
  * name known only at run time; a string literal is cheaper with
- * SELFMON_MARKER_REGION(). @name must outlive the object.
+ * SELFMON_MARKER_REGION(). @name must outlive the object. Both always
+ * inlined, so that at -O0 as well the region holds no call of the
+ * compiler's (a destructor called: 12 instructions over, on arm64).
  */
 class marker_region {
       public:
-	explicit marker_region(const char *name) noexcept : name_(name)
+	__attribute__((always_inline)) explicit marker_region(const char *name) noexcept : name_(name)
 	{
 		selfmon_marker__begin(name_);
 	}
-	~marker_region()
+	__attribute__((always_inline)) ~marker_region()
 	{
 		selfmon_marker__end(name_);
 	}
