@@ -231,10 +231,39 @@ variant_pcs() { # variant_pcs NAME CXX...
 	done
 }
 
+# A goto past SELFMON_MARKER_REGION() into its block is the compiler's
+# error at every level, as a jump past an object's initialization is: at
+# -O0, where the region is C's scope form, its variable is initialized for
+# that (a jump past it would leave its end a garbage region).
+goto_past() { # goto_past ARCH CXX...
+	arch=$1
+	shift
+	if ! command -v "$1" >/dev/null 2>&1; then
+		skip "$arch $1: a goto past a region: not installed"
+		return
+	fi
+	printf '%s\n' '#include <selfmon/marker.hpp>' 'int f(int n)' '{' '	if (n)' '		goto in;' \
+		'	{' '		SELFMON_MARKER_REGION("r");' '	in:' '		return n;' '	}' '}' >"$tmp/goto.cpp"
+	for opt in O0 O2; do
+		if "$@" -std=c++11 -$opt -D_GNU_SOURCE -Iinclude -Iarch/$arch/include -c "$tmp/goto.cpp" \
+			-o "$tmp/goto.o" >"$tmp/goto.log" 2>&1; then
+			notok "$arch $1 -$opt: a goto past SELFMON_MARKER_REGION() into its block compiles"
+		elif grep -q 'jump' "$tmp/goto.log"; then
+			ok "$arch $1 -$opt: a goto past SELFMON_MARKER_REGION() into its block is an error"
+		else
+			notok "$arch $1 -$opt: a goto past a region fails, but not for the jump: $(head -n 3 "$tmp/goto.log")"
+		fi
+	done
+}
+
 check x86 g++ g++
 check x86 clang++ clang++
 check arm64 g++ aarch64-linux-gnu-g++
 check arm64 clang++ clang++ --target=aarch64-linux-gnu
+goto_past x86 g++
+goto_past x86 clang++
+goto_past arm64 aarch64-linux-gnu-g++
+goto_past arm64 clang++ --target=aarch64-linux-gnu
 variant_pcs g++ aarch64-linux-gnu-g++
 variant_pcs clang++ clang++ --target=aarch64-linux-gnu
 if [ "$(uname -m)" = x86_64 ]; then

@@ -16,8 +16,9 @@
  * SELFMON_MARKER_END() of <selfmon/marker.h>) at the same cost: its
  * constructor and destructor are those two macros, always inlined, so on
  * arm64 the region counts exactly what the pair counts, and costs an
- * enclosing region what a pair does, from -O1 on (at -O0 the compiler's
- * code for leaving a scope counts in the region). selfmon::marker_region is the by-name form, for a name built at
+ * enclosing region what a pair does, from -O1 on; at -O0 it is C's
+ * SELFMON_MARKER_SCOPE(), exact there too. selfmon::marker_region is the
+ * by-name form, for a name built at
  * run time. Everything else (the environment, the report) is marker.h's;
  * docs/markers.md, "The scope forms, and C++".
  */
@@ -59,9 +60,24 @@
  * Declares an object with no name to use: at most one a line (it is named
  * by __COUNTER__). Costs what SELFMON_MARKER_BEGIN() and
  * SELFMON_MARKER_END() cost; with markers off, a load and a branch at each
- * end.
+ * end. At -O0, SELFMON_MARKER_SCOPE() (<selfmon/marker.h>), whose costs
+ * are its own.
  */
+#if !defined(__OPTIMIZE__) && defined(SELFMON_ARCH_MARKER_SCOPE)
+/*
+ * At -O0 an object's inlined constructor and destructor keep code of
+ * their own inside the region (g++ a nop for each inlined body's end,
+ * clang++ `this` stored for each): there the region is C's scope form,
+ * whose end at -O0 is the arch's stub, measured by the library. The
+ * cleanup attribute runs on every way out, an exception's unwinding too.
+ * Its variable is initialized (before the begin: outside the region), so
+ * that a goto past it is the compiler's error, as past an object.
+ */
+#define SELFMON_MARKER_REGION(name) \
+	SELFMON_PRIV_MARKER_SCOPE_STUB_INIT(name, SELFMON_PRIV_MARKER_CAT(selfmon_marker_region_, __COUNTER__), = nullptr)
+#else
 #define SELFMON_MARKER_REGION(name) SELFMON_PRIV_MARKER_REGION_ID(name, __COUNTER__)
+#endif
 #define SELFMON_PRIV_MARKER_REGION_ID(name, id)                                              \
 	SELFMON_PRIV_MARKER_REGION(name, SELFMON_PRIV_MARKER_CAT(selfmon_marker_region_t_, id), \
 				SELFMON_PRIV_MARKER_CAT(selfmon_marker_region_, id))

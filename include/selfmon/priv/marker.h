@@ -478,9 +478,17 @@ void SELFMON_PRIV_MARKER_LEAVE(struct selfmon_marker *const *region)
 #ifndef SELFMON_PRIV_MARKER_NO_MODULE
 __asm__(SELFMON_PRIV_MARKER_LEAVE_ASM(SELFMON_PRIV_MARKER_LEAVE, selfmon_priv_marker_scope_end_call));
 #endif
-#define SELFMON_PRIV_MARKER_SCOPE_STUB(name, var)                                             \
-	struct selfmon_marker *var __attribute__((cleanup(SELFMON_PRIV_MARKER_LEAVE)));       \
+/*
+ * @init: empty, or C++'s "= nullptr", with which a jump past the
+ * declaration is an error of the compiler's (C and g++ let a goto past a
+ * variable with a cleanup and no initializer; its end would read garbage).
+ */
+#define SELFMON_PRIV_MARKER_SCOPE_STUB_INIT(name, var, init)                                  \
+	struct selfmon_marker *var __attribute__((cleanup(SELFMON_PRIV_MARKER_LEAVE))) init;  \
 	SELFMON_ARCH_MARKER_SCOPE(name, var, selfmon_priv_marker_begin_call)
+#define SELFMON_PRIV_MARKER_NO_INIT
+#define SELFMON_PRIV_MARKER_SCOPE_STUB(name, var) \
+	SELFMON_PRIV_MARKER_SCOPE_STUB_INIT(name, var, SELFMON_PRIV_MARKER_NO_INIT)
 #ifdef __OPTIMIZE__
 /* The cleanup of SELFMON_MARKER_SCOPE()'s variable from -O1 on: the region's end, inline. */
 static inline __attribute__((always_inline)) void
