@@ -20,6 +20,12 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $*" >>"$out"; }
 notok() { n=$((n + 1)); echo "not ok $n - $*" >>"$out"; echo "check_cxx: $*" >&2; }
 skip() { n=$((n + 1)); echo "ok $n - # SKIP $*" >>"$out"; }
+# installed WHAT CMD: whether CMD is installed; if not, a SKIP of WHAT says so.
+installed() {
+	command -v "$2" >/dev/null 2>&1 && return 0
+	skip "$1: $2 is not installed (scripts/deps.sh tests arm64)"
+	return 1
+}
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -109,10 +115,7 @@ check() { # check ARCH NAME CXX...
 	arch=$1 name=$2
 	shift 2
 	cxx="$*"
-	if ! command -v "$1" >/dev/null 2>&1; then
-		skip "$arch $name: $1 is not installed (scripts/deps.sh tests arm64)"
-		return
-	fi
+	installed "$arch $name" "$1" || return
 	if ! $cxx -x c++ -fsyntax-only /dev/null 2>/dev/null; then
 		skip "$arch $name: '$cxx' cannot compile for $arch here (no cross headers)"
 		return
@@ -185,10 +188,7 @@ print(" ".join("%s: %s, not %d;" % (k, calls.get(k), v) for k, v in want.items()
 # names.
 link() { # link CXX...
 	[ -n "$libs" ] || return
-	if ! command -v "$1" >/dev/null 2>&1; then
-		skip "link by $1: not installed"
-		return
-	fi
+	installed "link by $1" "$1" || return
 	# shellcheck disable=SC2086
 	if log=$("$@" -std=c++17 -O2 -Wall -Wextra -Werror -pedantic -D_GNU_SOURCE -Iinclude \
 		-Iarch/x86/include "$tmp/all.cpp" $libs -o "$tmp/all" 2>&1); then
@@ -209,10 +209,7 @@ link() { # link CXX...
 variant_pcs() { # variant_pcs NAME CXX...
 	name=$1
 	shift
-	if ! command -v "$1" >/dev/null 2>&1; then
-		skip "arm64 $name, variant-PCS calls: $1 is not installed (scripts/deps.sh tests arm64)"
-		return
-	fi
+	installed "arm64 $name, variant-PCS calls" "$1" || return
 	for def in "" -DSELFMON_ARM64_NO_VARIANT_PCS; do
 		# shellcheck disable=SC2086 # $def is one word or none
 		if ! log=$("$@" -std=c++17 -O2 -c -D_GNU_SOURCE -Iinclude -Iarch/arm64/include $def \
@@ -238,10 +235,7 @@ variant_pcs() { # variant_pcs NAME CXX...
 goto_past() { # goto_past ARCH CXX...
 	arch=$1
 	shift
-	if ! command -v "$1" >/dev/null 2>&1; then
-		skip "$arch $1: a goto past a region: not installed"
-		return
-	fi
+	installed "$arch $1, a goto past a region" "$1" || return
 	printf '%s\n' '#include <selfmon/marker.hpp>' 'int f(int n)' '{' '	if (n)' '		goto in;' \
 		'	{' '		SELFMON_MARKER_REGION("r");' '	in:' '		return n;' '	}' '}' >"$tmp/goto.cpp"
 	for opt in O0 O2; do
