@@ -52,6 +52,22 @@
 		type &operator=(const type &) = delete; \
 	} const var
 
+#if !defined(__OPTIMIZE__) && defined(SELFMON_ARCH_MARKER_SCOPE)
+/*
+ * At -O0 an object's inlined constructor and destructor keep code of
+ * their own inside the region (g++ a nop for each inlined body's end,
+ * clang++ `this` stored for each): there the region is C's scope form,
+ * whose end at -O0 is the arch's stub, measured by the library. The
+ * cleanup attribute runs on every way out, an exception's unwinding too.
+ * Its variable is initialized (before the begin: outside the region), so
+ * that a goto past it is the compiler's error, as past an object.
+ */
+#define SELFMON_PRIV_MARKER_REGION_AT(name, id) \
+	SELFMON_PRIV_MARKER_SCOPE_STUB_INIT(name, SELFMON_PRIV_MARKER_CAT(selfmon_marker_region_, id), = nullptr)
+#else
+#define SELFMON_PRIV_MARKER_REGION_AT(name, id) SELFMON_PRIV_MARKER_REGION_ID(name, id)
+#endif
+
 /**
  * SELFMON_MARKER_REGION() - begin region @name here and end it when the
  * enclosing scope is left, however it is left
@@ -63,21 +79,7 @@
  * end. At -O0, SELFMON_MARKER_SCOPE() (<selfmon/marker.h>), whose costs
  * are its own.
  */
-#if !defined(__OPTIMIZE__) && defined(SELFMON_ARCH_MARKER_SCOPE)
-/*
- * At -O0 an object's inlined constructor and destructor keep code of
- * their own inside the region (g++ a nop for each inlined body's end,
- * clang++ `this` stored for each): there the region is C's scope form,
- * whose end at -O0 is the arch's stub, measured by the library. The
- * cleanup attribute runs on every way out, an exception's unwinding too.
- * Its variable is initialized (before the begin: outside the region), so
- * that a goto past it is the compiler's error, as past an object.
- */
-#define SELFMON_MARKER_REGION(name) \
-	SELFMON_PRIV_MARKER_SCOPE_STUB_INIT(name, SELFMON_PRIV_MARKER_CAT(selfmon_marker_region_, __COUNTER__), = nullptr)
-#else
-#define SELFMON_MARKER_REGION(name) SELFMON_PRIV_MARKER_REGION_ID(name, __COUNTER__)
-#endif
+#define SELFMON_MARKER_REGION(name) SELFMON_PRIV_MARKER_REGION_AT(name, __COUNTER__)
 #define SELFMON_PRIV_MARKER_REGION_ID(name, id)                                              \
 	SELFMON_PRIV_MARKER_REGION(name, SELFMON_PRIV_MARKER_CAT(selfmon_marker_region_t_, id), \
 				SELFMON_PRIV_MARKER_CAT(selfmon_marker_region_, id))
