@@ -154,10 +154,16 @@ static void a_running_counter_whose_user_space_times_lag_is_kept_not_dropped_as_
 	selfmon_bench__close(b);
 }
 
-/* A body that sleeps: every region sees a context switch, on any machine, loaded or not. */
+/*
+ * A body that sleeps: every region sees a context switch, on any machine,
+ * loaded or not. 2 ms, not less: a sleep whose timer has expired by the
+ * time the kernel would block returns without a switch, which an emulated
+ * board's slow kernel path can outlast (20 us left 3 of 5 unflagged on
+ * the big.LITTLE QEMU board, once).
+ */
 static void sleepy_body(void *arg, uint64_t n)
 {
-	struct timespec ts = { 0, 20000 };
+	struct timespec ts = { 0, 2000000 };
 
 	(void)arg;
 	(void)n;
